@@ -1,0 +1,98 @@
+/**
+ * The contract between the sandbox worker and a language runtime running inside it.
+ *
+ * A language plugin ships a worker module (its `workerModule` URL) that exports `run(request, host)`. The worker
+ * imports it once and calls `run` for each execution. `run` is plain synchronous code: every call into the host
+ * blocks the worker thread until the host answers, so interpreters need no promises of their own.
+ */
+import type { DataValue } from "../Data.js"
+import type { Diagnostic, Kind, Location } from "../Diagnostic.js"
+
+/** The shape of the tool tree as the program sees it: a leaf (`true`) is a callable tool. */
+export interface ToolShape {
+  readonly [segment: string]: true | ToolShape
+}
+
+/**
+ * The shape of an extension global: a function (`"sync"` or `"async"`, for JavaScript's calling convention) or an
+ * object of functions.
+ */
+export type GlobalShape = "sync" | "async" | { readonly [name: string]: GlobalShape }
+
+/** One extension as the worker sees it. */
+export interface ExtensionShape {
+  readonly name: string
+  /** `"lua"` for `Extension.lua`, `"any"` for `Extension.make`. */
+  readonly language: "any" | "lua"
+  readonly globals: { readonly [name: string]: GlobalShape }
+}
+
+/** Limits as the runtime applies them; the host enforces them too. */
+export interface RunLimits {
+  readonly timeoutMs: number
+  readonly maxToolCalls: number
+  readonly maxOutputBytes: number
+}
+
+/** What the worker receives to run one program. */
+export interface RunRequest {
+  readonly code: string
+  readonly tools: ToolShape
+  readonly extensions: ReadonlyArray<ExtensionShape>
+  readonly limits: RunLimits
+}
+
+/** A call from the program into the host. */
+export type HostCall =
+  | { readonly kind: "tool"; readonly path: string; readonly input: DataValue }
+  | { readonly kind: "search"; readonly input: DataValue }
+  | {
+      readonly kind: "extension"
+      readonly extension: string
+      /** The dotted path of the function inside its global, e.g. `fetch` or `fs.promises.readFile`. */
+      readonly name: string
+      readonly args: ReadonlyArray<DataValue>
+    }
+
+/**
+ * A failed host call. `fatal` failures (limits, interruption) end the program: the runtime must not let the program
+ * catch them and must report `diagnostic` as the execution's error, adding the call site's location.
+ */
+export interface HostFailure {
+  readonly kind: Kind
+  readonly message: string
+  readonly fatal: boolean
+}
+
+/** How a host call ended. */
+export type HostOutcome = { readonly ok: true; readonly value: DataValue } | { readonly ok: false; readonly error: HostFailure }
+
+/** The host, as seen from inside the worker. */
+export interface SandboxHost {
+  /** Call the host and block until it answers. */
+  call(call: HostCall): HostOutcome
+  /** Start a call without waiting; returns a ticket for `waitAny`. */
+  start(call: HostCall): number
+  /** Block until one started call ends; returns its ticket and outcome. Throws when nothing is in flight. */
+  waitAny(): { readonly ticket: number; readonly outcome: HostOutcome }
+  /** Tell the host that the program no longer needs a started call (it will be interrupted). */
+  cancel(ticket: number): void
+  /** Append one line to the program's logs. */
+  log(line: string): void
+  /** Add a non-fatal diagnostic. */
+  warn(diagnostic: Diagnostic): void
+  /** `Date.now()` value after which the execution has timed out (`Infinity` when unlimited). */
+  readonly deadline: number
+}
+
+/** What `run` returns. Throwing from `run` is reported as an `ExecutionFailure` defect. */
+export type RunOutcome =
+  | { readonly ok: true; readonly value: DataValue }
+  | { readonly ok: false; readonly error: Diagnostic }
+
+/** The module a language ships for the sandbox worker. */
+export interface LanguageRuntime {
+  run(request: RunRequest, host: SandboxHost): RunOutcome
+}
+
+export type { DataValue, Diagnostic, Kind, Location }
