@@ -1,0 +1,217 @@
+/**
+ * How Lua values are held in JavaScript.
+ *
+ * - `nil` is `undefined`; booleans are JS booleans.
+ * - Strings are JS strings whose code units are bytes (0–255). UTF-8 is decoded and encoded only where a string
+ *   crosses to the host.
+ * - An integer is a JS number that is a safe integer, or a `bigint` for an integer outside the safe range. A bigint
+ *   is always normalised: one that fits the safe range becomes a number. Integers wrap as 64-bit two's complement.
+ * - A float is any JS number that is not a safe integer (fractions, NaN, ±Infinity, huge values). An integral float
+ *   that would look like a safe integer (`2.0`, `-0.0`, `1e15`) is boxed as a {@link LuaFloat}.
+ * - Tables are {@link LuaTable}; functions (Lua closures and native functions alike) are JS functions that take their
+ *   arguments positionally and return one value, or a JS array holding any other number of values.
+ */
+
+/** An integral float whose value would otherwise read as a safe integer, such as `2.0` or `-0.0`. */
+export class LuaFloat {
+  constructor(readonly n: number) {}
+}
+
+/** A Lua function: takes Lua values positionally, returns one value or a JS array of values (see {@link Results}). */
+export type LuaFunction = (...args: Array<LuaValue>) => LuaValue | Results
+
+/**
+ * What a function call returns: a single Lua value, or a JS array holding zero, two or more values. No Lua value is a
+ * JS array, so `Array.isArray` tells the two apart.
+ */
+export type Results = Array<LuaValue>
+
+/** Any Lua value. */
+export type LuaValue = undefined | boolean | number | bigint | string | LuaFloat | LuaTable | LuaFunction
+
+/** The largest Lua integer, 2^63 - 1. */
+export const MAX_INTEGER = 0x7fffffffffffffffn
+/** The smallest Lua integer, -2^63. */
+export const MIN_INTEGER = -0x8000000000000000n
+
+/** Turn a 64-bit integer held as a bigint into its canonical form: a number when it fits the safe range. */
+export const normaliseInteger = (b: bigint): number | bigint => {
+  const w = BigInt.asIntN(64, b)
+  return w >= -9007199254740991n && w <= 9007199254740991n ? Number(w) : w
+}
+
+/** Make a float value from a JS number, boxing it when it would read as a safe integer. */
+export const makeFloat = (n: number): number | LuaFloat => (Number.isSafeInteger(n) ? new LuaFloat(n) : n)
+
+/** True when `v` is a Lua integer. */
+export const isInteger = (v: unknown): v is number | bigint =>
+  typeof v === "bigint" || (typeof v === "number" && Number.isSafeInteger(v))
+
+/** True when `v` is a Lua float. */
+export const isFloat = (v: unknown): v is number | LuaFloat =>
+  v instanceof LuaFloat || (typeof v === "number" && !Number.isSafeInteger(v))
+
+/** True when `v` is a Lua number of either subtype. */
+export const isNumber = (v: unknown): v is number | bigint | LuaFloat =>
+  typeof v === "number" || typeof v === "bigint" || v instanceof LuaFloat
+
+/** The numeric value of a Lua number as a JS double (integers beyond 2^53 are rounded as C's cast would). */
+export const toDouble = (v: number | bigint | LuaFloat): number =>
+  typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : v.n
+
+/**
+ * Convert a float to the integer with the same value, or `undefined` when it has a fraction or lies outside the
+ * 64-bit range (Lua's `lua_Number` → `lua_Integer` conversion without rounding).
+ */
+export const floatToInteger = (f: number): number | bigint | undefined => {
+  if (!Number.isFinite(f) || Math.floor(f) !== f) return undefined
+  if (Number.isSafeInteger(f)) return f === 0 ? 0 : f
+  if (f >= -9223372036854775808 && f < 9223372036854775808) return normaliseInteger(BigInt(f))
+  return undefined
+}
+
+/** Lua's `type()` name of a value. */
+export const typeName = (v: LuaValue): string => {
+  switch (typeof v) {
+    case "undefined":
+      return "nil"
+    case "boolean":
+      return "boolean"
+    case "number":
+    case "bigint":
+      return "number"
+    case "string":
+      return "string"
+    case "function":
+      return "function"
+    default:
+      return v instanceof LuaFloat ? "number" : "table"
+  }
+}
+
+/** The most entries one table may hold (array part plus hash part). */
+export const MAX_TABLE_ENTRIES = 1_000_000
+
+/** Raised when a table would grow beyond {@link MAX_TABLE_ENTRIES}; the interpreter turns it into a fatal diagnostic. */
+export class TableLimitError extends Error {
+  override readonly name = "TableLimitError"
+  constructor() {
+    super(`table grew beyond the limit of ${MAX_TABLE_ENTRIES} entries`)
+  }
+}
+
+/**
+ * A Lua table: an array part (`arr[i]` holds `t[i + 1]`) and a hash part. Keys in the hash part are normalised:
+ * integral floats are stored as integers, and the hash part never holds the key `arr.length + 1` (appending migrates
+ * following keys into the array part), so `arr.length` (after trailing nils are trimmed) is always a border.
+ */
+export class LuaTable {
+  /** The array part: `arr[i]` is `t[i + 1]`. May contain `undefined` holes, never a trailing `undefined`. */
+  arr: Array<LuaValue> = []
+  /** The hash part, created on first use. Never holds `undefined` values. */
+  hash: Map<LuaValue, LuaValue> | undefined = undefined
+  /** True when the table came from a JSON array (or `json.array()`), so that it leaves as an array even when empty. */
+  jsonArray = false
+
+  /** `#t`: the border of the array part. */
+  length(): number {
+    return this.arr.length
+  }
+
+  /** Raw get with an already-normalised key (see {@link normaliseKey}). */
+  get(key: LuaValue): LuaValue {
+    if (typeof key === "number") {
+      const i = key - 1
+      if (i >= 0 && i < this.arr.length && (i | 0) === i) return this.arr[i]
+    }
+    return this.hash === undefined ? undefined : this.hash.get(key)
+  }
+
+  /** Raw get of an integer key held as a number. */
+  getInt(key: number): LuaValue {
+    const i = key - 1
+    if (i >= 0 && i < this.arr.length) return this.arr[i]
+    return this.hash === undefined ? undefined : this.hash.get(key)
+  }
+
+  /** Raw get of a string key. */
+  getStr(key: string): LuaValue {
+    return this.hash === undefined ? undefined : this.hash.get(key)
+  }
+
+  /** Raw set with an already-normalised, non-nil, non-NaN key. */
+  set(key: LuaValue, value: LuaValue): void {
+    if (typeof key === "number" && Number.isSafeInteger(key)) this.setInt(key, value)
+    else this.setHash(key, value)
+  }
+
+  /** Raw set of an integer key held as a number. */
+  setInt(key: number, value: LuaValue): void {
+    const arr = this.arr
+    const n = arr.length
+    const i = key - 1
+    if (i >= 0 && i < n) {
+      arr[i] = value
+      if (value === undefined && i === n - 1) this.trim()
+      return
+    }
+    if (i === n) {
+      if (value === undefined) {
+        if (this.hash !== undefined) this.hash.delete(key)
+        return
+      }
+      if (n + (this.hash === undefined ? 0 : this.hash.size) >= MAX_TABLE_ENTRIES) throw new TableLimitError()
+      arr.push(value)
+      if (this.hash !== undefined && this.hash.size > 0) this.migrate()
+      return
+    }
+    this.setHash(key, value)
+  }
+
+  /** Raw set of a key that belongs in the hash part. */
+  setHash(key: LuaValue, value: LuaValue): void {
+    if (value === undefined) {
+      if (this.hash !== undefined) this.hash.delete(key)
+      return
+    }
+    let h = this.hash
+    if (h === undefined) h = this.hash = new Map()
+    else if (h.has(key)) {
+      h.set(key, value)
+      return
+    }
+    if (this.arr.length + h.size >= MAX_TABLE_ENTRIES) throw new TableLimitError()
+    h.set(key, value)
+  }
+
+  /** Append `value` at `#t + 1` (`table.insert(t, v)`). */
+  push(value: LuaValue): void {
+    this.setInt(this.arr.length + 1, value)
+  }
+
+  /** Number of entries (array part without holes is not counted exactly; used for bounds and sizing). */
+  size(): number {
+    return this.arr.length + (this.hash === undefined ? 0 : this.hash.size)
+  }
+
+  /** Move keys `#arr + 1, #arr + 2, ...` from the hash part into the array part. */
+  private migrate(): void {
+    const h = this.hash!
+    const arr = this.arr
+    for (;;) {
+      const k = arr.length + 1
+      const v = h.get(k)
+      if (v === undefined) return
+      h.delete(k)
+      arr.push(v)
+    }
+  }
+
+  /** Drop trailing nils so that the array part ends with a value. */
+  private trim(): void {
+    const arr = this.arr
+    let n = arr.length
+    while (n > 0 && arr[n - 1] === undefined) n--
+    arr.length = n
+  }
+}
