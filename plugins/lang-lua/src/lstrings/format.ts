@@ -1,0 +1,334 @@
+/**
+ * Lua 5.4 `string.format`: C-style conversions over Lua values, with PUC Lua's validation of each specification
+ * and its argument errors.
+ */
+import { type FloatSpec, formatFloat } from "./numfmt.js"
+
+/** A Lua number after coercion: an integer (safe-integer number or bigint) or a float. */
+export type LuaNumberValue = { readonly int: number | bigint } | { readonly float: number }
+
+/** What `format` needs to know about the interpreter's values; supplied by the interpreter. */
+export interface FormatAdapter {
+  /**
+   * Lua's number coercion: integers (subtype integer) as `{ int }` (a safe-integer number or a bigint), floats
+   * (subtype float, including integral ones such as 2.0) as `{ float }`, numeric strings converted as Lua converts
+   * them; null for anything else.
+   */
+  toNumber(v: unknown): LuaNumberValue | null
+  /** Lua's `tostring` (used by `%s`, and by `%q` for nil and booleans). */
+  tostring(v: unknown): string
+  /** Lua's `type()` name (`"nil"`, `"number"`, `"string"`, `"table"`, ...). */
+  typeName(v: unknown): string
+}
+
+/**
+ * An error raised by `format`. For a bad argument, `argument` is the Lua argument number (the format string is #1)
+ * and `reason` the parenthesised part, so an interpreter can re-word it (for example for method calls).
+ */
+export class FormatError extends Error {
+  override readonly name = "FormatError"
+  constructor(
+    message: string,
+    readonly argument: number | null = null,
+    readonly reason: string = message,
+  ) {
+    super(message)
+  }
+}
+
+const argError = (argument: number, reason: string): FormatError =>
+  new FormatError(`bad argument #${argument} to 'format' (${reason})`, argument, reason)
+
+/** Flags accepted by each family of conversions (PUC Lua 5.4's lists). */
+const FLAGS_FLOAT = "-+ #0"
+const FLAGS_HEX = "-#0"
+const FLAGS_SIGNED = "-+ 0"
+const FLAGS_UNSIGNED = "-0"
+const FLAGS_CHAR = "-"
+
+/** Longest run of flag, digit and point characters (plus the conversion letter) a specification may have. */
+const MAX_SPEC = 22
+
+const isSpecChar = (c: number): boolean =>
+  (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 32 || c === 35 || c === 46
+
+/** A parsed conversion specification. */
+interface Spec {
+  left: boolean
+  plus: boolean
+  space: boolean
+  alt: boolean
+  zero: boolean
+  width: number
+  precision: number
+}
+
+/**
+ * Validate the specification text `body` (between `%` and the conversion letter) as PUC Lua does: flags from
+ * `allowed`, then at most two width digits, then (when `precisionAllowed`) a point and at most two digits.
+ */
+const parseSpec = (body: string, conversion: string, allowed: string, precisionAllowed: boolean): Spec => {
+  const spec: Spec = { left: false, plus: false, space: false, alt: false, zero: false, width: 0, precision: -1 }
+  let k = 0
+  while (k < body.length && allowed.includes(body[k])) {
+    switch (body[k]) {
+      case "-":
+        spec.left = true
+        break
+      case "+":
+        spec.plus = true
+        break
+      case " ":
+        spec.space = true
+        break
+      case "#":
+        spec.alt = true
+        break
+      case "0":
+        spec.zero = true
+        break
+    }
+    k++
+  }
+  const digit = (i: number) => {
+    const c = body.charCodeAt(i)
+    return c >= 48 && c <= 57
+  }
+  if (body[k] !== "0") {
+    let start = k
+    if (digit(k)) k++
+    if (digit(k)) k++
+    if (k > start) spec.width = Number(body.slice(start, k))
+    if (body[k] === "." && precisionAllowed) {
+      k++
+      start = k
+      if (digit(k)) k++
+      if (digit(k)) k++
+      spec.precision = k > start ? Number(body.slice(start, k)) : 0
+    }
+  }
+  if (k !== body.length) throw new FormatError(`invalid conversion specification: '%${body}${conversion}'`)
+  return spec
+}
+
+/** Pad `text` with spaces to the spec's width (on the right for `-`). */
+const padSpaces = (text: string, spec: Spec): string => {
+  if (text.length >= spec.width) return text
+  const fill = " ".repeat(spec.width - text.length)
+  return spec.left ? text + fill : fill + text
+}
+
+const TWO_64 = 1n << 64n
+
+/** Format a 64-bit integer with `%d %i %u %o %x %X` and the spec's flags, width and precision, as C's printf does. */
+const formatInteger = (value: number | bigint, conversion: string, spec: Spec): string => {
+  let negative = false
+  let digits: string
+  const isZero = value === 0 || value === 0n
+  if (conversion === "d" || conversion === "i") {
+    negative = value < 0
+    digits = typeof value === "number" ? String(negative ? -value : value) : (negative ? -value : value).toString()
+  } else {
+    const radix = conversion === "o" ? 8 : conversion === "u" ? 10 : 16
+    if (value >= 0) digits = value.toString(radix)
+    else digits = (BigInt(value) + TWO_64).toString(radix)
+    if (conversion === "X") digits = digits.toUpperCase()
+  }
+  if (spec.precision >= 0) {
+    if (isZero && spec.precision === 0) digits = ""
+    if (digits.length < spec.precision) digits = "0".repeat(spec.precision - digits.length) + digits
+  }
+  let prefix = negative ? "-" : spec.plus ? "+" : spec.space ? " " : ""
+  if (spec.alt) {
+    if (conversion === "o") {
+      if (digits[0] !== "0") digits = "0" + digits
+    } else if (!isZero) prefix = conversion === "X" ? "0X" : "0x"
+  }
+  const length = prefix.length + digits.length
+  if (length >= spec.width) return prefix + digits
+  if (spec.left) return prefix + digits + " ".repeat(spec.width - length)
+  if (spec.zero && spec.precision < 0) return prefix + "0".repeat(spec.width - length) + digits
+  return " ".repeat(spec.width - length) + prefix + digits
+}
+
+const MIN_INTEGER_FLOAT = -9223372036854775808
+
+/** Lua's `%q` text of a string: quoted, with `"`, `\` and newlines escaped and control bytes as decimal escapes. */
+const quoteString = (s: string): string => {
+  let out = '"'
+  let from = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c === 34 || c === 92 || c === 10) {
+      out += s.slice(from, i) + "\\" + s[i]
+      from = i + 1
+    } else if (c < 32 || c === 127) {
+      const next = s.charCodeAt(i + 1)
+      const escape = next >= 48 && next <= 57 ? String(c).padStart(3, "0") : String(c)
+      out += s.slice(from, i) + "\\" + escape
+      from = i + 1
+    }
+  }
+  return out + s.slice(from) + '"'
+}
+
+const HEX_FLOAT: FloatSpec = {
+  conversion: "a",
+  left: false,
+  plus: false,
+  space: false,
+  alt: false,
+  zero: false,
+  width: 0,
+  precision: -1,
+}
+
+/**
+ * Lua 5.4's `string.format(fmt, ...)`. `args` are the arguments after the format string (argument #2 onwards).
+ * Throws {@link FormatError} with PUC Lua's wording for invalid specifications and bad arguments.
+ */
+export const format = (fmt: string, args: ReadonlyArray<unknown>, adapter: FormatAdapter): string => {
+  const n = fmt.length
+  let out = ""
+  let i = 0
+  let next = 0 // index into args of the next argument
+  while (i < n) {
+    const at = fmt.indexOf("%", i)
+    if (at < 0) {
+      out += fmt.slice(i)
+      break
+    }
+    if (at > i) out += fmt.slice(i, at)
+    if (fmt.charCodeAt(at + 1) === 37) {
+      out += "%"
+      i = at + 2
+      continue
+    }
+    const argument = next + 2
+    if (next >= args.length) throw argError(argument, "no value")
+    const arg = args[next++]
+    let j = at + 1
+    while (j < n && isSpecChar(fmt.charCodeAt(j))) j++
+    if (j - at >= MAX_SPEC) throw new FormatError("invalid format (too long)")
+    const body = fmt.slice(at + 1, j)
+    const conversion = j < n ? fmt[j] : ""
+    i = j + 1
+    switch (conversion) {
+      case "c": {
+        const spec = parseSpec(body, conversion, FLAGS_CHAR, false)
+        const v = checkInteger(arg, argument, adapter)
+        const code = typeof v === "number" ? ((v % 256) + 256) % 256 : Number(BigInt.asUintN(8, v))
+        out += padSpaces(String.fromCharCode(code), spec)
+        break
+      }
+      case "d":
+      case "i":
+      case "u":
+      case "o":
+      case "x":
+      case "X": {
+        const v = checkInteger(arg, argument, adapter)
+        const flags =
+          conversion === "d" || conversion === "i" ? FLAGS_SIGNED : conversion === "u" ? FLAGS_UNSIGNED : FLAGS_HEX
+        const spec = parseSpec(body, conversion, flags, true)
+        out += formatInteger(v, conversion, spec)
+        break
+      }
+      case "a":
+      case "A": {
+        const spec = parseSpec(body, conversion, FLAGS_FLOAT, true)
+        const x = checkNumber(arg, argument, adapter)
+        out += formatFloat(x, { ...spec, conversion })
+        break
+      }
+      case "e":
+      case "E":
+      case "f":
+      case "g":
+      case "G": {
+        const x = checkNumber(arg, argument, adapter)
+        const spec = parseSpec(body, conversion, FLAGS_FLOAT, true)
+        out += formatFloat(x, { ...spec, conversion })
+        break
+      }
+      case "p": {
+        const spec = parseSpec(body, conversion, FLAGS_CHAR, false)
+        out += padSpaces(pointerText(arg, adapter), spec)
+        break
+      }
+      case "q":
+        if (body.length > 0) throw new FormatError("specifier '%q' cannot have modifiers")
+        out += literal(arg, argument, adapter)
+        break
+      case "s": {
+        const s = adapter.tostring(arg)
+        if (body.length === 0) {
+          out += s
+          break
+        }
+        if (s.indexOf("\0") >= 0) throw argError(argument, "string contains zeros")
+        const spec = parseSpec(body, conversion, FLAGS_CHAR, true)
+        if (spec.precision < 0 && s.length >= 100) out += s
+        else out += padSpaces(spec.precision >= 0 ? s.slice(0, spec.precision) : s, spec)
+        break
+      }
+      default: {
+        const shown = conversion === "\0" ? body : body + conversion
+        throw new FormatError(`invalid conversion '%${shown}' to 'format'`)
+      }
+    }
+  }
+  return out
+}
+
+/** Lua's `luaL_checkinteger` for argument number `argument`. */
+const checkInteger = (arg: unknown, argument: number, adapter: FormatAdapter): number | bigint => {
+  const v = adapter.toNumber(arg)
+  if (v === null) throw argError(argument, `number expected, got ${adapter.typeName(arg)}`)
+  if ("int" in v) return v.int
+  const f = v.float
+  if (Number.isInteger(f) && f >= MIN_INTEGER_FLOAT && f < -MIN_INTEGER_FLOAT) {
+    return Number.isSafeInteger(f) ? f + 0 : BigInt(f)
+  }
+  throw argError(argument, "number has no integer representation")
+}
+
+/** Lua's `luaL_checknumber` for argument number `argument`, as a double. */
+const checkNumber = (arg: unknown, argument: number, adapter: FormatAdapter): number => {
+  const v = adapter.toNumber(arg)
+  if (v === null) throw argError(argument, `number expected, got ${adapter.typeName(arg)}`)
+  return "int" in v ? Number(v.int) : v.float
+}
+
+/** `%q`: the value written as a Lua literal that reads back as the same value. */
+const literal = (arg: unknown, argument: number, adapter: FormatAdapter): string => {
+  const type = adapter.typeName(arg)
+  if (type === "string") return quoteString(adapter.tostring(arg))
+  if (type === "number") {
+    const v = adapter.toNumber(arg)
+    if (v !== null && "int" in v) {
+      const n = v.int
+      if (typeof n === "bigint" && n === -(1n << 63n)) return "0x8000000000000000"
+      return String(n)
+    }
+    const f = v === null ? NaN : v.float
+    if (f === Infinity) return "1e9999"
+    if (f === -Infinity) return "-1e9999"
+    if (f !== f) return "(0/0)"
+    return formatFloat(f, HEX_FLOAT)
+  }
+  if (type === "nil" || type === "boolean") return adapter.tostring(arg)
+  throw argError(argument, "value has no literal form")
+}
+
+/**
+ * `%p`: the address of a table or function, taken from its `tostring` text ("table: 0x..."); "(null)" for values
+ * that have none here (nil, booleans, numbers, and strings, which have no identity in this interpreter).
+ */
+const pointerText = (arg: unknown, adapter: FormatAdapter): string => {
+  const type = adapter.typeName(arg)
+  if (type === "nil" || type === "boolean" || type === "number" || type === "string") return "(null)"
+  const text = adapter.tostring(arg)
+  const colon = text.indexOf(": ")
+  return colon >= 0 ? text.slice(colon + 2) : "(null)"
+}

@@ -1,0 +1,15 @@
+/** Lua string library internals: patterns, `string.format` and float formatting. */
+export {
+  type Capture,
+  type FindResult,
+  type IntegerArg,
+  type PatternMeter,
+  type Replacement,
+  PatternError,
+  find,
+  gmatch,
+  gsub,
+  match,
+} from "./pattern.js"
+export { type FormatAdapter, type LuaNumberValue, FormatError, format } from "./format.js"
+export { type FloatSpec, formatFloat, formatFloat14g, formatNumber14g } from "./numfmt.js"
