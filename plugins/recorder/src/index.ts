@@ -1,0 +1,1 @@
+export { renderPng, renderRgb } from "./screenshot.js"
