@@ -42,6 +42,8 @@ export const check = (value: unknown): Document => {
       `this is a Swagger ${String(value.swagger)} document; only OpenAPI 3.0 and 3.1 are supported: convert it to OpenAPI 3 first (for example with the swagger2openapi tool)`,
     )
   const version = value.openapi
+  if (typeof version === "number")
+    throw new DocumentError(`the "openapi" version must be a string such as "3.1.0", not the number ${version} (quote it in YAML)`)
   if (typeof version !== "string")
     throw new DocumentError('the document has no "openapi" version string; expected an OpenAPI 3.0 or 3.1 document')
   if (!/^3\.[01](\.\d+)?$/.test(version))

@@ -6,7 +6,7 @@ import { existsSync, statSync } from "node:fs"
 import { resolve as resolvePath } from "node:path"
 import SwaggerParser from "@apidevtools/swagger-parser"
 import yaml from "js-yaml"
-import { check, DocumentError, isObject, type Document } from "./Document.js"
+import { check, DocumentError, isObject, type Document, type JsonObject } from "./Document.js"
 
 /** Options of `load`. */
 export interface LoadOptions {
@@ -33,6 +33,49 @@ export const parseText = (text: string): unknown => {
   }
 }
 
+const isLoopback = (url: string): boolean => {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, "")
+    return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host)
+  } catch {
+    return false
+  }
+}
+
+/** Fetch and parse a document over HTTP. */
+const fetchDocument = async (url: string, timeout: number): Promise<JsonObject> => {
+  let text: string
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeout), headers: { accept: "application/json, application/yaml, text/yaml, */*" } })
+    if (!response.ok) throw new DocumentError(`cannot load ${url}: HTTP ${response.status}`)
+    text = await response.text()
+  } catch (error) {
+    if (error instanceof DocumentError) throw error
+    const cause = (error as { cause?: { message?: string } }).cause
+    throw new DocumentError(`cannot load ${url}: ${oneLine(cause?.message ?? (error as Error).message)}`)
+  }
+  const parsed = parseText(text)
+  if (!isObject(parsed)) throw new DocumentError(`${url} does not hold an OpenAPI document object`)
+  return parsed
+}
+
+/** Make relative server URLs absolute against the document's own URL, as the specification says. */
+const resolveServers = (document: JsonObject, url: string): void => {
+  const fix = (servers: unknown) => {
+    if (!Array.isArray(servers)) return
+    for (const server of servers) {
+      if (isObject(server) && typeof server.url === "string" && !/^[a-z][a-z0-9+.-]*:/i.test(server.url) && !server.url.includes("{"))
+        (server as { url: string }).url = new URL(server.url, url).href.replace(/\/$/, "")
+    }
+  }
+  fix(document.servers)
+  for (const item of Object.values(isObject(document.paths) ? document.paths : {})) {
+    if (!isObject(item)) continue
+    fix(item.servers)
+    for (const operation of Object.values(item)) if (isObject(operation)) fix(operation.servers)
+  }
+}
+
 const looksLikeText = (source: string) => /^\s*\{/.test(source) || /^\s*(openapi|swagger)\s*:/m.test(source)
 
 const preCheck = (value: unknown, where: string): void => {
@@ -46,13 +89,17 @@ const preCheck = (value: unknown, where: string): void => {
 
 /**
  * Load a document. `source` is a file path, an http(s) URL, JSON or YAML text, or an already-parsed object.
- * Relative server URLs of a document fetched over HTTP are resolved against its URL.
+ * Relative server URLs of a document fetched over HTTP are resolved against its URL. External references to loopback
+ * or private addresses are followed for files, text and loopback URLs, and refused for documents from other URLs.
  */
 export const load = async (source: string | object, options: LoadOptions = {}): Promise<Document> => {
   const timeout = options.timeoutMs ?? 30_000
-  const parserOptions = { resolve: { http: { timeout }, external: true }, dereference: { circular: true as const } }
   let input: string | object
   let where: string
+  /** The URL external references are relative to, for documents fetched over HTTP. */
+  let base: string | undefined
+  /** References to loopback and private addresses are followed unless the document came from a public URL. */
+  let trusted = true
   if (typeof source === "object" && source !== null) {
     input = structuredClone(source)
     where = "the document"
@@ -65,8 +112,12 @@ export const load = async (source: string | object, options: LoadOptions = {}): 
     if (!isObject(input)) throw new DocumentError("the document text does not hold an object")
     preCheck(input, where)
   } else if (/^https?:\/\//i.test(source.trim())) {
-    input = source.trim()
-    where = input
+    base = source.trim()
+    where = base
+    trusted = isLoopback(base)
+    input = await fetchDocument(base, timeout)
+    preCheck(input, where)
+    resolveServers(input as JsonObject, base)
   } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source.trim())) {
     throw new DocumentError(`cannot load "${source}": only file paths and http(s) URLs are supported`)
   } else {
@@ -76,9 +127,10 @@ export const load = async (source: string | object, options: LoadOptions = {}): 
     input = path
     where = source
   }
+  const parserOptions = { resolve: { http: { timeout, safeUrlResolver: !trusted }, external: true } }
   let bundled: unknown
   try {
-    bundled = await SwaggerParser.bundle(input as string, parserOptions)
+    bundled = base === undefined ? await SwaggerParser.bundle(input as string, parserOptions) : await SwaggerParser.bundle(base, input as never, parserOptions)
   } catch (error) {
     throw new DocumentError(`cannot load ${where}: ${oneLine((error as Error).message ?? String(error))}`)
   }

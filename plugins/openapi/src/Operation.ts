@@ -70,7 +70,13 @@ const isText = (mediaType: string) => mediaType.split(";")[0].trim().toLowerCase
 /** Header parameters the specification says to ignore: the request's own headers carry them. */
 const ignoredHeaders = new Set(["accept", "content-type", "authorization"])
 
-const webSocketDescription = /\b(web ?socket)s?\b/i
+/**
+ * Documents have no structural marker for WebSocket endpoints besides a 101 response or an `Upgrade` header; many
+ * only say so in prose. An operation whose summary or description *begins* by establishing, opening or upgrading to a
+ * WebSocket ("Establish a WebSocket connection …") is one; one that merely mentions WebSockets ("Create a ticket for
+ * opening a WebSocket") is not.
+ */
+const opensWebSocket = (prose: string): boolean => /^(establish|open|upgrade|connect)\w*\b[^.]*\bweb ?sockets?\b/i.test(prose)
 
 /**
  * The schema members a `$ref` may point into. They are attached to each tool's JSON Schemas as non-enumerable
@@ -310,7 +316,7 @@ export const analyze = (context: Context, path: string, method: Method, pathItem
   const server = serverUrl(context, pathItem, operation)
   if ("reason" in server) reasons.push(server.reason)
 
-  if (webSocketDescription.test(text(operation.summary)) || webSocketDescription.test(text(operation.description)))
+  if (opensWebSocket(text(operation.summary)) || opensWebSocket(text(operation.description)))
     reasons.push("the operation describes a WebSocket connection, which plain HTTP requests cannot make")
 
   const parameters: ParameterAnalysis[] = []
