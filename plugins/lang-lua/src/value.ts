@@ -92,14 +92,6 @@ export const typeName = (v: LuaValue): string => {
 /** The most entries one table may hold (array part plus hash part). */
 export const MAX_TABLE_ENTRIES = 1_000_000
 
-/** Raised when a table would grow beyond {@link MAX_TABLE_ENTRIES}; the interpreter turns it into a fatal diagnostic. */
-export class TableLimitError extends Error {
-  override readonly name = "TableLimitError"
-  constructor() {
-    super(`table grew beyond the limit of ${MAX_TABLE_ENTRIES} entries`)
-  }
-}
-
 /**
  * A Lua table: an array part (`arr[i]` holds `t[i + 1]`) and a hash part. Keys in the hash part are normalised:
  * integral floats are stored as integers, and the hash part never holds the key `arr.length + 1` (appending migrates
@@ -112,6 +104,11 @@ export class LuaTable {
   hash: Map<LuaValue, LuaValue> | undefined = undefined
   /** True when the table came from a JSON array (or `json.array()`), so that it leaves as an array even when empty. */
   jsonArray = false
+  /**
+   * For the few library tables that must not answer `nil` for a missing key (`tools`, `os`, ...): called with the
+   * key when a lookup finds nothing; returns the value to use or throws.
+   */
+  guard: ((key: LuaValue, site: number) => LuaValue) | undefined = undefined
 
   /** `#t`: the border of the array part. */
   length(): number {
@@ -139,54 +136,86 @@ export class LuaTable {
     return this.hash === undefined ? undefined : this.hash.get(key)
   }
 
-  /** Raw set with an already-normalised, non-nil, non-NaN key. */
-  set(key: LuaValue, value: LuaValue): void {
-    if (typeof key === "number" && Number.isSafeInteger(key)) this.setInt(key, value)
-    else this.setHash(key, value)
+  /**
+   * Raw set with an already-normalised, non-nil, non-NaN key. Returns false (and changes nothing) when a new key would
+   * grow the table beyond {@link MAX_TABLE_ENTRIES}; callers turn that into a located error.
+   */
+  set(key: LuaValue, value: LuaValue): boolean {
+    return typeof key === "number" && Number.isSafeInteger(key) ? this.setInt(key, value) : this.setHash(key, value)
   }
 
-  /** Raw set of an integer key held as a number. */
-  setInt(key: number, value: LuaValue): void {
+  /** Raw set of an integer key held as a number; false when the table is full (see {@link set}). */
+  setInt(key: number, value: LuaValue): boolean {
     const arr = this.arr
     const n = arr.length
     const i = key - 1
     if (i >= 0 && i < n) {
       arr[i] = value
       if (value === undefined && i === n - 1) this.trim()
-      return
+      return true
     }
     if (i === n) {
+      const h = this.hash
       if (value === undefined) {
-        if (this.hash !== undefined) this.hash.delete(key)
-        return
+        if (h !== undefined) h.delete(key)
+        return true
       }
-      if (n + (this.hash === undefined ? 0 : this.hash.size) >= MAX_TABLE_ENTRIES) throw new TableLimitError()
+      if (h === undefined) {
+        if (n >= MAX_TABLE_ENTRIES) return false
+        arr.push(value)
+        return true
+      }
+      if (n + h.size >= MAX_TABLE_ENTRIES) return false
       arr.push(value)
-      if (this.hash !== undefined && this.hash.size > 0) this.migrate()
-      return
+      if (h.size > 0) this.migrate()
+      return true
     }
-    this.setHash(key, value)
+    return this.setHash(key, value)
   }
 
-  /** Raw set of a key that belongs in the hash part. */
-  setHash(key: LuaValue, value: LuaValue): void {
-    if (value === undefined) {
-      if (this.hash !== undefined) this.hash.delete(key)
-      return
-    }
+  /** Raw set of a key that belongs in the hash part; false when the table is full (see {@link set}). */
+  setHash(key: LuaValue, value: LuaValue): boolean {
     let h = this.hash
-    if (h === undefined) h = this.hash = new Map()
-    else if (h.has(key)) {
-      h.set(key, value)
-      return
+    if (value === undefined) {
+      if (h !== undefined) h.delete(key)
+      return true
     }
-    if (this.arr.length + h.size >= MAX_TABLE_ENTRIES) throw new TableLimitError()
+    if (h === undefined) h = this.hash = new Map()
+    const before = h.size
     h.set(key, value)
+    if (h.size > before && this.arr.length + h.size > MAX_TABLE_ENTRIES) {
+      h.delete(key)
+      return false
+    }
+    return true
   }
 
-  /** Append `value` at `#t + 1` (`table.insert(t, v)`). */
-  push(value: LuaValue): void {
-    this.setInt(this.arr.length + 1, value)
+  /** Append `value` at `#t + 1` (`table.insert(t, v)`); false when the table is full. */
+  push(value: LuaValue): boolean {
+    return this.setInt(this.arr.length + 1, value)
+  }
+
+  /**
+   * `table.insert(t, pos, v)` for `1 <= pos <= #t + 1`: shift `t[pos..#t]` up by one. False when the table is full.
+   */
+  insertAt(pos: number, value: LuaValue): boolean {
+    if (this.size() >= MAX_TABLE_ENTRIES) return false
+    const arr = this.arr
+    if (pos === arr.length + 1) arr.push(value)
+    else arr.splice(pos - 1, 0, value)
+    if (arr[arr.length - 1] === undefined) this.trim()
+    else if (this.hash !== undefined && this.hash.size > 0) this.migrate()
+    return true
+  }
+
+  /** `table.remove(t, pos)` for `1 <= pos <= #t`: shift `t[pos+1..#t]` down by one; returns the removed value. */
+  removeAt(pos: number): LuaValue {
+    const arr = this.arr
+    const v = arr[pos - 1]
+    if (pos === arr.length) arr.pop()
+    else arr.splice(pos - 1, 1)
+    if (arr.length > 0 && arr[arr.length - 1] === undefined) this.trim()
+    return v
   }
 
   /** Number of entries (array part without holes is not counted exactly; used for bounds and sizing). */

@@ -494,8 +494,9 @@ class Matcher {
     }
     this.steps += n
     const next = this.items[i + 1]
-    if (next.op === OP_END) return s + n
-    if (next.op === OP_SINGLE && next.kind === K_CHAR && next.quantifier === Q_ONE) {
+    // Shortcuts that skip calls which could only fail at once (they are exact only while depth remains).
+    if (this.depth > 0 && next.op === OP_END) return s + n
+    if (this.depth > 0 && next.op === OP_SINGLE && next.kind === K_CHAR && next.quantifier === Q_ONE) {
       // The rest can only match where its first literal character sits: skip the other positions.
       const ch = next.ch
       for (; n >= 0; n--) {

@@ -1,0 +1,184 @@
+/**
+ * Lua values ↔ JSON data, the only things that cross between a program and its host.
+ *
+ * Out: contiguous integer keys from 1 → array; string keys → object; `{}` → object; a table from a JSON array (or
+ * `json.array()`) → array even when empty; `json.null` → null; integers and floats → numbers; strings must be valid
+ * UTF-8. Mixed keys, sparse arrays, cycles, functions, NaN and infinities are refused with the path where they were
+ * found (`$.items[3]`, Lua's 1-based index). In: arrays and objects become tables that remember their shape, null
+ * becomes `json.null` inside containers, integral safe numbers become integers.
+ */
+import { JSON_NULL } from "./ops.js"
+import type { DataValue } from "./protocol.js"
+import { utf8Decode, utf8Encode } from "./utf8.js"
+import { LuaFloat, LuaTable, makeFloat, MAX_TABLE_ENTRIES, type LuaValue } from "./value.js"
+
+/** The deepest data a copy may hold. */
+export const MAX_DATA_DEPTH = 64
+/** The largest data a copy may hold, counted as the length of its JSON text. */
+export const MAX_DATA_BYTES = 16 * 1024 * 1024
+
+/** Why a value is not data: `bound` is set when a copy bound (depth or size) was exceeded. */
+export class DataProblem {
+  constructor(
+    readonly reason: string,
+    readonly path: string,
+    readonly bound: boolean,
+  ) {}
+
+  /** "`reason` at `path`". */
+  get message(): string {
+    return `${this.reason} at ${this.path}`
+  }
+}
+
+const keyPath = (path: string, key: string): string =>
+  /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`
+
+const describeKey = (k: LuaValue): string =>
+  typeof k === "string" ? JSON.stringify(k) : k instanceof LuaFloat ? String(k.n) : typeof k === "object" || typeof k === "function" ? `a ${typeof k === "function" ? "function" : "table"}` : String(k)
+
+/** Convert a Lua value to JSON data, or throw a {@link DataProblem}. `nil` becomes null. */
+export const toData = (value: LuaValue, root = "$"): DataValue => {
+  let size = 0
+  const seen = new Set<LuaTable>()
+  const grow = (n: number, path: string) => {
+    size += n
+    if (size > MAX_DATA_BYTES)
+      throw new DataProblem(`data exceeds the copy limit of ${MAX_DATA_BYTES} bytes (16 MiB)`, path, true)
+  }
+  const visit = (v: LuaValue, path: string, depth: number): DataValue => {
+    switch (typeof v) {
+      case "undefined":
+        grow(4, path)
+        return null
+      case "boolean":
+        grow(5, path)
+        return v
+      case "number":
+        if (!Number.isFinite(v)) throw new DataProblem(`${numberName(v)} is not a finite number`, path, false)
+        grow(8, path)
+        return v
+      case "bigint":
+        grow(20, path)
+        return Number(v)
+      case "string": {
+        const s = utf8Decode(v)
+        if (s === undefined) throw new DataProblem("a string that is not valid UTF-8", path, false)
+        grow(s.length + 2, path)
+        return s
+      }
+      case "function":
+        throw new DataProblem("a function is not data", path, false)
+      default:
+        break
+    }
+    if (v instanceof LuaFloat) {
+      grow(8, path)
+      return v.n === 0 ? 0 : v.n
+    }
+    if (v === JSON_NULL) {
+      grow(4, path)
+      return null
+    }
+    const t = v as LuaTable
+    if (depth >= MAX_DATA_DEPTH)
+      throw new DataProblem(`data is nested deeper than ${MAX_DATA_DEPTH} levels`, path, true)
+    if (seen.has(t)) throw new DataProblem("a cycle (the table contains itself)", path, false)
+    seen.add(t)
+    const h = t.hash
+    const arr = t.arr
+    let result: DataValue
+    if (h === undefined || h.size === 0) {
+      if (arr.length === 0) {
+        grow(2, path)
+        result = t.jsonArray ? [] : {}
+      } else {
+        grow(2 + arr.length, path)
+        const out = new Array<DataValue>(arr.length)
+        for (let i = 0; i < arr.length; i++) {
+          const item = arr[i]
+          if (item === undefined)
+            throw new DataProblem(
+              `a sparse array (item ${i + 1} is nil; use json.null to keep a null)`,
+              `${path}[${i + 1}]`,
+              false,
+            )
+          out[i] = visit(item, `${path}[${i + 1}]`, depth + 1)
+        }
+        result = out
+      }
+    } else {
+      for (const k of h.keys()) {
+        if (typeof k !== "string") {
+          const why =
+            typeof k === "number" && Number.isSafeInteger(k) && k > 0
+              ? `a sparse array (key ${k} without ${arr.length + 1}; arrays need keys 1..n)`
+              : `a table key that is not a string (${describeKey(k)})`
+          throw new DataProblem(why, path, false)
+        }
+      }
+      if (arr.length > 0)
+        throw new DataProblem("a table that mixes array items (keys 1..n) and string keys", path, false)
+      grow(2, path)
+      const out: Record<string, DataValue> = {}
+      for (const [k, item] of h) {
+        const key = utf8Decode(k as string)
+        if (key === undefined) throw new DataProblem("a key that is not valid UTF-8", path, false)
+        grow(key.length + 3, path)
+        Object.defineProperty(out, key, {
+          value: visit(item, keyPath(path, key), depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        })
+      }
+      result = out
+    }
+    seen.delete(t)
+    return result
+  }
+  return visit(value, root, 0)
+}
+
+const numberName = (n: number): string => (Number.isNaN(n) ? "nan" : n > 0 ? "inf" : "-inf")
+
+/**
+ * Convert JSON data to a Lua value. A top-level null becomes `nil` when `topNull` is "nil", `json.null` otherwise;
+ * nulls inside arrays and objects always become `json.null` so that shapes survive.
+ */
+export const fromData = (value: DataValue, topNull: "nil" | "json.null" = "nil"): LuaValue => {
+  if (value === null) return topNull === "nil" ? undefined : JSON_NULL
+  return convert(value, 0)
+}
+
+const convert = (v: DataValue, depth: number): LuaValue => {
+  if (v === null) return JSON_NULL
+  switch (typeof v) {
+    case "boolean":
+      return v
+    case "number":
+      return Number.isSafeInteger(v) ? v + 0 : makeFloat(v)
+    case "string":
+      return utf8Encode(v)
+    default:
+      break
+  }
+  if (depth >= MAX_DATA_DEPTH)
+    throw new DataProblem(`data is nested deeper than ${MAX_DATA_DEPTH} levels`, "$", true)
+  const t = new LuaTable()
+  const count = Array.isArray(v) ? v.length : Object.keys(v).length
+  if (count > MAX_TABLE_ENTRIES)
+    throw new DataProblem(`data has a container with more than ${MAX_TABLE_ENTRIES} entries`, "$", true)
+  if (Array.isArray(v)) {
+    const arr = new Array<LuaValue>(v.length)
+    for (let i = 0; i < v.length; i++) arr[i] = convert(v[i], depth + 1)
+    t.arr = arr
+    t.jsonArray = true
+    return t
+  }
+  const h = new Map<LuaValue, LuaValue>()
+  const o = v as { readonly [key: string]: DataValue }
+  for (const key of Object.keys(o)) h.set(utf8Encode(key), convert(o[key], depth + 1))
+  if (h.size > 0) t.hash = h
+  return t
+}

@@ -1,0 +1,236 @@
+/**
+ * The basic library: `print`, `type`, `tostring`, `tonumber`, `pcall`, `xpcall`, `error`, `assert`, `select`,
+ * `ipairs`, `pairs`, `next`, `rawequal`, `rawlen`, `rawget`, `rawset`.
+ */
+import { LuaError } from "../errors.js"
+import { luaEquals, normaliseKey, stringToNumber } from "../numbers.js"
+import { setIndex, tostring } from "../ops.js"
+import { callSites, errorAt, libError, locationOf, rt, where } from "../runtime.js"
+import { normaliseInteger, LuaFloat, LuaTable, typeName, type LuaFunction, type LuaValue } from "../value.js"
+import { argError, checkAny, checkInteger, checkTable } from "./args.js"
+
+/** Results of a function call as a JS array. */
+const results = (r: LuaValue | Array<LuaValue>): Array<LuaValue> => (Array.isArray(r) ? r : [r])
+
+/** `ipairs`' iterator; generic `for` recognises it and walks the table directly. */
+export const ipairsIterator: LuaFunction = function (t: LuaValue, i: LuaValue) {
+  const k = (i as number) + 1
+  const v = t instanceof LuaTable ? t.getInt(k) : undefined
+  return v === undefined ? undefined : [k, v]
+}
+
+/** Cursor of the last `next` traversal, so that a `while`-loop over `next` stays linear. */
+const cursor: { table: LuaTable | undefined; key: LuaValue; it: Iterator<[LuaValue, LuaValue]> | undefined } = {
+  table: undefined,
+  key: undefined,
+  it: undefined,
+}
+
+/** Lua's `next`: the entry after `key` (array part first, then the hash part in insertion order). */
+export const next: LuaFunction = function (t: LuaValue, key: LuaValue) {
+  const table = checkTable(t, 1, "next", arguments.length >= 1)
+  const arr = table.arr
+  let i = 0
+  let k = key
+  if (k !== undefined) {
+    k = normaliseKey(k)
+    if (typeof k === "number" && Number.isSafeInteger(k) && k >= 1 && k <= arr.length) i = k
+    else return nextInHash(table, k)
+  }
+  for (; i < arr.length; i++) if (arr[i] !== undefined) return [i + 1, arr[i]]
+  return firstInHash(table)
+}
+
+const firstInHash = (table: LuaTable): LuaValue | Array<LuaValue> => {
+  const h = table.hash
+  if (h === undefined) return undefined
+  const it = h.entries()
+  return advance(table, it)
+}
+
+const advance = (table: LuaTable, it: Iterator<[LuaValue, LuaValue]>): LuaValue | Array<LuaValue> => {
+  for (;;) {
+    const r = it.next()
+    if (r.done) {
+      cursor.table = undefined
+      cursor.it = undefined
+      return undefined
+    }
+    const [k, v] = r.value
+    if (v === undefined) continue
+    cursor.table = table
+    cursor.key = k
+    cursor.it = it
+    return [k, v]
+  }
+}
+
+const nextInHash = (table: LuaTable, key: LuaValue): LuaValue | Array<LuaValue> => {
+  if (cursor.table === table && cursor.it !== undefined && luaEquals(cursor.key, key)) return advance(table, cursor.it)
+  const h = table.hash
+  if (h !== undefined) {
+    const it = h.entries()
+    for (;;) {
+      const r = it.next()
+      if (r.done) break
+      if (r.value[0] === key) return advance(table, it)
+    }
+  }
+  throw libError("invalid key to 'next'")
+}
+
+/** `tonumber(s, base)` for an explicit base: digits and letters, an optional minus, wrapping at 64 bits. */
+const toNumberInBase = (s: string, base: number): LuaValue => {
+  const t = s.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, "")
+  const neg = t.startsWith("-")
+  const digits = neg ? t.slice(1) : t
+  if (digits.length === 0) return undefined
+  let n = 0n
+  const b = BigInt(base)
+  for (const ch of digits.toLowerCase()) {
+    const d = ch >= "0" && ch <= "9" ? ch.charCodeAt(0) - 48 : ch >= "a" && ch <= "z" ? ch.charCodeAt(0) - 87 : 99
+    if (d >= base) return undefined
+    n = BigInt.asUintN(64, n * b + BigInt(d))
+  }
+  return normaliseInteger(neg ? -n : n)
+}
+
+/** Build the basic library into `G`. `log` receives `print`'s lines. */
+export const installBase = (G: LuaTable, log: (line: string) => void): void => {
+  const def = (name: string, fn: LuaFunction) => G.setHash(name, fn)
+
+  def("print", function (...args: Array<LuaValue>) {
+    let line = ""
+    for (let i = 0; i < args.length; i++) line += (i > 0 ? "\t" : "") + tostring(args[i])
+    log(line)
+    return undefined
+  })
+
+  def("type", function (v: LuaValue) {
+    checkAny(arguments.length >= 1, 1, "type")
+    return typeName(v)
+  })
+
+  def("tostring", function (v: LuaValue) {
+    checkAny(arguments.length >= 1, 1, "tostring")
+    return tostring(v)
+  })
+
+  def("tonumber", function (v: LuaValue, base: LuaValue) {
+    if (base === undefined) {
+      checkAny(arguments.length >= 1, 1, "tonumber")
+      if (typeof v === "number" || typeof v === "bigint" || v instanceof LuaFloat) return v
+      if (typeof v === "string") return stringToNumber(v)
+      return undefined
+    }
+    const b = checkInteger(base, 2, "tonumber")
+    if (typeof v !== "string") throw argError(1, "tonumber", `string expected, got ${typeName(v)}`)
+    if (b < 2 || b > 36) throw argError(2, "tonumber", "base out of range")
+    return toNumberInBase(v, Number(b))
+  })
+
+  def("pcall", function (fn: LuaValue, ...args: Array<LuaValue>) {
+    checkAny(arguments.length >= 1, 1, "pcall")
+    const depth = rt.depth
+    const site = rt.site
+    try {
+      if (typeof fn !== "function") throw errorAt(`attempt to call a ${typeName(fn)} value`, site)
+      const r = fn(...args)
+      if (Array.isArray(r)) return [true, ...r]
+      return [true, r]
+    } catch (e) {
+      if (!(e instanceof LuaError)) throw e
+      rt.depth = depth
+      return [false, e.value]
+    }
+  })
+
+  def("xpcall", function (fn: LuaValue, handler: LuaValue, ...args: Array<LuaValue>) {
+    if (typeof handler !== "function") throw argError(2, "xpcall", `function expected, got ${typeName(handler)}`)
+    const depth = rt.depth
+    const site = rt.site
+    try {
+      if (typeof fn !== "function") throw errorAt(`attempt to call a ${typeName(fn)} value`, site)
+      const r = fn(...args)
+      if (Array.isArray(r)) return [true, ...r]
+      return [true, r]
+    } catch (e) {
+      if (!(e instanceof LuaError)) throw e
+      rt.depth = depth
+      rt.site = site
+      return [false, ...results(handler(e.value))]
+    }
+  })
+
+  def("error", function (v: LuaValue, level: LuaValue) {
+    const site = rt.site
+    const lvl = level === undefined ? 1 : Number(checkInteger(level, 2, "error"))
+    let at = site
+    if (lvl >= 2) {
+      const d = rt.depth - lvl + 2
+      at = d >= 1 && d <= rt.depth ? callSites[d] : 0
+    }
+    const value = typeof v === "string" && lvl > 0 ? where(at) + v : v
+    throw new LuaError(value, locationOf(at) ?? locationOf(site))
+  })
+
+  def("assert", function (...args: Array<LuaValue>) {
+    if (args.length === 0) throw argError(1, "assert", "value expected")
+    const v = args[0]
+    if (v !== undefined && v !== false) return args.length === 1 ? v : args
+    const message = args.length >= 2 ? args[1] : "assertion failed!"
+    const site = rt.site
+    throw new LuaError(typeof message === "string" ? where(site) + message : message, locationOf(site))
+  })
+
+  def("select", function (n: LuaValue, ...args: Array<LuaValue>) {
+    if (n === "#") return args.length
+    const i = checkInteger(n, 1, "select", arguments.length >= 1)
+    const count = args.length
+    if (i < 0) {
+      if (-i > count) throw argError(1, "select", "index out of range")
+      return args.slice(count + Number(i))
+    }
+    if (i === 0) throw argError(1, "select", "index out of range")
+    return Number(i) > count ? [] : args.slice(Number(i) - 1)
+  })
+
+  def("ipairs", function (t: LuaValue) {
+    checkAny(arguments.length >= 1, 1, "ipairs")
+    checkTable(t, 1, "ipairs")
+    return [ipairsIterator, t, 0]
+  })
+
+  def("pairs", function (t: LuaValue) {
+    checkTable(t, 1, "pairs", arguments.length >= 1)
+    return [next, t, undefined]
+  })
+
+  def("next", next)
+
+  def("rawequal", function (a: LuaValue, b: LuaValue) {
+    checkAny(arguments.length >= 1, 1, "rawequal")
+    checkAny(arguments.length >= 2, 2, "rawequal")
+    return luaEquals(a, b)
+  })
+
+  def("rawlen", function (v: LuaValue) {
+    if (v instanceof LuaTable) return v.arr.length
+    if (typeof v === "string") return v.length
+    throw argError(1, "rawlen", "table or string expected")
+  })
+
+  def("rawget", function (t: LuaValue, k: LuaValue) {
+    const table = checkTable(t, 1, "rawget", arguments.length >= 1)
+    checkAny(arguments.length >= 2, 2, "rawget")
+    return table.get(normaliseKey(k))
+  })
+
+  def("rawset", function (t: LuaValue, k: LuaValue, v: LuaValue) {
+    const table = checkTable(t, 1, "rawset", arguments.length >= 1)
+    checkAny(arguments.length >= 2, 2, "rawset")
+    checkAny(arguments.length >= 3, 3, "rawset")
+    setIndex(table, k, v, rt.site, "")
+    return table
+  })
+}

@@ -1,0 +1,104 @@
+/**
+ * The globals that reach the host: `tools` (built from the tool tree's shape), `search`, and extension globals.
+ * Each call converts its Lua arguments to data, blocks on the host, and converts the answer back. An ordinary host
+ * failure is a Lua error (`pcall` sees its message); a fatal one (limits, timeout, interruption) ends the run.
+ */
+import { fromData, toData, DataProblem } from "../data.js"
+import { LuaError, LuaFatal } from "../errors.js"
+import type { DataValue, ExtensionShape, GlobalShape, HostCall, Kind, SandboxHost, ToolShape } from "../protocol.js"
+import { errorAt, locationOf, rt } from "../runtime.js"
+import { LuaTable, type LuaFunction, type LuaValue } from "../value.js"
+
+/** Convert a program value to data for the host; a bound overflow is fatal, other problems are `kind` errors. */
+const argumentData = (v: LuaValue, what: string, kind: Kind, site: number): DataValue => {
+  try {
+    return toData(v)
+  } catch (e) {
+    if (!(e instanceof DataProblem)) throw e
+    const message = `${what} cannot cross to the host: ${e.reason} at ${e.path}`
+    if (e.bound) throw new LuaFatal(kind, message, locationOf(site))
+    throw errorAt(message, site, kind)
+  }
+}
+
+/** Make the call and turn its outcome into a Lua value or an error at `site`. */
+const callHost = (host: SandboxHost, call: HostCall, site: number): LuaValue => {
+  const outcome = host.call(call)
+  rt.site = site
+  if (outcome.ok) {
+    try {
+      return fromData(outcome.value)
+    } catch (e) {
+      if (e instanceof DataProblem) throw new LuaFatal("InvalidToolOutput", `the host's answer ${e.message}`, locationOf(site))
+      throw e
+    }
+  }
+  const failure = outcome.error
+  if (failure.fatal) throw new LuaFatal(failure.kind, failure.message, locationOf(site))
+  throw new LuaError(failure.message, locationOf(site), failure.kind)
+}
+
+/** Lua source for a tool path, e.g. `tools.orders["lookup-by-id"]`. */
+export const luaToolExpression = (segments: ReadonlyArray<string>): string =>
+  "tools" + segments.map((s) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`)).join("")
+
+/** The `tools` table for `shape`: namespaces are tables, tools are functions; unknown names raise UnknownTool. */
+export const createTools = (shape: ToolShape, host: SandboxHost): LuaTable => {
+  const build = (node: ToolShape, prefix: ReadonlyArray<string>): LuaTable => {
+    const t = new LuaTable()
+    for (const name of Object.keys(node)) {
+      const child = node[name]
+      const segments = [...prefix, name]
+      const key = name
+      if (child === true) {
+        const path = segments.join(".")
+        const tool: LuaFunction = function (input: LuaValue) {
+          const site = rt.site
+          const data = input === undefined ? {} : argumentData(input, `the input of ${path}`, "InvalidToolInput", site)
+          return callHost(host, { kind: "tool", path, input: data }, site)
+        }
+        t.setHash(key, tool)
+      } else t.setHash(key, build(child, segments))
+    }
+    const where = prefix.length === 0 ? "tools" : luaToolExpression(prefix)
+    t.guard = (k, site) => {
+      const shown = typeof k === "string" ? luaToolExpression([...prefix, k]) : `${where}[${String(k)}]`
+      throw errorAt(
+        `unknown tool ${shown}: no tool or namespace '${String(k)}' in ${where}; ` +
+          `use search({ query = "..." }) to find the exact path`,
+        site,
+        "UnknownTool",
+      )
+    }
+    return t
+  }
+  return build(shape, [])
+}
+
+/** The `search(args)` global. */
+export const createSearch = (host: SandboxHost): LuaFunction =>
+  function (input: LuaValue) {
+    const site = rt.site
+    const data = input === undefined ? {} : argumentData(input, "the search request", "InvalidToolInput", site)
+    return callHost(host, { kind: "search", input: data }, site)
+  }
+
+/** One extension global: a function, or a table of functions (nested), calling the host by dotted name. */
+export const createExtensionGlobal = (
+  extension: ExtensionShape,
+  name: string,
+  shape: GlobalShape,
+  host: SandboxHost,
+): LuaValue => {
+  if (typeof shape === "string") {
+    const fn: LuaFunction = function (...args: Array<LuaValue>) {
+      const site = rt.site
+      const data = args.map((a, i) => argumentData(a, `argument #${i + 1} of ${name}`, "InvalidDataValue", site))
+      return callHost(host, { kind: "extension", extension: extension.name, name, args: data }, site)
+    }
+    return fn
+  }
+  const t = new LuaTable()
+  for (const key of Object.keys(shape)) t.setHash(key, createExtensionGlobal(extension, `${name}.${key}`, shape[key], host))
+  return t
+}

@@ -1,0 +1,203 @@
+/**
+ * The string library. `find`, `match`, `gmatch`, `gsub` and `format` delegate to the pattern matcher and formatter
+ * in `lstrings/`; the rest is here. Strings are byte strings; case mapping is ASCII-only (the C locale).
+ */
+import { find, FormatError, format, gmatch, gsub, match, PatternError, type Capture } from "../lstrings/index.js"
+import type { LuaNumberValue } from "../lstrings/index.js"
+import { toNumeric } from "../numbers.js"
+import { tostring } from "../ops.js"
+import { charge, checkStringLength, errorAt, libError, rt } from "../runtime.js"
+import { LuaFloat, LuaTable, typeName, type LuaFunction, type LuaValue } from "../value.js"
+import { argError, checkInteger, checkPosition, checkString, optPosition } from "./args.js"
+
+const meter = { charge }
+
+/** Run a pattern or format operation, turning its errors into Lua errors at the call site. */
+const guarded = <T>(fname: string, site: number, op: () => T): T => {
+  try {
+    return op()
+  } catch (e) {
+    if (e instanceof PatternError) throw errorAt(e.message, site)
+    if (e instanceof FormatError) throw errorAt(e.message, site)
+    if (e instanceof RangeError && /string length/i.test(e.message))
+      throw errorAt(`resulting string too large in '${fname}'`, site)
+    throw e
+  }
+}
+
+/** Lua's translation of a relative string position (negative counts from the end). */
+const startIndex = (i: number, len: number): number => (i > 0 ? i : i === 0 ? 1 : i < -len ? 1 : len + i + 1)
+const endIndex = (j: number, len: number): number => (j > len ? len : j >= 0 ? j : j < -len ? 0 : len + j + 1)
+
+const captureValue = (c: Capture): LuaValue => c
+
+const formatAdapter = {
+  toNumber(v: unknown): LuaNumberValue | null {
+    const n = toNumeric(v as LuaValue)
+    if (n === undefined) return null
+    if (typeof n === "bigint") return { int: n }
+    if (n instanceof LuaFloat) return { float: n.n }
+    return Number.isSafeInteger(n) ? { int: n } : { float: n }
+  },
+  tostring: (v: unknown) => tostring(v as LuaValue),
+  typeName: (v: unknown) => typeName(v as LuaValue),
+}
+
+/** Convert a `gsub` replacement result (from a table or function) to the replacement text. */
+const replacementText = (v: LuaValue, site: number): string | null => {
+  if (v === undefined || v === false) return null
+  if (typeof v === "string") return v
+  if (typeof v === "number" || typeof v === "bigint" || v instanceof LuaFloat) return tostring(v)
+  throw errorAt(`invalid replacement value (a ${typeName(v)})`, site)
+}
+
+/** Build the string library table. */
+export const createStringLib = (): LuaTable => {
+  const S = new LuaTable()
+  const def = (name: string, fn: LuaFunction) => S.setHash(name, fn)
+
+  def("len", function (s: LuaValue) {
+    return checkString(s, 1, "len", arguments.length >= 1).length
+  })
+
+  def("sub", function (s: LuaValue, i: LuaValue, j: LuaValue) {
+    const str = checkString(s, 1, "sub", arguments.length >= 1)
+    const len = str.length
+    const a = startIndex(optPosition(i, 2, "sub", 1), len)
+    const b = endIndex(optPosition(j, 3, "sub", -1), len)
+    return a > b ? "" : str.slice(a - 1, b)
+  })
+
+  def("upper", function (s: LuaValue) {
+    const str = checkString(s, 1, "upper", arguments.length >= 1)
+    charge(1 + (str.length >> 6))
+    return str.replace(/[a-z]+/g, (m) => m.toUpperCase())
+  })
+
+  def("lower", function (s: LuaValue) {
+    const str = checkString(s, 1, "lower", arguments.length >= 1)
+    charge(1 + (str.length >> 6))
+    return str.replace(/[A-Z]+/g, (m) => m.toLowerCase())
+  })
+
+  def("rep", function (s: LuaValue, n: LuaValue, sep: LuaValue) {
+    const str = checkString(s, 1, "rep", arguments.length >= 1)
+    const count = checkPosition(n, 2, "rep", arguments.length >= 2)
+    const separator = sep === undefined ? "" : checkString(sep, 3, "rep")
+    if (count <= 0) return ""
+    const total = str.length * count + separator.length * (count - 1)
+    checkStringLength(total)
+    charge(1 + (total >> 6))
+    if (separator.length === 0) return str.repeat(count)
+    return (str + separator).repeat(count - 1) + str
+  })
+
+  def("reverse", function (s: LuaValue) {
+    const str = checkString(s, 1, "reverse", arguments.length >= 1)
+    charge(1 + (str.length >> 4))
+    let out = ""
+    for (let i = str.length - 1; i >= 0; i--) out += str[i]
+    return out
+  })
+
+  def("byte", function (s: LuaValue, i: LuaValue, j: LuaValue) {
+    const str = checkString(s, 1, "byte", arguments.length >= 1)
+    const len = str.length
+    const a = startIndex(optPosition(i, 2, "byte", 1), len)
+    const b = endIndex(j === undefined ? a : checkPosition(j, 3, "byte"), len)
+    if (a > b) return []
+    if (b - a >= 1_000_000) throw libError("string slice too long")
+    if (a === b) return str.charCodeAt(a - 1)
+    const out = new Array<LuaValue>(b - a + 1)
+    for (let k = a; k <= b; k++) out[k - a] = str.charCodeAt(k - 1)
+    return out
+  })
+
+  def("char", function (...codes: Array<LuaValue>) {
+    let out = ""
+    for (let i = 0; i < codes.length; i++) {
+      const c = checkInteger(codes[i], i + 1, "char")
+      if (c < 0 || c > 255) throw argError(i + 1, "char", "value out of range")
+      out += String.fromCharCode(Number(c))
+    }
+    return out
+  })
+
+  def("format", function (fmt: LuaValue, ...args: Array<LuaValue>) {
+    const site = rt.site
+    const f = checkString(fmt, 1, "format", arguments.length >= 1)
+    const out = guarded("format", site, () => format(f, args, formatAdapter))
+    checkStringLength(out.length, site)
+    return out
+  })
+
+  def("find", function (s: LuaValue, p: LuaValue, init: LuaValue, plain: LuaValue) {
+    const site = rt.site
+    const str = checkString(s, 1, "find", arguments.length >= 1)
+    const pat = checkString(p, 2, "find", arguments.length >= 2)
+    const i = init === undefined ? undefined : checkInteger(init, 3, "find")
+    const r = guarded("find", site, () => find(str, pat, i, plain !== undefined && plain !== false, meter))
+    if (r === null) return undefined
+    return [r.start, r.end, ...r.captures.map(captureValue)]
+  })
+
+  def("match", function (s: LuaValue, p: LuaValue, init: LuaValue) {
+    const site = rt.site
+    const str = checkString(s, 1, "match", arguments.length >= 1)
+    const pat = checkString(p, 2, "match", arguments.length >= 2)
+    const i = init === undefined ? undefined : checkInteger(init, 3, "match")
+    const r = guarded("match", site, () => match(str, pat, i, meter))
+    if (r === null) return undefined
+    return r.length === 1 ? r[0] : r
+  })
+
+  def("gmatch", function (s: LuaValue, p: LuaValue, init: LuaValue) {
+    const site = rt.site
+    const str = checkString(s, 1, "gmatch", arguments.length >= 1)
+    const pat = checkString(p, 2, "gmatch", arguments.length >= 2)
+    const i = init === undefined ? undefined : checkInteger(init, 3, "gmatch")
+    const it = guarded("gmatch", site, () => gmatch(str, pat, meter, i))
+    return function () {
+      const r = guarded("gmatch", rt.site, it)
+      if (r === null) return undefined
+      return r.length === 1 ? r[0] : r
+    }
+  })
+
+  def("gsub", function (s: LuaValue, p: LuaValue, repl: LuaValue, n: LuaValue) {
+    const site = rt.site
+    const str = checkString(s, 1, "gsub", arguments.length >= 1)
+    const pat = checkString(p, 2, "gsub", arguments.length >= 2)
+    const maxN = n === undefined ? undefined : checkInteger(n, 4, "gsub")
+    let replacement: string | ((captures: Array<Capture>) => string | null)
+    if (typeof repl === "string" || typeof repl === "number" || typeof repl === "bigint" || repl instanceof LuaFloat)
+      replacement = checkString(repl, 3, "gsub")
+    else if (repl instanceof LuaTable) {
+      const t = repl
+      replacement = (captures) => replacementText(t.get(captures[0]), site)
+    } else if (typeof repl === "function") {
+      const fn = repl
+      let produced = 0
+      replacement = (captures) => {
+        const r = fn(...captures)
+        rt.site = site
+        const text = replacementText(Array.isArray(r) ? r[0] : r, site)
+        if (text !== null) {
+          produced += text.length
+          checkStringLength(produced, site)
+        }
+        return text
+      }
+    } else
+      throw argError(
+        3,
+        "gsub",
+        `string/function/table expected, got ${arguments.length >= 3 ? typeName(repl) : "no value"}`,
+      )
+    const [out, count] = guarded("gsub", site, () => gsub(str, pat, replacement, maxN, meter))
+    checkStringLength(out.length, site)
+    return [out, count]
+  })
+
+  return S
+}

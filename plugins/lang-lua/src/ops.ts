@@ -1,0 +1,128 @@
+/**
+ * The general paths of Lua operations that compiled code inlines only for the common case: indexing, assignment to
+ * fields, calls of non-functions, concatenation, length, and `tostring`.
+ */
+import { errorAt, checkStringLength, fatalAt, rt } from "./runtime.js"
+import { normaliseKey, numberToString } from "./numbers.js"
+import { LuaFloat, LuaTable, MAX_TABLE_ENTRIES, typeName, type LuaValue } from "./value.js"
+import type { LuaFatal } from "./errors.js"
+
+/** The table strings index (`("x"):upper()` finds `upper` here); set when the standard library is built. */
+export const stringMeta: { methods: LuaTable } = { methods: new LuaTable() }
+
+/** `t[k]` for any `t` and `k`: tables (with key normalisation and guards), strings (their methods), or an error. */
+export const index = (t: LuaValue, k: LuaValue, site: number, desc: string): LuaValue => {
+  if (t instanceof LuaTable) {
+    const v = t.get(normaliseKey(k))
+    if (v !== undefined || t.guard === undefined) return v
+    return t.guard(k, site)
+  }
+  if (typeof t === "string") return typeof k === "string" ? stringMeta.methods.getStr(k) : undefined
+  throw errorAt(`attempt to index a ${typeName(t)} value${desc}`, site)
+}
+
+/** `t[k] = v` for any `t` and `k`, with Lua's errors for nil and NaN keys and the table entry bound. */
+export const setIndex = (t: LuaValue, k: LuaValue, v: LuaValue, site: number, desc: string): void => {
+  if (!(t instanceof LuaTable)) throw errorAt(`attempt to index a ${typeName(t)} value${desc}`, site)
+  if (k === undefined) throw errorAt("table index is nil", site)
+  const key = normaliseKey(k)
+  if (typeof key === "number" && Number.isNaN(key)) throw errorAt("table index is NaN", site)
+  if (!t.set(key, v)) throw tableFull(site)
+}
+
+/** The fatal error for a table that would grow beyond its entry bound. */
+export const tableFull = (site: number): LuaFatal =>
+  fatalAt(`table grew beyond the limit of ${MAX_TABLE_ENTRIES.toLocaleString("en-US")} entries`, site)
+
+/** The error for calling a value that is not a function. */
+export const callError = (fn: LuaValue, desc: string, site: number) =>
+  errorAt(`attempt to call a ${typeName(fn)} value${desc}`, site)
+
+/** The error for indexing a value that is neither a table nor a string. */
+export const indexError = (t: LuaValue, desc: string, site: number) =>
+  errorAt(`attempt to index a ${typeName(t)} value${desc}`, site)
+
+/** `#v` for any value. */
+export const length = (v: LuaValue, site: number, desc: string): number => {
+  if (v instanceof LuaTable) return v.arr.length
+  if (typeof v === "string") return v.length
+  throw errorAt(`attempt to get length of a ${typeName(v)} value${desc}`, site)
+}
+
+/** The string a number or string contributes to a concatenation, or `undefined` for other values. */
+export const concatPiece = (v: LuaValue): string | undefined => {
+  if (typeof v === "string") return v
+  if (typeof v === "number" || typeof v === "bigint" || v instanceof LuaFloat) return numberToString(v)
+  return undefined
+}
+
+/**
+ * Concatenate `values` (already evaluated, left to right) the way Lua does, blaming the operand Lua blames when one
+ * is neither a string nor a number. `descs[i]` names operand `i` for the message.
+ */
+export const concatValues = (values: Array<LuaValue>, descs: ReadonlyArray<string>, site: number): string => {
+  const n = values.length
+  const pieces = new Array<string>(n)
+  let total = 0
+  let bad = -1
+  for (let i = 0; i < n; i++) {
+    const p = concatPiece(values[i])
+    if (p === undefined) bad = i
+    else {
+      pieces[i] = p
+      total += p.length
+    }
+  }
+  if (bad >= 0) {
+    // Lua concatenates from the right; in the first (rightmost) pair it blames the left operand first.
+    const blamed = pieces[n - 2] === undefined ? n - 2 : pieces[n - 1] === undefined ? n - 1 : bad
+    throw errorAt(`attempt to concatenate a ${typeName(values[blamed])} value${descs[blamed] ?? ""}`, site)
+  }
+  checkStringLength(total, site)
+  return pieces.join("")
+}
+
+/** `a .. b` when at least one is not a string. */
+export const concat2 = (a: LuaValue, b: LuaValue, site: number, descA: string, descB: string): string =>
+  concatValues([a, b], [descA, descB], site)
+
+const addresses = new WeakMap<object, number>()
+let nextAddress = 0x55a4c0de1000
+
+/** A stable pseudo-address for a table or function, for `tostring`. */
+export const addressOf = (o: object): string => {
+  let a = addresses.get(o)
+  if (a === undefined) {
+    a = nextAddress
+    nextAddress += 0x40
+    addresses.set(o, a)
+  }
+  return "0x" + a.toString(16).padStart(14, "0")
+}
+
+/** The value JSON `null` is represented by inside Lua (`json.null`). */
+export const JSON_NULL = new LuaTable()
+
+/** Lua's `tostring` (no metamethods: there are none in this sandbox). */
+export const tostring = (v: LuaValue): string => {
+  switch (typeof v) {
+    case "undefined":
+      return "nil"
+    case "boolean":
+      return v ? "true" : "false"
+    case "number":
+    case "bigint":
+      return numberToString(v)
+    case "string":
+      return v
+    case "function":
+      return "function: " + addressOf(v)
+    default:
+      if (v instanceof LuaFloat) return numberToString(v)
+      if (v === JSON_NULL) return "json.null"
+      return "table: " + addressOf(v)
+  }
+}
+
+/** The current call site, for library code that raises errors after calling back into Lua. */
+export const currentSite = (): number => rt.site

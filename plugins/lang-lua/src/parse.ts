@@ -1,0 +1,187 @@
+/**
+ * Parsing: the program's UTF-8 bytes → luaparse's syntax tree, with the sandbox's source bounds (size and syntax
+ * depth) and Lua-worded parse errors.
+ */
+import luaparse, { type Chunk, type Node } from "luaparse"
+import type { Diagnostic } from "./protocol.js"
+import { CHUNK_NAME } from "./runtime.js"
+import { utf8Encode } from "./utf8.js"
+
+/** The largest program source, in UTF-8 bytes. */
+export const MAX_SOURCE_BYTES = 1024 * 1024
+/** The deepest nesting of syntax (statements, blocks and expressions inside one another). */
+export const MAX_SYNTAX_DEPTH = 200
+
+/** A parsed program: the syntax tree and the byte string it was parsed from (ranges index into it). */
+export interface Parsed {
+  readonly chunk: Chunk
+  readonly source: string
+}
+
+/** Thrown for a program that cannot be parsed; carries the diagnostic. */
+export class ParseFailure {
+  constructor(readonly diagnostic: Diagnostic) {}
+}
+
+const parseError = (message: string, line?: number, column?: number): ParseFailure =>
+  new ParseFailure(
+    line === undefined
+      ? { kind: "ParseError", message }
+      : { kind: "ParseError", message, location: { line, column: column ?? 1 } },
+  )
+
+/** Parse `code` (a JS string) as a Lua chunk, or throw a {@link ParseFailure}. */
+export const parse = (code: string): Parsed => {
+  if (code.trim().length === 0) throw parseError("the program is empty: write Lua statements ending with `return <value>`")
+  const source = utf8Encode(code)
+  if (source.length > MAX_SOURCE_BYTES)
+    throw parseError(
+      `the program is ${source.length} bytes long, over the source limit of ${MAX_SOURCE_BYTES} bytes (1 MiB)`,
+    )
+  let chunk: Chunk
+  try {
+    chunk = luaparse.parse(source, {
+      luaVersion: "5.3",
+      encodingMode: "pseudo-latin1",
+      locations: true,
+      ranges: true,
+      comments: false,
+    })
+  } catch (e) {
+    if (e instanceof RangeError)
+      throw parseError(`the program nests too deeply (the syntax depth limit is ${MAX_SYNTAX_DEPTH} levels)`)
+    throw translateSyntaxError(e, source)
+  }
+  checkDepth(chunk)
+  return { chunk, source }
+}
+
+/** Turn luaparse's `[line:col] message` error into a Lua-worded ParseError. */
+const translateSyntaxError = (e: unknown, source: string): ParseFailure => {
+  const err = e as { message?: string; line?: number; column?: number; index?: number }
+  if (typeof err?.message !== "string" || typeof err.line !== "number") throw e
+  const line = err.line
+  const column = (err.column ?? 0) + 1
+  const rest = typeof err.index === "number" ? source.slice(err.index, err.index + 40) : ""
+  const attribute = /^<\s*(const|close)\s*>/.exec(rest)
+  if (attribute !== null)
+    return parseError(
+      `${CHUNK_NAME}:${line}: the Lua 5.4 attribute <${attribute[1]}> is not supported in this sandbox (its parser, ` +
+        `luaparse, reads Lua 5.3 syntax); declare a plain local instead`,
+      line,
+      column,
+    )
+  const message = err.message.replace(/^\[\d+:\d+\]\s*/, "")
+  return parseError(`${CHUNK_NAME}:${line}: ${message}`, line, column)
+}
+
+/** Syntax nodes that do not add a nesting level of their own (they only group their parent's parts). */
+const transparent = new Set(["IfClause", "ElseifClause", "ElseClause", "TableKey", "TableKeyString", "TableValue"])
+
+/** Reject syntax nested deeper than {@link MAX_SYNTAX_DEPTH} levels (iteratively: the tree may be very deep). */
+const checkDepth = (chunk: Chunk): void => {
+  const stack: Array<[Node, number]> = [[chunk, 0]]
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!
+    if (depth > MAX_SYNTAX_DEPTH) {
+      const line = node.loc?.start.line
+      throw parseError(
+        `${CHUNK_NAME}:${line}: the program nests too deeply: syntax depth exceeds the limit of ${MAX_SYNTAX_DEPTH} levels`,
+        line,
+        (node.loc?.start.column ?? 0) + 1,
+      )
+    }
+    const next = transparent.has(node.type) ? depth : depth + 1
+    for (const key in node) {
+      if (key === "loc" || key === "range") continue
+      const child = node[key]
+      if (Array.isArray(child)) {
+        for (const c of child) if (c !== null && typeof c === "object" && typeof c.type === "string") stack.push([c, next])
+      } else if (child !== null && typeof child === "object" && typeof child.type === "string") stack.push([child, next])
+    }
+  }
+}
+
+/**
+ * Finds parentheses around expressions. luaparse drops them from the tree, but `(f())` keeps only the first value of
+ * `f()`, so the compiler asks whether the character before an expression (skipping blanks and comments) is `(`.
+ */
+export class ParenFinder {
+  private comment: Uint8Array | undefined
+
+  constructor(private readonly source: string) {}
+
+  /** The position of the last significant character before `pos`, or -1. */
+  before(pos: number): number {
+    const mask = this.commentMask()
+    const s = this.source
+    let i = pos - 1
+    while (i >= 0) {
+      const c = s.charCodeAt(i)
+      if (mask[i] === 1 || c === 32 || (c >= 9 && c <= 13)) i--
+      else return i
+    }
+    return -1
+  }
+
+  /** The position of the first significant character at or after `pos`, or the source length. */
+  after(pos: number): number {
+    const mask = this.commentMask()
+    const s = this.source
+    let i = pos
+    while (i < s.length) {
+      const c = s.charCodeAt(i)
+      if (mask[i] === 1 || c === 32 || (c >= 9 && c <= 13)) i++
+      else return i
+    }
+    return i
+  }
+
+  /** True when `node` is wrapped in parentheses other than the one at `ownParen` (a call's argument list). */
+  isParenthesised(node: Node, ownParen = -1): boolean {
+    const p = this.before(node.range![0])
+    return p >= 0 && p !== ownParen && this.source.charCodeAt(p) === 40
+  }
+
+  /** Marks every byte inside a comment (computed once, on first use). */
+  private commentMask(): Uint8Array {
+    if (this.comment !== undefined) return this.comment
+    const s = this.source
+    const mask = new Uint8Array(s.length)
+    let i = 0
+    const longBracket = (at: number): number => {
+      // returns the level of a long bracket `[==[` starting at `at`, or -1
+      if (s[at] !== "[") return -1
+      let j = at + 1
+      while (s[j] === "=") j++
+      return s[j] === "[" ? j - at - 1 : -1
+    }
+    const skipLong = (at: number, level: number): number => {
+      const close = "]" + "=".repeat(level) + "]"
+      const end = s.indexOf(close, at + level + 2)
+      return end < 0 ? s.length : end + close.length
+    }
+    while (i < s.length) {
+      const c = s[i]
+      if (c === "-" && s[i + 1] === "-") {
+        const start = i
+        const level = longBracket(i + 2)
+        if (level >= 0) i = skipLong(i + 2, level)
+        else {
+          const nl = s.indexOf("\n", i)
+          i = nl < 0 ? s.length : nl
+        }
+        mask.fill(1, start, i)
+      } else if (c === '"' || c === "'") {
+        i++
+        while (i < s.length && s[i] !== c && s[i] !== "\n") i += s[i] === "\\" ? 2 : 1
+        i++
+      } else if (c === "[") {
+        const level = longBracket(i)
+        i = level >= 0 ? skipLong(i, level) : i + 1
+      } else i++
+    }
+    this.comment = mask
+    return mask
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The interpreter's shared run-time state: the work meter, the call depth, the location of the call in progress,
+ * and the helpers that raise errors at a source location. One worker runs one program at a time, so this state is
+ * module-level and reset by {@link resetRuntime} before each run.
+ */
+import { LuaError, LuaFatal } from "./errors.js"
+import type { Kind, Location } from "./protocol.js"
+import type { LuaValue } from "./value.js"
+
+/** The name Lua error messages give the program (`input:3: boom`). */
+export const CHUNK_NAME = "input"
+/** The deepest chain of nested Lua function calls. */
+export const MAX_CALL_DEPTH = 200
+/** The most interpreter work steps one run may spend (loop iterations, calls, and library work). */
+export const MAX_STEPS = 1_000_000_000
+/** The longest string a program may build, in bytes. */
+export const MAX_STRING_BYTES = 16 * 1024 * 1024
+/** Steps between two looks at the clock. */
+const CHUNK = 16384
+
+/** Mutable state shared by compiled code and the standard library. */
+export const rt = {
+  /** Steps left before the next look at the meter. */
+  budget: CHUNK,
+  /** Steps spent before the current chunk. */
+  spent: 0,
+  /** Current depth of nested Lua calls. */
+  depth: 0,
+  /** Location id of the call in progress (set by every call site just before it calls). */
+  site: 0,
+  /** The value a `return` statement hands to its function: one value or a JS array of values. */
+  ret: undefined as LuaValue | Array<LuaValue>,
+  /** The label a `goto` statement is looking for. */
+  label: undefined as unknown,
+  /** `Date.now()` after which the run times out. */
+  deadline: Infinity,
+  /** Source locations by id (id 0 means "unknown"). */
+  locations: [undefined] as Array<Location | undefined>,
+}
+
+/** `callSites[d]` is the location id of the call that entered depth `d`; used by `error(msg, level)`. */
+export const callSites: Array<number> = new Array(MAX_CALL_DEPTH + 2).fill(0)
+
+/** Reset the state for a new run. */
+export const resetRuntime = (locations: Array<Location | undefined>, deadline: number): void => {
+  rt.budget = CHUNK
+  rt.spent = 0
+  rt.depth = 0
+  rt.site = 0
+  rt.ret = undefined
+  rt.label = undefined
+  rt.deadline = deadline
+  rt.locations = locations
+}
+
+/** The number of work steps spent so far. */
+export const stepsSpent = (): number => rt.spent + (CHUNK - rt.budget)
+
+/** The source location of a location id. */
+export const locationOf = (site: number): Location | undefined => rt.locations[site]
+
+/** Called when the step budget of a chunk runs out: account, enforce the work bound and the deadline. */
+export const meter = (site: number): void => {
+  rt.spent += CHUNK - rt.budget
+  rt.budget = CHUNK
+  if (rt.spent > MAX_STEPS)
+    throw new LuaFatal(
+      "ExecutionFailure",
+      `the program exceeded the interpreter work limit of ${MAX_STEPS.toLocaleString("en-US")} steps`,
+      locationOf(site),
+    )
+  if (Date.now() > rt.deadline) throw new LuaFatal("TimeoutExceeded", "the execution timed out", locationOf(site))
+}
+
+/** Charge `n` steps of library work to the meter, at the location of the call in progress. */
+export const charge = (n: number): void => {
+  rt.budget -= n
+  if (rt.budget <= 0) meter(rt.site)
+}
+
+/** Lua's position prefix for a message raised at `site` (`input:3: `), or "" when unknown. */
+export const where = (site: number): string => {
+  const loc = rt.locations[site]
+  return loc === undefined ? "" : `${CHUNK_NAME}:${loc.line}: `
+}
+
+/** An ordinary Lua error with `message` raised at `site`, positioned the way Lua positions it. */
+export const errorAt = (message: string, site: number, kind: Kind = "ExecutionFailure"): LuaError =>
+  new LuaError(where(site) + message, locationOf(site), kind)
+
+/** An ordinary Lua error raised by a library function, at the location of the call in progress. */
+export const libError = (message: string): LuaError => errorAt(message, rt.site)
+
+/** A fatal error (a bound was exceeded) at `site`. */
+export const fatalAt = (message: string, site: number, kind: Kind = "ExecutionFailure"): LuaFatal =>
+  new LuaFatal(kind, message, locationOf(site))
+
+/** The error for a call chain deeper than {@link MAX_CALL_DEPTH}. */
+export const callDepthError = (site: number): LuaFatal =>
+  fatalAt(`call depth exceeded the limit of ${MAX_CALL_DEPTH} nested calls (runaway recursion?)`, site)
+
+/** Throw a fatal error when a string of `length` bytes would exceed {@link MAX_STRING_BYTES}. */
+export const checkStringLength = (length: number, site: number = rt.site): void => {
+  if (length > MAX_STRING_BYTES)
+    throw fatalAt(`string length exceeded the limit of ${MAX_STRING_BYTES} bytes (16 MiB)`, site)
+}

@@ -1,0 +1,263 @@
+/**
+ * Scope resolution, run once over the syntax tree before compiling: every local variable gets a frame slot, every
+ * name use is resolved to a local, an upvalue or a global, and locals used by inner functions are marked as captured
+ * (they live in a {@link Cell} so that closures share them).
+ */
+import type { Chunk, Node } from "luaparse"
+
+/** A local variable. */
+export interface VarInfo {
+  readonly name: string
+  /** Its slot in the frame of the function that declares it. */
+  readonly slot: number
+  /** The function that declares it. */
+  readonly fn: FnInfo
+  /** True when an inner function uses it: it is then held in a {@link Cell}. */
+  captured: boolean
+}
+
+/** Where a closure finds one of its upvalues when it is created. */
+export interface UpvalueSource {
+  readonly v: VarInfo
+  /** True: a slot of the enclosing function's frame; false: an upvalue of the enclosing function. */
+  readonly fromLocal: boolean
+  readonly index: number
+}
+
+/** A function being compiled (the main chunk is one too). */
+export interface FnInfo {
+  readonly parent: FnInfo | undefined
+  readonly upvalues: Array<UpvalueSource>
+  readonly upvalueIndex: Map<VarInfo, number>
+  /** Slots in use while resolving; frames are {@link maxSlots} long. */
+  slots: number
+  maxSlots: number
+  readonly vararg: boolean
+}
+
+/** A variable cell shared between a frame and the closures that capture the variable. */
+export class Cell {
+  constructor(public v: unknown) {}
+}
+
+/** Frame slot 0 holds the running closure's upvalue cells, slot 1 its extra arguments (`...`); locals follow. */
+export const FIRST_LOCAL_SLOT = 2
+
+/** How a name use resolved. */
+export type Resolution =
+  | { readonly kind: "local"; readonly v: VarInfo }
+  | { readonly kind: "upvalue"; readonly v: VarInfo; readonly index: number }
+  | { readonly kind: "global" }
+
+interface Scope {
+  readonly vars: Map<string, VarInfo>
+  readonly parent: Scope | undefined
+  readonly fn: FnInfo
+  readonly savedSlots: number
+}
+
+/** The results of resolution, keyed by syntax node. */
+export interface Resolved {
+  /** Declaring identifiers (locals, parameters, loop variables, `self`) → their variable. */
+  readonly declarations: Map<Node, VarInfo>
+  /** Identifier uses → how they resolved. */
+  readonly uses: Map<Node, Resolution>
+  /** Function nodes (and the chunk) → their function info. */
+  readonly functions: Map<Node, FnInfo>
+  /** Method definitions (`function a:m()`) → their implicit `self` parameter. */
+  readonly selfParams: Map<Node, VarInfo>
+}
+
+const GLOBAL: Resolution = { kind: "global" }
+
+/** Resolve every name in `chunk`. */
+export const resolve = (chunk: Chunk): Resolved => {
+  const out: Resolved = { declarations: new Map(), uses: new Map(), functions: new Map(), selfParams: new Map() }
+  let scope: Scope | undefined
+
+  const newFn = (node: Node, parent: FnInfo | undefined, vararg: boolean): FnInfo => {
+    const fn: FnInfo = {
+      parent,
+      upvalues: [],
+      upvalueIndex: new Map(),
+      slots: FIRST_LOCAL_SLOT,
+      maxSlots: FIRST_LOCAL_SLOT,
+      vararg,
+    }
+    out.functions.set(node, fn)
+    return fn
+  }
+  const open = (fn: FnInfo) => {
+    scope = { vars: new Map(), parent: scope, fn, savedSlots: fn.slots }
+  }
+  const close = () => {
+    const s = scope!
+    s.fn.slots = s.savedSlots
+    scope = s.parent
+  }
+  const declare = (id: Node): VarInfo => {
+    const s = scope!
+    const fn = s.fn
+    const v: VarInfo = { name: id.name, slot: fn.slots++, fn, captured: false }
+    if (fn.slots > fn.maxSlots) fn.maxSlots = fn.slots
+    s.vars.set(id.name, v)
+    out.declarations.set(id, v)
+    return v
+  }
+  const upvalue = (fn: FnInfo, v: VarInfo): number => {
+    const known = fn.upvalueIndex.get(v)
+    if (known !== undefined) return known
+    const parent = fn.parent!
+    const source: UpvalueSource =
+      v.fn === parent ? { v, fromLocal: true, index: v.slot } : { v, fromLocal: false, index: upvalue(parent, v) }
+    fn.upvalues.push(source)
+    const index = fn.upvalues.length - 1
+    fn.upvalueIndex.set(v, index)
+    return index
+  }
+  const use = (id: Node) => {
+    const here = scope!.fn
+    for (let s: Scope | undefined = scope; s !== undefined; s = s.parent) {
+      const v = s.vars.get(id.name)
+      if (v === undefined) continue
+      if (v.fn === here) out.uses.set(id, { kind: "local", v })
+      else {
+        v.captured = true
+        out.uses.set(id, { kind: "upvalue", v, index: upvalue(here, v) })
+      }
+      return
+    }
+    out.uses.set(id, GLOBAL)
+  }
+
+  const exprs = (list: ReadonlyArray<Node> | undefined) => {
+    if (list) for (const e of list) expr(e)
+  }
+  const block = (body: ReadonlyArray<Node>) => {
+    open(scope!.fn)
+    for (const s of body) stmt(s)
+    close()
+  }
+  const func = (node: Node, selfParam: boolean) => {
+    const params: ReadonlyArray<Node> = node.parameters
+    const vararg = params.some((p) => p.type === "VarargLiteral")
+    const fn = newFn(node, scope!.fn, vararg)
+    open(fn)
+    if (selfParam) out.selfParams.set(node, declare({ type: "Identifier", name: "self" }))
+    for (const p of params) if (p.type === "Identifier") declare(p)
+    for (const s of node.body) stmt(s)
+    close()
+  }
+  const expr = (e: Node | null | undefined): void => {
+    if (!e) return
+    switch (e.type) {
+      case "Identifier":
+        use(e)
+        return
+      case "FunctionDeclaration":
+        func(e, false)
+        return
+      case "BinaryExpression":
+      case "LogicalExpression":
+        expr(e.left)
+        expr(e.right)
+        return
+      case "UnaryExpression":
+        expr(e.argument)
+        return
+      case "MemberExpression":
+        expr(e.base)
+        return
+      case "IndexExpression":
+        expr(e.base)
+        expr(e.index)
+        return
+      case "CallExpression":
+      case "TableCallExpression":
+        expr(e.base)
+        exprs(e.arguments.type ? [e.arguments] : e.arguments)
+        return
+      case "StringCallExpression":
+        expr(e.base)
+        return
+      case "TableConstructorExpression":
+        for (const f of e.fields) {
+          if (f.type === "TableKey") expr(f.key)
+          expr(f.value)
+        }
+        return
+      default:
+        return
+    }
+  }
+  const stmt = (s: Node): void => {
+    switch (s.type) {
+      case "LocalStatement":
+        exprs(s.init)
+        for (const v of s.variables) declare(v)
+        return
+      case "AssignmentStatement":
+        exprs(s.variables)
+        exprs(s.init)
+        return
+      case "CallStatement":
+        expr(s.expression)
+        return
+      case "FunctionDeclaration":
+        if (s.isLocal) {
+          declare(s.identifier)
+          func(s, false)
+        } else {
+          expr(s.identifier)
+          func(s, s.identifier.type === "MemberExpression" && s.identifier.indexer === ":")
+        }
+        return
+      case "ReturnStatement":
+        exprs(s.arguments)
+        return
+      case "IfStatement":
+        for (const c of s.clauses) {
+          expr(c.condition)
+          block(c.body)
+        }
+        return
+      case "WhileStatement":
+        expr(s.condition)
+        block(s.body)
+        return
+      case "DoStatement":
+        block(s.body)
+        return
+      case "RepeatStatement":
+        open(scope!.fn)
+        for (const b of s.body) stmt(b)
+        expr(s.condition)
+        close()
+        return
+      case "ForNumericStatement":
+        expr(s.start)
+        expr(s.end)
+        expr(s.step)
+        open(scope!.fn)
+        declare(s.variable)
+        for (const b of s.body) stmt(b)
+        close()
+        return
+      case "ForGenericStatement":
+        exprs(s.iterators)
+        open(scope!.fn)
+        for (const v of s.variables) declare(v)
+        for (const b of s.body) stmt(b)
+        close()
+        return
+      default:
+        return
+    }
+  }
+
+  const main = newFn(chunk, undefined, true)
+  open(main)
+  for (const s of chunk.body) stmt(s)
+  close()
+  return out
+}

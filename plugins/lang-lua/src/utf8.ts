@@ -1,0 +1,47 @@
+/**
+ * Conversion between JS strings (UTF-16) and Lua byte strings (one code unit per byte), used where strings cross
+ * between the program and the host.
+ */
+
+const NON_ASCII = /[^\x00-\x7f]/
+const encoder = new TextEncoder()
+const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
+const lenientDecoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true })
+
+/** The UTF-8 bytes of a JS string, as a byte string. Lone surrogates become U+FFFD. */
+export const utf8Encode = (s: string): string => {
+  if (!NON_ASCII.test(s)) return s
+  return bytesToString(encoder.encode(s))
+}
+
+/** Decode a byte string as UTF-8; `undefined` when it is not valid UTF-8. */
+export const utf8Decode = (s: string): string | undefined => {
+  if (!NON_ASCII.test(s)) return s
+  try {
+    return strictDecoder.decode(stringToBytes(s))
+  } catch {
+    return undefined
+  }
+}
+
+/** Decode a byte string as UTF-8, replacing invalid sequences with U+FFFD (for log lines). */
+export const utf8DecodeLenient = (s: string): string => {
+  if (!NON_ASCII.test(s)) return s
+  return lenientDecoder.decode(stringToBytes(s))
+}
+
+/** A byte string's bytes. */
+export const stringToBytes = (s: string): Uint8Array => {
+  const out = new Uint8Array(s.length)
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i)
+  return out
+}
+
+/** A byte string made of `bytes`. */
+export const bytesToString = (bytes: Uint8Array): string => {
+  let out = ""
+  const step = 8192
+  for (let i = 0; i < bytes.length; i += step)
+    out += String.fromCharCode.apply(null, bytes.subarray(i, i + step) as unknown as Array<number>)
+  return out
+}

@@ -1,0 +1,75 @@
+/**
+ * The Lua runtime for core's sandbox worker: `run(request, host)` parses, compiles and runs one program and returns
+ * its result as data or a diagnostic. Everything here is synchronous; host calls block inside `host.call`.
+ */
+import { compile } from "./compile.js"
+import { DataProblem, toData } from "./data.js"
+import { LuaError, LuaFatal } from "./errors.js"
+import { createEnvironment } from "./lib/index.js"
+import { JSON_NULL, tostring } from "./ops.js"
+import { parse, ParseFailure } from "./parse.js"
+import type { Diagnostic, Location, RunOutcome, RunRequest, SandboxHost } from "./protocol.js"
+import { locationOf, MAX_CALL_DEPTH, MAX_STRING_BYTES, resetRuntime, rt } from "./runtime.js"
+import { utf8DecodeLenient } from "./utf8.js"
+import { LuaTable, type LuaValue } from "./value.js"
+
+const diagnostic = (kind: Diagnostic["kind"], message: string, location: Location | undefined): Diagnostic =>
+  location === undefined ? { kind, message } : { kind, message, location }
+
+/** The message of an uncaught Lua error value, as the standalone `lua` would print it. */
+const errorMessage = (value: LuaValue): string => {
+  if (typeof value === "string") return utf8DecodeLenient(value)
+  if (typeof value === "number" || typeof value === "bigint") return tostring(value)
+  if (value instanceof LuaTable && value !== JSON_NULL) {
+    try {
+      return `(error object is a table value) ${JSON.stringify(toData(value))}`
+    } catch {
+      return "(error object is a table value)"
+    }
+  }
+  return `(error object is a ${value === undefined ? "nil" : typeof value === "object" ? "table" : typeof value} value)`
+}
+
+/** Turn whatever ended the run into a diagnostic; JS engine failures that are resource exhaustion are named. */
+const toDiagnostic = (e: unknown): Diagnostic => {
+  if (e instanceof LuaError) return diagnostic(e.kind, errorMessage(e.value), e.location)
+  if (e instanceof LuaFatal) return diagnostic(e.kind, e.message, e.location)
+  if (e instanceof ParseFailure) return e.diagnostic
+  if (e instanceof RangeError) {
+    const location = locationOf(rt.site)
+    if (/call stack/i.test(e.message))
+      return diagnostic(
+        "ExecutionFailure",
+        `the program nests calls too deeply for the interpreter's stack (call depth limit ${MAX_CALL_DEPTH})`,
+        location,
+      )
+    if (/string length/i.test(e.message))
+      return diagnostic("ExecutionFailure", `string length exceeded the limit of ${MAX_STRING_BYTES} bytes (16 MiB)`, location)
+    if (/array length|allocation/i.test(e.message))
+      return diagnostic("ExecutionFailure", `the program ran out of memory (${e.message})`, location)
+  }
+  throw e
+}
+
+/** Run one Lua program. */
+export const run = (request: RunRequest, host: SandboxHost): RunOutcome => {
+  try {
+    const parsed = parse(request.code)
+    const env = createEnvironment(request, host)
+    const program = compile(parsed, env)
+    resetRuntime(program.locations, host.deadline)
+    const r = program.main()
+    const value = Array.isArray(r) ? r[0] : r
+    try {
+      return { ok: true, value: toData(value) }
+    } catch (e) {
+      if (!(e instanceof DataProblem)) throw e
+      return {
+        ok: false,
+        error: { kind: "InvalidDataValue", message: `the result cannot cross to the host: ${e.reason} at ${e.path}` },
+      }
+    }
+  } catch (e) {
+    return { ok: false, error: toDiagnostic(e) }
+  }
+}
