@@ -2,7 +2,7 @@
  * Loading a document: from a file, an http(s) URL, JSON or YAML text, or an object, with external `$ref`s bundled
  * into the document (by @apidevtools/swagger-parser) so that `fromSpec` can follow every reference locally.
  */
-import { existsSync, statSync } from "node:fs"
+import { existsSync, readFileSync, statSync } from "node:fs"
 import { resolve as resolvePath } from "node:path"
 import SwaggerParser from "@apidevtools/swagger-parser"
 import yaml from "js-yaml"
@@ -94,9 +94,9 @@ const preCheck = (value: unknown, where: string): void => {
  */
 export const load = async (source: string | object, options: LoadOptions = {}): Promise<Document> => {
   const timeout = options.timeoutMs ?? 30_000
-  let input: string | object
+  let input: object
   let where: string
-  /** The URL external references are relative to, for documents fetched over HTTP. */
+  /** The file path or URL that external references are relative to. */
   let base: string | undefined
   /** References to loopback and private addresses are followed unless the document came from a public URL. */
   let trusted = true
@@ -124,13 +124,23 @@ export const load = async (source: string | object, options: LoadOptions = {}): 
     const path = resolvePath(source)
     if (!existsSync(path)) throw new DocumentError(`OpenAPI document not found: ${source}`)
     if (!statSync(path).isFile()) throw new DocumentError(`not a file: ${source}`)
-    input = path
     where = source
+    base = path
+    try {
+      input = parseText(readFileSync(path, "utf8")) as object
+    } catch (error) {
+      throw new DocumentError(`${source}: ${(error as Error).message}`)
+    }
+    if (!isObject(input)) throw new DocumentError(`${source} does not hold an OpenAPI document object`)
+    preCheck(input, where)
   }
   const parserOptions = { resolve: { http: { timeout, safeUrlResolver: !trusted }, external: true } }
   let bundled: unknown
   try {
-    bundled = base === undefined ? await SwaggerParser.bundle(input as string, parserOptions) : await SwaggerParser.bundle(base, input as never, parserOptions)
+    bundled =
+      base === undefined
+        ? await SwaggerParser.bundle(input as never, parserOptions)
+        : await SwaggerParser.bundle(base, input as never, parserOptions)
   } catch (error) {
     throw new DocumentError(`cannot load ${where}: ${oneLine((error as Error).message ?? String(error))}`)
   }

@@ -2,3 +2,4 @@
  * `@codemode/openapi`: any OpenAPI 3.0 or 3.1 document becomes CodeMode tools.
  */
 export * as OpenAPI from "./OpenAPI.js"
+export * as Printer from "./Printer.js"
