@@ -1,0 +1,93 @@
+import { CodeMode, SandboxPool, Tool } from "@codemode/core"
+import { Context, Effect, Schema } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
+import { lineLanguage } from "./language.js"
+
+class Greeting extends Context.Service<Greeting, { readonly prefix: string }>()("test/Greeting") {}
+
+const pool = new SandboxPool({ keepIdle: 2, maxOldGenerationSizeMb: 64 })
+afterAll(() => pool.close())
+
+const greet = Tool.make({
+  description: "Greet someone",
+  input: Schema.Struct({ name: Schema.String }),
+  output: Schema.Struct({ text: Schema.String }),
+  execute: ({ name }) => Effect.map(Effect.service(Greeting), (g) => ({ text: `${g.prefix} ${name}` })),
+})
+
+const slow = Tool.make({
+  description: "Answer after a delay",
+  input: Schema.Struct({ ms: Schema.Number, value: Schema.String }),
+  output: Schema.String,
+  execute: ({ ms, value }) => Effect.as(Effect.sleep(ms), value),
+})
+
+const runtime = (limits = {}) =>
+  CodeMode.make({ language: lineLanguage(), tools: { people: { greet }, slow }, limits, pool })
+
+const provide = Effect.provideService(Greeting, { prefix: "Hello" })
+
+describe("sandbox worker", () => {
+  it("round-trips a tool call with the execution's services", async () => {
+    const result = await Effect.runPromise(
+      runtime().execute(`call people.greet {"name":"Ada"}\nreturn $`).pipe(provide),
+    )
+    expect(result).toMatchObject({ ok: true, value: { text: "Hello Ada" } })
+    expect(result.toolCalls).toMatchObject([{ name: "people.greet", kind: "tool", status: "success" }])
+  })
+
+  it("starts many calls and waits for any", async () => {
+    const code = [`start slow {"ms":60,"value":"late"}`, `start slow {"ms":5,"value":"early"}`, "waitall", "return $"].join("\n")
+    const result = await Effect.runPromise(runtime().execute(code).pipe(provide))
+    expect(result).toMatchObject({ ok: true, value: ["early", "late"] })
+  })
+
+  it("stops a busy loop at the timeout and the pool keeps working", async () => {
+    const started = performance.now()
+    const result = await Effect.runPromise(runtime({ timeoutMs: 200 }).execute("spin").pipe(provide))
+    const elapsed = performance.now() - started
+    expect(result).toMatchObject({ ok: false, error: { kind: "TimeoutExceeded" } })
+    expect(elapsed).toBeGreaterThanOrEqual(190)
+    const next = await Effect.runPromise(runtime().execute(`return 1`).pipe(provide))
+    expect(next).toMatchObject({ ok: true, value: 1 })
+  })
+
+  it("ends a memory bomb with a diagnostic and the host survives", async () => {
+    const result = await Effect.runPromise(runtime().execute("bomb").pipe(provide))
+    expect(result).toMatchObject({ ok: false, error: { kind: "ExecutionFailure" } })
+    expect(result.ok === false && result.error.message).toMatch(/memory/)
+    const next = await Effect.runPromise(runtime().execute(`return "alive"`).pipe(provide))
+    expect(next).toMatchObject({ ok: true, value: "alive" })
+  })
+
+  it("runs 100 concurrent executions, each with its own state", async () => {
+    const results = await Effect.runPromise(
+      Effect.all(
+        Array.from({ length: 100 }, (_, i) =>
+          runtime().execute(`call slow {"ms":${i % 7},"value":"v${i}"}\nlog run ${i}\nreturn $`),
+        ),
+        { concurrency: "unbounded" },
+      ).pipe(provide),
+    )
+    results.forEach((result, i) => {
+      expect(result).toMatchObject({ ok: true, value: `v${i}`, logs: [`run ${i}`] })
+      expect(result.toolCalls).toHaveLength(1)
+    })
+  })
+
+  it("interrupting the execution interrupts the tool call in flight", async () => {
+    const outcomes: string[] = []
+    const rt = CodeMode.make({
+      language: lineLanguage(),
+      tools: { slow },
+      pool,
+      hooks: { tool: { after: (_call, outcome) => void outcomes.push(outcome._tag) } },
+    })
+    const exit = await Effect.runPromiseExit(
+      rt.execute(`call slow {"ms":10000,"value":"never"}`).pipe(Effect.timeout("100 millis")),
+    )
+    expect(exit._tag).toBe("Failure")
+    await Effect.runPromise(Effect.sleep(20))
+    expect(outcomes).toEqual(["interrupted"])
+  })
+})
