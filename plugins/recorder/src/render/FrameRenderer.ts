@@ -62,16 +62,18 @@ export class FrameRenderer {
     if (image.width < size.width || image.height < size.height) {
       throw new Error(`a ${frame.cols}×${frame.rows} frame needs ${size.width}×${size.height} pixels, the image has ${image.width}×${image.height}`)
     }
-    const rows = Math.min(frame.rows, Math.floor(image.height / CELL_HEIGHT))
-    for (let y = 0; y < rows; y++) this.paintRow(frame, y, image)
-    this.fillBackground(image, 0, rows * CELL_HEIGHT, image.height)
+    for (let y = 0; y < frame.rows; y++) this.paintRow(frame, y, image)
+    this.paintBelow(frame.rows * CELL_HEIGHT, image)
     return image
   }
 
-  private paintRow(frame: Recorder.TerminalFrame, y: number, image: RgbImage): void {
+  /**
+   * Paints cell row `y` of `frame` (and the default background right of it) into `image`, at pixel row `top`
+   * (by default the row's own place).
+   */
+  paintRow(frame: Recorder.TerminalFrame, y: number, image: RgbImage, top = y * CELL_HEIGHT): void {
     const row = frame.cells[y] ?? []
     const cols = frame.cols
-    const top = y * CELL_HEIGHT
     const stride = image.width * 3
     const data = image.data
     const { foreground, background } = this.theme
@@ -119,6 +121,11 @@ export class FrameRenderer {
       if (cell.underline) fillRect(image, left, top + this.underlineRow, span * CELL_WIDTH, 1, fg)
       if (cell.strikethrough) fillRect(image, left, top + this.strikeRow, span * CELL_WIDTH, 1, fg)
     }
+  }
+
+  /** Paints the default background below pixel row `top` (the part of a larger image that a frame leaves empty). */
+  paintBelow(top: number, image: RgbImage): void {
+    this.fillBackground(image, 0, top, image.height)
   }
 
   /** Paints the default background over columns from `left` to the image's right edge, rows `top..bottom`. */
