@@ -9,11 +9,20 @@
 import { readFileSync, statSync } from "node:fs"
 import { extname } from "node:path"
 import { parseArgs, type ParseArgsConfig } from "node:util"
-import { CodeMode, Language } from "@codemode/core"
-import { Effect } from "effect"
-import { FetchHttpClient } from "effect/http"
-import { fromSpec, load } from "./OpenAPI.js"
+import type { CodeMode } from "@codemode/core"
+import type { Effect as EffectType } from "effect"
 import * as Printer from "./Printer.js"
+
+/** The heavy modules, loaded only by commands that need them (so `--help` and usage errors answer at once). */
+const modules = async () => {
+  const [core, effect, http, openapi] = await Promise.all([
+    import("@codemode/core"),
+    import("effect"),
+    import("effect/http"),
+    import("./OpenAPI.js"),
+  ])
+  return { CodeMode: core.CodeMode, Language: core.Language, Effect: effect.Effect, FetchHttpClient: http.FetchHttpClient, ...openapi }
+}
 
 /** Bad command-line input: printed as one line, exit code 2. */
 class UsageError extends Error {}
@@ -118,6 +127,7 @@ const toolsFrom = async (values: { openapi?: string; "base-url"?: string }, bear
     token = process.env[bearerEnv]
     if (!token) throw new UsageError(`environment variable ${bearerEnv} (from --bearer-env) is not set`)
   }
+  const { load, fromSpec } = await modules()
   const spec = await load(values.openapi)
   return fromSpec({
     spec,
@@ -127,8 +137,10 @@ const toolsFrom = async (values: { openapi?: string; "base-url"?: string }, bear
 }
 
 /** A runtime for catalog and search only: the language's worker is never started. */
-const describeOnly = (language: "lua" | "javascript", tools: object) =>
-  CodeMode.make({ language: Language.find(language) ?? Language.define(language, "data:text/javascript,"), tools: tools as never })
+const describeOnly = async (language: "lua" | "javascript", tools: object) => {
+  const { CodeMode, Language } = await modules()
+  return CodeMode.make({ language: Language.find(language) ?? Language.define(language, "data:text/javascript,"), tools: tools as never })
+}
 
 const run = async (args: ReadonlyArray<string>): Promise<number> => {
   const { values, positionals } = parse("run", optionsOf.run, args)
@@ -149,6 +161,7 @@ const run = async (args: ReadonlyArray<string>): Promise<number> => {
   const timeoutMs = wholeNumber("timeout", values.timeout, 1, 2_147_483_647)
   if (values["bearer-env"] !== undefined && values.openapi === undefined) throw new UsageError("--bearer-env needs --openapi")
   const api = await toolsFrom(values, values["bearer-env"])
+  const { CodeMode, Language, Effect, FetchHttpClient } = await modules()
   if (!Language.find(language)) {
     const pkg = Language.packageOf(language)
     throw new UsageError(`running ${language} programs needs ${pkg}; install it next to @codemode/openapi`)
@@ -159,7 +172,9 @@ const run = async (args: ReadonlyArray<string>): Promise<number> => {
     ...(timeoutMs !== undefined ? { limits: { timeoutMs } } : {}),
   })
   const started = performance.now()
-  const result = await Effect.runPromise(runtime.execute(code).pipe(Effect.provide(FetchHttpClient.layer)) as Effect.Effect<CodeMode.Result>)
+  const result = await Effect.runPromise(
+    runtime.execute(code).pipe(Effect.provide(FetchHttpClient.layer)) as EffectType.Effect<CodeMode.Result>,
+  )
   const durationMs = performance.now() - started
   print(values.json ? JSON.stringify({ ...result, durationMs: Math.round(durationMs) }, null, 2) : Printer.formatResult(result, durationMs))
   return result.ok ? 0 : 1
@@ -172,7 +187,7 @@ const search = async (args: ReadonlyArray<string>): Promise<number> => {
   if (values.openapi === undefined) throw new UsageError("search needs --openapi <file|url>")
   const limit = wholeNumber("limit", values.limit, 1, 100) ?? 10
   const api = (await toolsFrom(values))!
-  const runtime = describeOnly(languageOf(values.language), { [namespaceOf(values.namespace)]: api.tools })
+  const runtime = await describeOnly(languageOf(values.language), { [namespaceOf(values.namespace)]: api.tools })
   const page = runtime.search({ query: positionals.join(" "), limit })
   print(values.json ? JSON.stringify(page, null, 2) : Printer.formatHits(page))
   return 0
@@ -184,7 +199,7 @@ const catalog = async (args: ReadonlyArray<string>): Promise<number> => {
   if (positionals.length > 0) throw new UsageError(`catalog takes no arguments, got "${positionals[0]}" (see codemode catalog --help)`)
   if (values.openapi === undefined) throw new UsageError("catalog needs --openapi <file|url>")
   const api = (await toolsFrom(values))!
-  const runtime = describeOnly(languageOf(values.language), { [namespaceOf(values.namespace)]: api.tools })
+  const runtime = await describeOnly(languageOf(values.language), { [namespaceOf(values.namespace)]: api.tools })
   if (values.json) {
     print(JSON.stringify({ tools: runtime.catalog, skipped: api.skipped }, null, 2))
     return 0
