@@ -148,8 +148,11 @@ export const searchSignature: string = Signature.searchSignature
 /** The Lua signature of `search`. */
 export const luaSearchSignature: string = Signature.luaSearchSignature
 
-/** The `CodeMode` service: a runtime assembled from layers. */
-export class CodeMode extends Context.Service<CodeMode, Runtime<any>>()("@codemode/core/CodeMode") {}
+/**
+ * The `CodeMode` service: a runtime assembled from layers. Its tools run with the services present when the layer
+ * was built, plus whatever the caller of `execute` provides.
+ */
+export class CodeMode extends Context.Service<CodeMode, Runtime<never>>()("@codemode/core/CodeMode") {}
 
 const collect = <S>(context: Context.Context<never>, prefix: string): ReadonlyArray<S> => {
   const out: S[] = []
@@ -180,6 +183,11 @@ export const layer = (
       }
       const sources = collect<ToolSource.ToolSourceService>(context, ToolSource.keyPrefix)
       const extensions = collect<Extension.ExtensionService>(context, Extension.keyPrefix).map((e) => e.extension)
-      return build({ ...options, language: definition, tools: mergeTrees(sources), extensions })
+      const runtime = build<any>({ ...options, language: definition, tools: mergeTrees(sources), extensions })
+      const execute = (code: string): Effect.Effect<Result> =>
+        Effect.flatMap(Effect.context<never>(), (current) =>
+          Effect.provideContext(runtime.execute(code), Context.merge(context, current) as Context.Context<any>),
+        )
+      return { ...runtime, execute } satisfies Runtime<never>
     }),
   )

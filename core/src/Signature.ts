@@ -48,7 +48,9 @@ const typescript: Dialect = {
   integer: "number",
   separator: ";",
   comment: (lines, indent) =>
-    lines.length === 1
+    lines.length === 0
+      ? ""
+      : lines.length === 1
       ? `${indent}/** ${lines[0].replace(/\*\//g, "*\\/")} */\n`
       : `${indent}/**\n${lines.map((l) => `${indent} * ${l.replace(/\*\//g, "*\\/")}`).join("\n")}\n${indent} */\n`,
   trailingComment: () => "",
