@@ -31,11 +31,13 @@ import {
   stringMeta,
   tableFull,
 } from "./ops.js"
+import { arithmetic, comparison, type Operand } from "./operators.js"
 import { ParenFinder, ParseFailure, type Parsed } from "./parse.js"
 import type { Location } from "./protocol.js"
 import {
   callDepthError,
   callSites,
+  frames,
   checkStringLength,
   CHUNK_NAME,
   errorAt,
@@ -195,9 +197,20 @@ class Compiler {
     }
   }
 
+  /** The frame slot of a plain (not captured) local variable use, or -1. */
+  private slotOf(node: Node): number {
+    if (node.type !== "Identifier") return -1
+    const r = this.use(node)
+    return r.kind === "local" && !r.v.captured ? r.v.slot : -1
+  }
+
   /** The value of a literal node, or `NOT_CONSTANT`. */
   private constant(node: Node): LuaValue | typeof NOT_CONSTANT {
     switch (node.type) {
+      case "UnaryExpression":
+        return node.operator === "-" && node.argument.type === "NumericLiteral"
+          ? arith(Op.Unm, this.number(node.argument), 0, 0)
+          : NOT_CONSTANT
       case "NumericLiteral":
         return this.number(node)
       case "StringLiteral":
@@ -925,9 +938,9 @@ class Compiler {
     const spread = last >= 0 && this.isMulti(argNodes[last], last === 0 ? ownParen : -1)
     if (base.type === "MemberExpression" && base.indexer === ":")
       return this.methodCall(base, argNodes, spread, ownParen, single, site)
-    const callee = this.expr(base)
     const desc = this.describe(base)
     if (spread) {
+      const callee = this.expr(base)
       const args = this.list(argNodes, ownParen)
       return (f) => {
         const fn = callee(f)
@@ -938,21 +951,29 @@ class Compiler {
         return single && Array.isArray(r) ? r[0] : r
       }
     }
-    const args = argNodes.map((a) => this.expr(a))
+    // The callee and the arguments are read through "fetchers" (kind + slot/value/closure) inline, so that locals,
+    // upvalues, globals and constants cost no closure call.
+    const c = this.fetcher(base)
+    const ck = c.kind
+    const cs = c.slot
+    const cv = c.value
+    const ce = c.ev
+    const gmap = this.gmap
+    const args = argNodes.map((a) => this.fetcher(a))
     switch (args.length) {
       case 0:
         return (f) => {
-          const fn = callee(f)
+          const fn = ck === SLOT ? f[cs] : ck === UPVALUE ? f[0][cs].v : ck === GLOBAL ? gmap.get(cv) : ce(f)
           if (typeof fn !== "function") throw callError(fn, desc, site)
           rt.site = site
           const r = fn()
           return single && Array.isArray(r) ? r[0] : r
         }
       case 1: {
-        const [a0] = args
+        const { kind: k0, slot: s0, value: v0, ev: e0 } = args[0]
         return (f) => {
-          const fn = callee(f)
-          const x = a0(f)
+          const fn = ck === SLOT ? f[cs] : ck === UPVALUE ? f[0][cs].v : ck === GLOBAL ? gmap.get(cv) : ce(f)
+          const x = k0 === SLOT ? f[s0] : k0 === CONST ? v0 : k0 === UPVALUE ? f[0][s0].v : e0(f)
           if (typeof fn !== "function") throw callError(fn, desc, site)
           rt.site = site
           const r = fn(x)
@@ -960,11 +981,12 @@ class Compiler {
         }
       }
       case 2: {
-        const [a0, a1] = args
+        const { kind: k0, slot: s0, value: v0, ev: e0 } = args[0]
+        const { kind: k1, slot: s1, value: v1, ev: e1 } = args[1]
         return (f) => {
-          const fn = callee(f)
-          const x = a0(f)
-          const y = a1(f)
+          const fn = ck === SLOT ? f[cs] : ck === UPVALUE ? f[0][cs].v : ck === GLOBAL ? gmap.get(cv) : ce(f)
+          const x = k0 === SLOT ? f[s0] : k0 === CONST ? v0 : k0 === UPVALUE ? f[0][s0].v : e0(f)
+          const y = k1 === SLOT ? f[s1] : k1 === CONST ? v1 : k1 === UPVALUE ? f[0][s1].v : e1(f)
           if (typeof fn !== "function") throw callError(fn, desc, site)
           rt.site = site
           const r = fn(x, y)
@@ -972,28 +994,50 @@ class Compiler {
         }
       }
       case 3: {
-        const [a0, a1, a2] = args
+        const { kind: k0, slot: s0, value: v0, ev: e0 } = args[0]
+        const { kind: k1, slot: s1, value: v1, ev: e1 } = args[1]
+        const { kind: k2, slot: s2, value: v2, ev: e2 } = args[2]
         return (f) => {
-          const fn = callee(f)
-          const x = a0(f)
-          const y = a1(f)
-          const z = a2(f)
+          const fn = ck === SLOT ? f[cs] : ck === UPVALUE ? f[0][cs].v : ck === GLOBAL ? gmap.get(cv) : ce(f)
+          const x = k0 === SLOT ? f[s0] : k0 === CONST ? v0 : k0 === UPVALUE ? f[0][s0].v : e0(f)
+          const y = k1 === SLOT ? f[s1] : k1 === CONST ? v1 : k1 === UPVALUE ? f[0][s1].v : e1(f)
+          const z = k2 === SLOT ? f[s2] : k2 === CONST ? v2 : k2 === UPVALUE ? f[0][s2].v : e2(f)
           if (typeof fn !== "function") throw callError(fn, desc, site)
           rt.site = site
           const r = fn(x, y, z)
           return single && Array.isArray(r) ? r[0] : r
         }
       }
-      default:
+      default: {
+        const callee = this.expr(base)
+        const evs = argNodes.map((a) => this.expr(a))
         return (f) => {
           const fn = callee(f)
-          const a = args.map((e) => e(f))
+          const a = evs.map((e) => e(f))
           if (typeof fn !== "function") throw callError(fn, desc, site)
           rt.site = site
           const r = fn.apply(undefined, a)
           return single && Array.isArray(r) ? r[0] : r
         }
+      }
     }
+  }
+
+  /**
+   * How to read a value inline: a plain local's slot, an upvalue, a global (not one absent on purpose), a constant,
+   * or (otherwise) a closure.
+   */
+  private fetcher(node: Node): Fetcher {
+    const none = { slot: 0, value: undefined, ev: NO_EV }
+    if (node.type === "Identifier") {
+      const r = this.use(node)
+      if (r.kind === "local" && !r.v.captured) return { ...none, kind: SLOT, slot: r.v.slot }
+      if (r.kind === "upvalue") return { ...none, kind: UPVALUE, slot: r.index }
+      if (r.kind === "global" && !this.env.absent.has(node.name)) return { ...none, kind: GLOBAL, value: node.name }
+    }
+    const c = this.constant(node)
+    if (c !== NOT_CONSTANT) return { ...none, kind: CONST, value: c }
+    return { ...none, kind: CLOSURE, ev: this.expr(node) }
   }
 
   private methodCall(
@@ -1205,230 +1249,34 @@ class Compiler {
   }
 
   private comparison(node: Node): Test {
-    const op = node.operator as string
     const site = this.site(node)
-    const left = this.expr(node.left)
-    const rightConst = this.constant(node.right)
-    const right = this.expr(node.right)
-    switch (op) {
-      case "==":
-      case "~=": {
-        const eq = op === "=="
-        if (rightConst !== NOT_CONSTANT && (typeof rightConst !== "number" || !Number.isSafeInteger(rightConst))) {
-          if (typeof rightConst === "string" || typeof rightConst === "boolean" || rightConst === undefined) {
-            const c = rightConst
-            return eq ? (f) => left(f) === c : (f) => left(f) !== c
-          }
-        }
-        const equal = (a: LuaValue, b: LuaValue): boolean =>
-          a === b ||
-          ((typeof a === "object" || typeof b === "object" || typeof a === "bigint" || typeof b === "bigint") &&
-            equalSlow(a, b))
-        return eq ? (f) => equal(left(f), right(f)) : (f) => !equal(left(f), right(f))
-      }
-      case "<":
-        if (typeof rightConst === "number") {
-          const c = rightConst
-          return (f) => {
-            const a = left(f)
-            return typeof a === "number" ? a < c : lessThan(a, c, site)
-          }
-        }
-        return (f) => {
-          const a = left(f)
-          const b = right(f)
-          if (typeof a === "number" && typeof b === "number") return a < b
-          if (typeof a === "string" && typeof b === "string") return a < b
-          return lessThan(a, b, site)
-        }
-      case "<=":
-        if (typeof rightConst === "number") {
-          const c = rightConst
-          return (f) => {
-            const a = left(f)
-            return typeof a === "number" ? a <= c : lessEqual(a, c, site)
-          }
-        }
-        return (f) => {
-          const a = left(f)
-          const b = right(f)
-          if (typeof a === "number" && typeof b === "number") return a <= b
-          if (typeof a === "string" && typeof b === "string") return a <= b
-          return lessEqual(a, b, site)
-        }
-      case ">":
-        if (typeof rightConst === "number") {
-          const c = rightConst
-          return (f) => {
-            const a = left(f)
-            return typeof a === "number" ? a > c : lessThan(c, a, site)
-          }
-        }
-        return (f) => {
-          const a = left(f)
-          const b = right(f)
-          if (typeof a === "number" && typeof b === "number") return a > b
-          if (typeof a === "string" && typeof b === "string") return a > b
-          return lessThan(b, a, site)
-        }
-      default:
-        if (typeof rightConst === "number") {
-          const c = rightConst
-          return (f) => {
-            const a = left(f)
-            return typeof a === "number" ? a >= c : lessEqual(c, a, site)
-          }
-        }
-        return (f) => {
-          const a = left(f)
-          const b = right(f)
-          if (typeof a === "number" && typeof b === "number") return a >= b
-          if (typeof a === "string" && typeof b === "string") return a >= b
-          return lessEqual(b, a, site)
-        }
-    }
+    return comparison(node.operator as string, this.operand(node.left), this.operand(node.right), site)
+  }
+
+  /** How to read an operand: a plain local's slot, a constant, or a closure. */
+  private operand(node: Node): Operand {
+    const slot = this.slotOf(node)
+    if (slot >= 0) return { kind: "slot", slot }
+    const c = this.constant(node)
+    if (c !== NOT_CONSTANT) return { kind: "const", value: c }
+    return { kind: "ev", ev: this.expr(node) }
   }
 
   private binary(node: Node): Ev {
     const op = node.operator as string
     if (COMPARISONS.has(op)) return this.comparison(node)
     if (op === "..") return this.concat(node)
+    const code = ARITH_OPS.get(op)
+    if (code === undefined) return this.fail(node, `unsupported operator ${op}`)
     const site = this.site(node)
-    const left = this.expr(node.left)
-    const right = this.expr(node.right)
-    const dl = this.describe(node.left)
-    const dr = this.describe(node.right)
-    const rc = this.constant(node.right)
-    const intConst = typeof rc === "number" && Number.isSafeInteger(rc) ? rc : undefined
-    switch (op) {
-      case "+":
-        if (intConst !== undefined) {
-          const c = intConst
-          return (f) => {
-            const a = left(f)
-            if (typeof a === "number") {
-              const r = a + c
-              if (Number.isSafeInteger(a)) {
-                if (Number.isSafeInteger(r)) return r
-              } else if (!Number.isSafeInteger(r)) return r
-            }
-            return arith(Op.Add, a, c, site, dl, dr)
-          }
-        }
-        return (f) => {
-          const a = left(f)
-          const b = right(f)
-          if (typeof a === "number" && typeof b === "number") {
-            const r = a + b
-            if (Number.isSafeInteger(a) && Number.isSafeInteger(b)) {
-              if (Number.isSafeInteger(r)) return r
-            } else if (!Number.isSafeInteger(r)) return r
-          }
-          return arith(Op.Add, a, b, site, dl, dr)
-        }
-      case "-":
-        if (intConst !== undefined) {
-          const c = intConst
-          return (f) => {
-            const a = left(f)
-            if (typeof a === "number") {
-              const r = a - c
-              if (Number.isSafeInteger(a)) {
-                if (Number.isSafeInteger(r)) return r
-              } else if (!Number.isSafeInteger(r)) return r
-            }
-            return arith(Op.Sub, a, c, site, dl, dr)
-          }
-        }
-        return (f) => {
-          const a = left(f)
-          const b = right(f)
-          if (typeof a === "number" && typeof b === "number") {
-            const r = a - b
-            if (Number.isSafeInteger(a) && Number.isSafeInteger(b)) {
-              if (Number.isSafeInteger(r)) return r
-            } else if (!Number.isSafeInteger(r)) return r
-          }
-          return arith(Op.Sub, a, b, site, dl, dr)
-        }
-      case "*":
-        return (f) => {
-          const a = left(f)
-          const b = right(f)
-          if (typeof a === "number" && typeof b === "number") {
-            const r = a * b
-            if (Number.isSafeInteger(a) && Number.isSafeInteger(b)) {
-              if (Number.isSafeInteger(r)) return r + 0
-            } else if (!Number.isSafeInteger(r)) return r
-          }
-          return arith(Op.Mul, a, b, site, dl, dr)
-        }
-      case "/":
-        return (f) => {
-          const a = left(f)
-          const b = right(f)
-          if (typeof a === "number" && typeof b === "number") {
-            const r = a / b
-            return Number.isSafeInteger(r) ? new LuaFloat(r) : r
-          }
-          return arith(Op.Div, a, b, site, dl, dr)
-        }
-      case "%":
-        return (f) => {
-          const a = left(f)
-          const b = right(f)
-          if (typeof a === "number" && typeof b === "number" && Number.isSafeInteger(a) && Number.isSafeInteger(b) && b !== 0) {
-            const r = a % b
-            return r !== 0 && r < 0 !== b < 0 ? r + b : r + 0
-          }
-          return arith(Op.Mod, a, b, site, dl, dr)
-        }
-      case "//":
-        return (f) => {
-          const a = left(f)
-          const b = right(f)
-          if (typeof a === "number" && typeof b === "number" && Number.isSafeInteger(a) && Number.isSafeInteger(b) && b !== 0)
-            return intIDiv(a, b)
-          return arith(Op.IDiv, a, b, site, dl, dr)
-        }
-      case "^":
-        return (f) => {
-          const a = left(f)
-          const b = right(f)
-          if (typeof a === "number" && typeof b === "number") {
-            const r = Math.pow(a, b)
-            return Number.isSafeInteger(r) ? new LuaFloat(r) : r
-          }
-          return arith(Op.Pow, a, b, site, dl, dr)
-        }
-      case "&":
-        return (f) => {
-          const a = left(f)
-          const b = right(f)
-          if (typeof a === "number" && typeof b === "number" && (a | 0) === a && (b | 0) === b) return a & b
-          return arith(Op.BAnd, a, b, site, dl, dr)
-        }
-      case "|":
-        return (f) => {
-          const a = left(f)
-          const b = right(f)
-          if (typeof a === "number" && typeof b === "number" && (a | 0) === a && (b | 0) === b) return a | b
-          return arith(Op.BOr, a, b, site, dl, dr)
-        }
-      case "~":
-        return (f) => {
-          const a = left(f)
-          const b = right(f)
-          if (typeof a === "number" && typeof b === "number" && (a | 0) === a && (b | 0) === b) return a ^ b
-          return arith(Op.BXor, a, b, site, dl, dr)
-        }
-      case "<<":
-        return (f) => arith(Op.Shl, left(f), right(f), site, dl, dr)
-      case ">>":
-        return (f) => arith(Op.Shr, left(f), right(f), site, dl, dr)
-      default:
-        return this.fail(node, `unsupported operator ${op}`)
-    }
+    return arithmetic(
+      code,
+      this.operand(node.left),
+      this.operand(node.right),
+      site,
+      this.describe(node.left),
+      this.describe(node.right),
+    )
   }
 
   /** `a .. b .. c`: right-associative chains are flattened and concatenated in one go. */
@@ -1517,8 +1365,36 @@ class Compiler {
   }
 }
 
+/** Fetcher kinds (see {@link Compiler.fetcher}). */
+const SLOT = 0
+const UPVALUE = 1
+const GLOBAL = 2
+const CONST = 3
+const CLOSURE = 4
+interface Fetcher {
+  readonly kind: number
+  readonly slot: number
+  readonly value: LuaValue
+  readonly ev: Ev
+}
+const NO_EV: Ev = () => undefined
+
 const NOT_CONSTANT: unique symbol = Symbol("not a constant")
 const COMPARISONS = new Set(["==", "~=", "<", "<=", ">", ">="])
+const ARITH_OPS = new Map<string, Op>([
+  ["+", Op.Add],
+  ["-", Op.Sub],
+  ["*", Op.Mul],
+  ["/", Op.Div],
+  ["%", Op.Mod],
+  ["//", Op.IDiv],
+  ["^", Op.Pow],
+  ["&", Op.BAnd],
+  ["|", Op.BOr],
+  ["~", Op.BXor],
+  ["<<", Op.Shl],
+  [">>", Op.Shr],
+])
 
 const constantEv = (v: LuaValue): Ev => () => v
 
@@ -1596,7 +1472,7 @@ const instantiate = (p: Proto, ups: Array<Cell>): LuaFunction => {
           if (++rt.depth > MAX_CALL_DEPTH) throw callDepthError(rt.site)
           callSites[rt.depth] = rt.site
           if (--rt.budget <= 0) meter(rt.site)
-          const f = new Array(size)
+          const f = frames[rt.depth]
           f[0] = ups
           const s = body(f)
           rt.depth--
@@ -1607,7 +1483,7 @@ const instantiate = (p: Proto, ups: Array<Cell>): LuaFunction => {
           if (++rt.depth > MAX_CALL_DEPTH) throw callDepthError(rt.site)
           callSites[rt.depth] = rt.site
           if (--rt.budget <= 0) meter(rt.site)
-          const f = new Array(size)
+          const f = frames[rt.depth]
           f[0] = ups
           f[s0] = a
           const s = body(f)
@@ -1619,7 +1495,7 @@ const instantiate = (p: Proto, ups: Array<Cell>): LuaFunction => {
           if (++rt.depth > MAX_CALL_DEPTH) throw callDepthError(rt.site)
           callSites[rt.depth] = rt.site
           if (--rt.budget <= 0) meter(rt.site)
-          const f = new Array(size)
+          const f = frames[rt.depth]
           f[0] = ups
           f[s0] = a
           f[s1] = b
@@ -1632,7 +1508,7 @@ const instantiate = (p: Proto, ups: Array<Cell>): LuaFunction => {
           if (++rt.depth > MAX_CALL_DEPTH) throw callDepthError(rt.site)
           callSites[rt.depth] = rt.site
           if (--rt.budget <= 0) meter(rt.site)
-          const f = new Array(size)
+          const f = frames[rt.depth]
           f[0] = ups
           f[s0] = a
           f[s1] = b
@@ -1647,7 +1523,7 @@ const instantiate = (p: Proto, ups: Array<Cell>): LuaFunction => {
     if (++rt.depth > MAX_CALL_DEPTH) throw callDepthError(rt.site)
     callSites[rt.depth] = rt.site
     if (--rt.budget <= 0) meter(rt.site)
-    const f = new Array(size)
+    const f = frames[rt.depth]
     f[0] = ups
     for (let i = 0; i < nparams; i++) {
       const v = params[i]

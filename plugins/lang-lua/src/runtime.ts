@@ -41,6 +41,14 @@ export const rt = {
 /** `callSites[d]` is the location id of the call that entered depth `d`; used by `error(msg, level)`. */
 export const callSites: Array<number> = new Array(MAX_CALL_DEPTH + 2).fill(0)
 
+/**
+ * `frames[d]` is the register array of the Lua function running at depth `d`. Frames are reused: a Lua function's
+ * frame is never referenced after it returns (closures capture cells, not frames).
+ */
+export const frames: Array<Array<unknown>> = Array.from({ length: MAX_CALL_DEPTH + 2 }, () =>
+  new Array(32).fill(undefined),
+)
+
 /** Reset the state for a new run. */
 export const resetRuntime = (locations: Array<Location | undefined>, deadline: number): void => {
   rt.budget = CHUNK
@@ -51,6 +59,7 @@ export const resetRuntime = (locations: Array<Location | undefined>, deadline: n
   rt.label = undefined
   rt.deadline = deadline
   rt.locations = locations
+  for (const f of frames) f.fill(undefined)
 }
 
 /** The number of work steps spent so far. */

@@ -1,0 +1,237 @@
+// Benchmark: our Lua (the built worker's `run`, metering on) against PUC Lua 5.4 (`lua5.4`), wasmoon and fengari,
+// on six programs. Every program returns an integer checksum; ours must equal PUC Lua's.
+//
+// Times are CPU time (user + system) of the measured part, the best of several repetitions:
+// - ours: one `run(request, host)` call (parse, compile, run, result conversion), in-process;
+// - lua5.4: `os.clock()` around the program inside the script (startup and parsing excluded);
+// - wasmoon / fengari: the program's execution in an already created state (startup and parsing excluded).
+// For the JSON benchmark our program gets the records from a tool call (converted from host data); the peers get
+// them as a prebuilt Lua table, which favours them.
+//
+// Usage: node bench/run.mjs [--reps N] [--only name,name] [--no-fengari]
+import { execFileSync, spawnSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { run } from "../dist/worker.js"
+
+const here = fileURLToPath(new URL(".", import.meta.url))
+const args = process.argv.slice(2)
+const option = (name) => {
+  const i = args.indexOf(name)
+  return i < 0 ? undefined : args[i + 1]
+}
+const reps = Number(option("--reps") ?? 5)
+const only = option("--only")?.split(",")
+const withFengari = !args.includes("--no-fengari")
+
+const benchmarks = ["fib", "loops", "strings", "sort", "json", "patterns"].filter((b) => !only || only.includes(b))
+const source = (name) => readFileSync(join(here, "lua", `${name}.lua`), "utf8")
+
+/** The records the JSON benchmark's tool returns: deterministic, integers only. */
+const makeRecords = (n) => {
+  const categories = ["books", "games", "tools", "food", "toys", "music", "garden"]
+  let seed = 7
+  const random = () => (seed = (seed * 48271) % 2147483647)
+  const out = []
+  for (let i = 1; i <= n; i++)
+    out.push({
+      id: i,
+      name: `item-${i}`,
+      category: categories[random() % categories.length],
+      price: (random() % 100) + 1,
+      quantity: (random() % 5) + 1,
+      active: random() % 4 !== 0,
+      tags: random() % 3 === 0 ? ["sale", "new"] : ["regular"],
+    })
+  return out
+}
+const records = makeRecords(10_000)
+
+/** The records as a Lua table constructor. */
+const luaLiteral = (v) => {
+  if (Array.isArray(v)) return `{${v.map(luaLiteral).join(",")}}`
+  if (v !== null && typeof v === "object")
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${k}=${luaLiteral(x)}`)
+      .join(",")}}`
+  return typeof v === "string" ? JSON.stringify(v) : String(v)
+}
+const recordsLiteral = `RECORDS = ${luaLiteral(records)}\n`
+const peerPrelude = (name) => (name === "json" ? "local function get_records() return RECORDS end\n" : "")
+
+const cpu = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1000
+}
+const best = (f) => {
+  let min = Infinity
+  let value
+  for (let i = 0; i < reps; i++) {
+    const r = f()
+    value = r.value
+    if (r.ms < min) min = r.ms
+  }
+  return { ms: min, value }
+}
+
+// ---------------------------------------------------------------------------------------------- ours
+const host = {
+  call(call) {
+    if (call.kind === "tool" && call.path === "data.records") return { ok: true, value: records }
+    return { ok: false, error: { kind: "UnknownTool", message: `no tool ${call.path}`, fatal: false } }
+  },
+  start() {
+    throw new Error("not used")
+  },
+  waitAny() {
+    throw new Error("not used")
+  },
+  cancel() {},
+  log() {},
+  warn() {},
+  deadline: Infinity,
+}
+const ours = (name) => {
+  const code =
+    (name === "json" ? 'local function get_records() return tools.data.records({ count = 10000 }) end\n' : "") +
+    source(name)
+  const request = {
+    code,
+    tools: { data: { records: true } },
+    extensions: [],
+    limits: { timeoutMs: 600_000, maxToolCalls: 128, maxOutputBytes: 65_536 },
+  }
+  return best(() => {
+    const t0 = cpu()
+    const outcome = run(request, host)
+    const ms = cpu() - t0
+    if (!outcome.ok) throw new Error(`ours failed on ${name}: ${JSON.stringify(outcome.error)}`)
+    return { ms, value: String(outcome.value) }
+  })
+}
+
+// ---------------------------------------------------------------------------------------------- PUC Lua
+const ensureLua = () => {
+  if (spawnSync("lua5.4", ["-v"]).status === 0) return
+  console.log("lua5.4 not found: installing the Debian package lua5.4 ...")
+  execFileSync("apt-get", ["install", "-y", "lua5.4"], { stdio: "inherit" })
+}
+const puc = (name) => {
+  const dir = mkdtempSync(join(tmpdir(), "lua-bench-"))
+  try {
+    const file = join(dir, `${name}.lua`)
+    const body = source(name)
+    writeFileSync(
+      file,
+      (name === "json" ? recordsLiteral : "") +
+        peerPrelude(name) +
+        "local __t0 = os.clock()\n" +
+        `local __r = (function()\n${body}\nend)()\n` +
+        "local __t = os.clock() - __t0\n" +
+        'io.write(string.format("%s %.3f\\n", tostring(__r), __t * 1000))\n',
+    )
+    return best(() => {
+      const out = execFileSync("lua5.4", [file], { encoding: "utf8" }).trim().split(" ")
+      return { value: out[0], ms: Number(out[1]) }
+    })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- wasmoon
+let wasmoonFactory
+const wasmoon = async (name) => {
+  if (wasmoonFactory === undefined) {
+    const { LuaFactory } = await import("wasmoon")
+    wasmoonFactory = new LuaFactory()
+  }
+  let min = Infinity
+  let value
+  for (let i = 0; i < reps; i++) {
+    const engine = await wasmoonFactory.createEngine()
+    try {
+      if (name === "json") await engine.doString(recordsLiteral)
+      const code = `return (function()\n${peerPrelude(name)}${source(name)}\nend)()`
+      const t0 = cpu()
+      const r = await engine.doString(code)
+      const ms = cpu() - t0
+      value = String(r)
+      if (ms < min) min = ms
+    } finally {
+      engine.global.close()
+    }
+  }
+  return { ms: min, value }
+}
+
+// ---------------------------------------------------------------------------------------------- fengari
+const fengari = async (name) => {
+  const { lua, lauxlib, lualib, to_luastring, to_jsstring } = (await import("fengari")).default
+  const exec = (L, code) => {
+    if (lauxlib.luaL_loadstring(L, to_luastring(code)) !== lua.LUA_OK)
+      throw new Error(to_jsstring(lua.lua_tostring(L, -1)))
+    return () => {
+      if (lua.lua_pcall(L, 0, 1, 0) !== lua.LUA_OK) throw new Error(to_jsstring(lua.lua_tostring(L, -1)))
+      const v = lua.lua_isinteger(L, -1) ? String(lua.lua_tointeger(L, -1)) : to_jsstring(lauxlib.luaL_tolstring(L, -1))
+      lua.lua_settop(L, 0)
+      return v
+    }
+  }
+  return best(() => {
+    const L = lauxlib.luaL_newstate()
+    lualib.luaL_openlibs(L)
+    if (name === "json") exec(L, recordsLiteral)()
+    const call = exec(L, `return (function()\n${peerPrelude(name)}${source(name)}\nend)()`)
+    const t0 = cpu()
+    const value = call()
+    return { ms: cpu() - t0, value }
+  })
+}
+
+// ---------------------------------------------------------------------------------------------- report
+ensureLua()
+const rows = []
+for (const name of benchmarks) {
+  const p = puc(name)
+  const o = ours(name)
+  if (o.value !== p.value) {
+    console.error(`CHECKSUM MISMATCH on ${name}: ours ${o.value}, lua5.4 ${p.value}`)
+    process.exit(1)
+  }
+  const w = await wasmoon(name)
+  const f = withFengari ? await fengari(name) : undefined
+  for (const [peer, r] of [["wasmoon", w], ["fengari", f]])
+    if (r !== undefined && r.value !== p.value) console.error(`warning: ${peer} checksum ${r.value} differs on ${name}`)
+  rows.push({ name, checksum: p.value, puc: p.ms, ours: o.ms, wasmoon: w.ms, fengari: f?.ms })
+  console.error(`${name}: done`)
+}
+
+const fmt = (ms) => (ms === undefined ? "-" : ms.toFixed(1))
+const ratio = (a, b) => (a === undefined || b === undefined ? "-" : (a / b).toFixed(2))
+const header = ["benchmark", "checksum", "lua5.4 ms", "ours ms", "wasmoon ms", "fengari ms", "ours/lua5.4", "ours/wasmoon"]
+const lines = rows.map((r) => [
+  r.name,
+  r.checksum,
+  fmt(r.puc),
+  fmt(r.ours),
+  fmt(r.wasmoon),
+  fmt(r.fengari),
+  ratio(r.ours, r.puc),
+  ratio(r.ours, r.wasmoon),
+])
+const geo = (xs) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length)
+const gmPuc = geo(rows.map((r) => r.ours / r.puc))
+const gmWasmoon = geo(rows.map((r) => r.ours / r.wasmoon))
+const fasterThanWasmoon = rows.filter((r) => r.ours < r.wasmoon).length
+lines.push(["geometric mean", "", "", "", "", "", gmPuc.toFixed(2), gmWasmoon.toFixed(2)])
+const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)))
+const show = (cells) => "| " + cells.map((c, i) => String(c).padEnd(widths[i])).join(" | ") + " |"
+console.log(show(header))
+console.log("|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|")
+for (const l of lines) console.log(show(l))
+console.log(
+  `\nours vs lua5.4: geometric mean ${gmPuc.toFixed(2)}x (target <= 1.5x); faster than wasmoon on ${fasterThanWasmoon} of ${rows.length} (target >= ${Math.ceil(rows.length / 2)})`,
+)

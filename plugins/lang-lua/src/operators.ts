@@ -1,0 +1,452 @@
+/**
+ * Closures for arithmetic and comparison operators, specialised by operand shape.
+ *
+ * V8 shares the feedback of a closure's code among every closure made from it, so in a real program the call
+ * `left(f)` inside an operator closure sees many targets and is not inlined. Reading a local slot or a constant
+ * directly instead of calling a child closure removes most of those calls from hot code. The number × number cases
+ * are module-level functions (one call target each), which V8 inlines.
+ */
+import { arith, intAdd, intIDiv, intMul, intSub, lessEqual, lessThan, equalSlow, floatMod, Op } from "./numbers.js"
+import { LuaFloat, type LuaValue } from "./value.js"
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Frame = Array<any>
+type Ev = (f: Frame) => LuaValue
+type Test = (f: Frame) => boolean
+
+/** How an operand is read: a plain local's slot, a constant, or a closure. */
+export type Operand =
+  | { readonly kind: "slot"; readonly slot: number }
+  | { readonly kind: "const"; readonly value: LuaValue }
+  | { readonly kind: "ev"; readonly ev: Ev }
+
+/** The operand as a closure (for the general variants). */
+export const operandEv = (o: Operand): Ev => {
+  if (o.kind === "ev") return o.ev
+  if (o.kind === "slot") {
+    const s = o.slot
+    return (f) => f[s]
+  }
+  const v = o.value
+  return () => v
+}
+
+// ------------------------------------------------------------------------------------------------ number × number
+
+/** `a + b` for two JS numbers (integers or floats), with wrap-around and float boxing. */
+export const addNN = (a: number, b: number): LuaValue => {
+  const r = a + b
+  if (Number.isSafeInteger(a) && Number.isSafeInteger(b)) return Number.isSafeInteger(r) ? r : intAdd(a, b)
+  return Number.isSafeInteger(r) ? new LuaFloat(r) : r
+}
+
+/** `a - b` for two JS numbers. */
+export const subNN = (a: number, b: number): LuaValue => {
+  const r = a - b
+  if (Number.isSafeInteger(a) && Number.isSafeInteger(b)) return Number.isSafeInteger(r) ? r : intSub(a, b)
+  return Number.isSafeInteger(r) ? new LuaFloat(r) : r
+}
+
+/** `a * b` for two JS numbers. */
+export const mulNN = (a: number, b: number): LuaValue => {
+  const r = a * b
+  if (Number.isSafeInteger(a) && Number.isSafeInteger(b)) return Number.isSafeInteger(r) ? r + 0 : intMul(a, b)
+  return Number.isSafeInteger(r) ? new LuaFloat(r) : r
+}
+
+/** `a / b` for two JS numbers (always a float). */
+export const divNN = (a: number, b: number): LuaValue => {
+  const r = a / b
+  return Number.isSafeInteger(r) ? new LuaFloat(r) : r
+}
+
+/** `a % b` for two JS numbers; `undefined` for an integer modulo by zero (the caller raises the error). */
+export const modNN = (a: number, b: number): LuaValue => {
+  if (Number.isSafeInteger(a) && Number.isSafeInteger(b)) {
+    if (b === 0) return undefined
+    const r = a % b
+    return r !== 0 && r < 0 !== b < 0 ? r + b : r + 0
+  }
+  const m = floatMod(a, b)
+  return Number.isSafeInteger(m) ? new LuaFloat(m) : m
+}
+
+/** `a // b` for two JS numbers; `undefined` for an integer division by zero. */
+export const idivNN = (a: number, b: number): LuaValue => {
+  if (Number.isSafeInteger(a) && Number.isSafeInteger(b)) return b === 0 ? undefined : intIDiv(a, b)
+  const r = Math.floor(a / b)
+  return Number.isSafeInteger(r) ? new LuaFloat(r) : r
+}
+
+/** `a ^ b` for two JS numbers (always a float). */
+export const powNN = (a: number, b: number): LuaValue => {
+  const r = Math.pow(a, b)
+  return Number.isSafeInteger(r) ? new LuaFloat(r) : r
+}
+
+// ------------------------------------------------------------------------------------------------ arithmetic
+
+/** A closure for `L op R`. `dl`/`dr` name the operands for error messages. */
+export const arithmetic = (op: Op, L: Operand, R: Operand, site: number, dl: string, dr: string): Ev => {
+  switch (op) {
+    case Op.Add:
+      return add(L, R, site, dl, dr)
+    case Op.Sub:
+      return sub(L, R, site, dl, dr)
+    case Op.Mul:
+      return mul(L, R, site, dl, dr)
+    default:
+      return general(op, L, R, site, dl, dr)
+  }
+}
+
+const numConst = (o: Operand): number | undefined =>
+  o.kind === "const" && typeof o.value === "number" ? o.value : undefined
+
+const add = (L: Operand, R: Operand, site: number, dl: string, dr: string): Ev => {
+  const c = numConst(R)
+  if (L.kind === "slot") {
+    const ls = L.slot
+    if (c !== undefined)
+      return (f) => {
+        const a = f[ls]
+        return typeof a === "number" ? addNN(a, c) : arith(Op.Add, a, c, site, dl, dr)
+      }
+    if (R.kind === "slot") {
+      const rs = R.slot
+      return (f) => {
+        const a = f[ls]
+        const b = f[rs]
+        return typeof a === "number" && typeof b === "number" ? addNN(a, b) : arith(Op.Add, a, b, site, dl, dr)
+      }
+    }
+    const right = operandEv(R)
+    return (f) => {
+      const a = f[ls]
+      const b = right(f)
+      return typeof a === "number" && typeof b === "number" ? addNN(a, b) : arith(Op.Add, a, b, site, dl, dr)
+    }
+  }
+  const left = operandEv(L)
+  if (c !== undefined)
+    return (f) => {
+      const a = left(f)
+      return typeof a === "number" ? addNN(a, c) : arith(Op.Add, a, c, site, dl, dr)
+    }
+  if (R.kind === "slot") {
+    const rs = R.slot
+    return (f) => {
+      const a = left(f)
+      const b = f[rs]
+      return typeof a === "number" && typeof b === "number" ? addNN(a, b) : arith(Op.Add, a, b, site, dl, dr)
+    }
+  }
+  const right = operandEv(R)
+  return (f) => {
+    const a = left(f)
+    const b = right(f)
+    return typeof a === "number" && typeof b === "number" ? addNN(a, b) : arith(Op.Add, a, b, site, dl, dr)
+  }
+}
+
+const sub = (L: Operand, R: Operand, site: number, dl: string, dr: string): Ev => {
+  const c = numConst(R)
+  if (L.kind === "slot") {
+    const ls = L.slot
+    if (c !== undefined)
+      return (f) => {
+        const a = f[ls]
+        return typeof a === "number" ? subNN(a, c) : arith(Op.Sub, a, c, site, dl, dr)
+      }
+    if (R.kind === "slot") {
+      const rs = R.slot
+      return (f) => {
+        const a = f[ls]
+        const b = f[rs]
+        return typeof a === "number" && typeof b === "number" ? subNN(a, b) : arith(Op.Sub, a, b, site, dl, dr)
+      }
+    }
+    const right = operandEv(R)
+    return (f) => {
+      const a = f[ls]
+      const b = right(f)
+      return typeof a === "number" && typeof b === "number" ? subNN(a, b) : arith(Op.Sub, a, b, site, dl, dr)
+    }
+  }
+  const left = operandEv(L)
+  if (c !== undefined)
+    return (f) => {
+      const a = left(f)
+      return typeof a === "number" ? subNN(a, c) : arith(Op.Sub, a, c, site, dl, dr)
+    }
+  const right = operandEv(R)
+  return (f) => {
+    const a = left(f)
+    const b = right(f)
+    return typeof a === "number" && typeof b === "number" ? subNN(a, b) : arith(Op.Sub, a, b, site, dl, dr)
+  }
+}
+
+const mul = (L: Operand, R: Operand, site: number, dl: string, dr: string): Ev => {
+  const c = numConst(R)
+  if (L.kind === "slot") {
+    const ls = L.slot
+    if (c !== undefined)
+      return (f) => {
+        const a = f[ls]
+        return typeof a === "number" ? mulNN(a, c) : arith(Op.Mul, a, c, site, dl, dr)
+      }
+    if (R.kind === "slot") {
+      const rs = R.slot
+      return (f) => {
+        const a = f[ls]
+        const b = f[rs]
+        return typeof a === "number" && typeof b === "number" ? mulNN(a, b) : arith(Op.Mul, a, b, site, dl, dr)
+      }
+    }
+  }
+  const left = operandEv(L)
+  if (c !== undefined)
+    return (f) => {
+      const a = left(f)
+      return typeof a === "number" ? mulNN(a, c) : arith(Op.Mul, a, c, site, dl, dr)
+    }
+  const right = operandEv(R)
+  return (f) => {
+    const a = left(f)
+    const b = right(f)
+    return typeof a === "number" && typeof b === "number" ? mulNN(a, b) : arith(Op.Mul, a, b, site, dl, dr)
+  }
+}
+
+/** Number × number for the remaining operators; `undefined` sends the operation to the general path. */
+const otherNN = (op: Op, a: number, b: number): LuaValue => {
+  switch (op) {
+    case Op.Div:
+      return divNN(a, b)
+    case Op.Mod:
+      return modNN(a, b)
+    case Op.IDiv:
+      return idivNN(a, b)
+    case Op.Pow:
+      return powNN(a, b)
+    case Op.BAnd:
+      return (a | 0) === a && (b | 0) === b ? a & b : undefined
+    case Op.BOr:
+      return (a | 0) === a && (b | 0) === b ? a | b : undefined
+    case Op.BXor:
+      return (a | 0) === a && (b | 0) === b ? a ^ b : undefined
+    default:
+      return undefined
+  }
+}
+
+/** The remaining operators: one closure shape, dispatching on the operator for numbers. */
+const general = (op: Op, L: Operand, R: Operand, site: number, dl: string, dr: string): Ev => {
+  const c = numConst(R)
+  if (L.kind === "slot" && c !== undefined) {
+    const ls = L.slot
+    return (f) => {
+      const a = f[ls]
+      if (typeof a === "number") {
+        const r = otherNN(op, a, c)
+        if (r !== undefined) return r
+      }
+      return arith(op, a, c, site, dl, dr)
+    }
+  }
+  const left = operandEv(L)
+  const right = operandEv(R)
+  return (f) => {
+    const a = left(f)
+    const b = right(f)
+    if (typeof a === "number" && typeof b === "number") {
+      const r = otherNN(op, a, b)
+      if (r !== undefined) return r
+    }
+    return arith(op, a, b, site, dl, dr)
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ comparisons
+
+/** `a == b` (raw equality). */
+export const luaEq = (a: LuaValue, b: LuaValue): boolean =>
+  a === b ||
+  ((typeof a === "object" || typeof b === "object" || typeof a === "bigint" || typeof b === "bigint") &&
+    equalSlow(a, b))
+
+/** A condition closure for `L op R` with op one of `== ~= < <= > >=`. */
+export const comparison = (op: string, L: Operand, R: Operand, site: number): Test => {
+  switch (op) {
+    case "==":
+    case "~=":
+      return equality(op === "==", L, R)
+    case "<":
+      return less(L, R, site)
+    case "<=":
+      return lessOrEqual(L, R, site)
+    case ">":
+      return greater(L, R, site)
+    default:
+      return greaterOrEqual(L, R, site)
+  }
+}
+
+const equality = (eq: boolean, L: Operand, R: Operand): Test => {
+  // Constants compared by identity: strings, booleans, nil (numbers may be boxed floats, so not them).
+  if (R.kind === "const" && (typeof R.value === "string" || typeof R.value === "boolean" || R.value === undefined)) {
+    const c = R.value
+    if (L.kind === "slot") {
+      const ls = L.slot
+      return eq ? (f) => f[ls] === c : (f) => f[ls] !== c
+    }
+    const left = operandEv(L)
+    return eq ? (f) => left(f) === c : (f) => left(f) !== c
+  }
+  if (L.kind === "slot" && R.kind === "const") {
+    const ls = L.slot
+    const c = R.value
+    return eq ? (f) => luaEq(f[ls], c) : (f) => !luaEq(f[ls], c)
+  }
+  const left = operandEv(L)
+  const right = operandEv(R)
+  return eq ? (f) => luaEq(left(f), right(f)) : (f) => !luaEq(left(f), right(f))
+}
+
+const less = (L: Operand, R: Operand, site: number): Test => {
+  const c = numConst(R)
+  if (L.kind === "slot") {
+    const ls = L.slot
+    if (c !== undefined)
+      return (f) => {
+        const a = f[ls]
+        return typeof a === "number" ? a < c : lessThan(a, c, site)
+      }
+    if (R.kind === "slot") {
+      const rs = R.slot
+      return (f) => {
+        const a = f[ls]
+        const b = f[rs]
+        return typeof a === "number" && typeof b === "number" ? a < b : lessThan(a, b, site)
+      }
+    }
+  }
+  const left = operandEv(L)
+  if (c !== undefined)
+    return (f) => {
+      const a = left(f)
+      return typeof a === "number" ? a < c : lessThan(a, c, site)
+    }
+  const right = operandEv(R)
+  return (f) => {
+    const a = left(f)
+    const b = right(f)
+    if (typeof a === "number" && typeof b === "number") return a < b
+    if (typeof a === "string" && typeof b === "string") return a < b
+    return lessThan(a, b, site)
+  }
+}
+
+const lessOrEqual = (L: Operand, R: Operand, site: number): Test => {
+  const c = numConst(R)
+  if (L.kind === "slot") {
+    const ls = L.slot
+    if (c !== undefined)
+      return (f) => {
+        const a = f[ls]
+        return typeof a === "number" ? a <= c : lessEqual(a, c, site)
+      }
+    if (R.kind === "slot") {
+      const rs = R.slot
+      return (f) => {
+        const a = f[ls]
+        const b = f[rs]
+        return typeof a === "number" && typeof b === "number" ? a <= b : lessEqual(a, b, site)
+      }
+    }
+  }
+  const left = operandEv(L)
+  if (c !== undefined)
+    return (f) => {
+      const a = left(f)
+      return typeof a === "number" ? a <= c : lessEqual(a, c, site)
+    }
+  const right = operandEv(R)
+  return (f) => {
+    const a = left(f)
+    const b = right(f)
+    if (typeof a === "number" && typeof b === "number") return a <= b
+    if (typeof a === "string" && typeof b === "string") return a <= b
+    return lessEqual(a, b, site)
+  }
+}
+
+/** `a > b` is `b < a` after evaluating `a` first (so Lua's error message names the types in that order). */
+const greater = (L: Operand, R: Operand, site: number): Test => {
+  const c = numConst(R)
+  if (L.kind === "slot") {
+    const ls = L.slot
+    if (c !== undefined)
+      return (f) => {
+        const a = f[ls]
+        return typeof a === "number" ? a > c : lessThan(c, a, site)
+      }
+    if (R.kind === "slot") {
+      const rs = R.slot
+      return (f) => {
+        const a = f[ls]
+        const b = f[rs]
+        return typeof a === "number" && typeof b === "number" ? a > b : lessThan(b, a, site)
+      }
+    }
+  }
+  const left = operandEv(L)
+  if (c !== undefined)
+    return (f) => {
+      const a = left(f)
+      return typeof a === "number" ? a > c : lessThan(c, a, site)
+    }
+  const right = operandEv(R)
+  return (f) => {
+    const a = left(f)
+    const b = right(f)
+    if (typeof a === "number" && typeof b === "number") return a > b
+    if (typeof a === "string" && typeof b === "string") return a > b
+    return lessThan(b, a, site)
+  }
+}
+
+const greaterOrEqual = (L: Operand, R: Operand, site: number): Test => {
+  const c = numConst(R)
+  if (L.kind === "slot") {
+    const ls = L.slot
+    if (c !== undefined)
+      return (f) => {
+        const a = f[ls]
+        return typeof a === "number" ? a >= c : lessEqual(c, a, site)
+      }
+    if (R.kind === "slot") {
+      const rs = R.slot
+      return (f) => {
+        const a = f[ls]
+        const b = f[rs]
+        return typeof a === "number" && typeof b === "number" ? a >= b : lessEqual(b, a, site)
+      }
+    }
+  }
+  const left = operandEv(L)
+  if (c !== undefined)
+    return (f) => {
+      const a = left(f)
+      return typeof a === "number" ? a >= c : lessEqual(c, a, site)
+    }
+  const right = operandEv(R)
+  return (f) => {
+    const a = left(f)
+    const b = right(f)
+    if (typeof a === "number" && typeof b === "number") return a >= b
+    if (typeof a === "string" && typeof b === "string") return a >= b
+    return lessEqual(b, a, site)
+  }
+}
