@@ -1,0 +1,51 @@
+// Core benchmark: the host round trip of one call, and a trivial execution end to end (start, one tool call,
+// return), each as p50/p99 over many runs. Uses the test-only line language so that only the kernel is measured.
+import { CodeMode, Tool } from "@codemode/core"
+import { Effect } from "effect"
+
+const language = {
+  name: "line",
+  workerModule: new URL("../test/fixtures/line-language.mjs", import.meta.url).href,
+  defaults: { timeoutMs: 60_000, maxToolCalls: 1_000_000, maxOutputBytes: 65_536 },
+  extensionsCountTowardLimit: true,
+  builtins: [],
+  signatures: "lua",
+}
+const echo = Tool.make({ description: "Echo", input: { type: "object" }, output: { type: "object" }, execute: (x) => Effect.succeed(x) })
+const runtime = CodeMode.make({ language, tools: { echo } })
+const run = (code) => Effect.runPromise(runtime.execute(code))
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+const us = (ms) => `${(ms * 1000).toFixed(1)} µs`
+
+// Warm up the pool and the JIT.
+for (let i = 0; i < 200; i++) await run(`call echo {"i":${i}}\nreturn $`)
+
+// Per-call round trip: executions of 1000 calls each; per-call time = (execution - empty execution) / 1000.
+const calls = 1000
+const many = Array.from({ length: calls }, (_, i) => `call echo {"i":${i}}`).join("\n")
+const perCall = []
+for (let i = 0; i < 30; i++) {
+  const t0 = performance.now()
+  await run(many)
+  const t1 = performance.now()
+  await run("return 1")
+  const t2 = performance.now()
+  perCall.push((t1 - t0 - (t2 - t1)) / calls)
+}
+perCall.sort((a, b) => a - b)
+
+const trivial = []
+for (let i = 0; i < 2000; i++) {
+  const t0 = performance.now()
+  const result = await run(`call echo {"id":"o1"}\nreturn $`)
+  trivial.push(performance.now() - t0)
+  if (!result.ok) throw new Error(JSON.stringify(result))
+}
+trivial.sort((a, b) => a - b)
+
+console.log("## core")
+console.log("| measure | p50 | p99 | target |")
+console.log("|---|---|---|---|")
+console.log(`| host call round trip | ${us(percentile(perCall, 50))} | ${us(percentile(perCall, 99))} | ≤ 60 µs |`)
+console.log(`| trivial execution (start, one call, return) | ${percentile(trivial, 50).toFixed(3)} ms | ${percentile(trivial, 99).toFixed(3)} ms | ≤ 1 ms p50 |`)
