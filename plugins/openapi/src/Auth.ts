@@ -55,8 +55,9 @@ export interface Options<R = never> {
    */
   readonly resolve: (request: Request) => Credential | undefined | Promise<Credential | undefined> | Effect.Effect<Credential | undefined, unknown, R>
   /**
-   * Security schemes to use for operations that declare no security of their own, for servers whose document does
-   * not describe its authentication (e.g. `{ server: { type: "http", scheme: "basic" } }`).
+   * Security schemes for servers whose document does not describe its authentication (e.g.
+   * `{ server: { type: "http", scheme: "basic" } }`): every operation without a security requirement (none declared,
+   * or an empty list) uses all of them.
    */
   readonly schemes?: { readonly [name: string]: unknown }
 }
@@ -93,7 +94,8 @@ export const classify = (name: string, scheme: unknown, scopes: ReadonlyArray<st
 }
 
 /**
- * The requirement of one operation: its own `security`, else the document's, else the host's `auth.schemes`.
+ * The requirement of one operation: its own `security`, else the document's; when that is empty, the host's
+ * `auth.schemes`.
  * Returns the supported alternatives, or the reasons when a requirement exists but none of its alternatives is
  * supported.
  */
@@ -103,14 +105,12 @@ export const requirement = (
   extraSchemes: { readonly [name: string]: unknown } | undefined,
 ): { readonly ok: true; readonly requirement: Requirement } | { readonly ok: false; readonly reason: string } => {
   const schemes = isObject(document.components) && isObject(document.components.securitySchemes) ? document.components.securitySchemes : {}
-  let list: ReadonlyArray<unknown>
+  let list: ReadonlyArray<unknown> = Array.isArray(declared) ? declared : Array.isArray(document.security) ? document.security : []
   let lookup: (name: string) => unknown = (name) => schemes[name]
-  if (Array.isArray(declared)) list = declared
-  else if (Array.isArray(document.security)) list = document.security
-  else if (extraSchemes && Object.keys(extraSchemes).length > 0) {
+  if (list.length === 0 && extraSchemes && Object.keys(extraSchemes).length > 0) {
     list = [Object.fromEntries(Object.keys(extraSchemes).map((name) => [name, []]))]
     lookup = (name) => extraSchemes[name]
-  } else list = []
+  }
   if (list.length === 0) return { ok: true, requirement: [] }
   const alternatives: Array<ReadonlyArray<SchemeUse>> = []
   const reasons: string[] = []

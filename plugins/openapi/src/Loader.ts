@@ -12,6 +12,8 @@ import { check, DocumentError, isObject, type Document, type JsonObject } from "
 export interface LoadOptions {
   /** How long to wait for a document (or an external reference) fetched over HTTP, in milliseconds (default 30,000). */
   readonly timeoutMs?: number
+  /** Headers sent when fetching the document and its external references over HTTP (e.g. `authorization`). */
+  readonly headers?: { readonly [name: string]: string }
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim()
@@ -43,10 +45,13 @@ const isLoopback = (url: string): boolean => {
 }
 
 /** Fetch and parse a document over HTTP. */
-const fetchDocument = async (url: string, timeout: number): Promise<JsonObject> => {
+const fetchDocument = async (url: string, timeout: number, headers: { readonly [name: string]: string }): Promise<JsonObject> => {
   let text: string
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeout), headers: { accept: "application/json, application/yaml, text/yaml, */*" } })
+    const response = await fetch(url, {
+      signal: AbortSignal.timeout(timeout),
+      headers: { accept: "application/json, application/yaml, text/yaml, */*", ...headers },
+    })
     if (!response.ok) throw new DocumentError(`cannot load ${url}: HTTP ${response.status}`)
     text = await response.text()
   } catch (error) {
@@ -115,7 +120,7 @@ export const load = async (source: string | object, options: LoadOptions = {}): 
     base = source.trim()
     where = base
     trusted = isLoopback(base)
-    input = await fetchDocument(base, timeout)
+    input = await fetchDocument(base, timeout, options.headers ?? {})
     preCheck(input, where)
     resolveServers(input as JsonObject, base)
   } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source.trim())) {
@@ -134,7 +139,9 @@ export const load = async (source: string | object, options: LoadOptions = {}): 
     if (!isObject(input)) throw new DocumentError(`${source} does not hold an OpenAPI document object`)
     preCheck(input, where)
   }
-  const parserOptions = { resolve: { http: { timeout, safeUrlResolver: !trusted }, external: true } }
+  const parserOptions = {
+    resolve: { http: { timeout, safeUrlResolver: !trusted, ...(options.headers ? { headers: { ...options.headers } } : {}) }, external: true },
+  }
   let bundled: unknown
   try {
     bundled =

@@ -99,6 +99,19 @@ describe("authentication", () => {
       auth: { schemes: { server: { type: "http", scheme: "basic" } }, resolve: () => ({ username: "opencode", password: "pw" }) },
     })
     expect(((await run(toolAt(api.tools, "me"), {})) as Echoed).headers.authorization).toBe(`Basic ${Buffer.from("opencode:pw").toString("base64")}`)
+    // an empty security list (as OpenCode's own description has) also leaves authentication to auth.schemes
+    const emptyList = OpenAPI.fromSpec({
+      spec: { ...spec, security: [] },
+      auth: { schemes: { token: { type: "http", scheme: "bearer" } }, resolve: () => "t" },
+    })
+    expect(((await run(toolAt(emptyList.tools, "me"), {})) as Echoed).headers.authorization).toBe("Bearer t")
+    // a declared requirement wins over auth.schemes
+    const declared = OpenAPI.fromSpec({
+      spec: secured([{ headerKey: [] }]),
+      auth: { schemes: { token: { type: "http", scheme: "bearer" } }, resolve: (r) => (r.scheme === "headerKey" ? "k" : "t") },
+    })
+    const echoed = (await run(toolAt(declared.tools, "me"), {})) as Echoed
+    expect([echoed.headers["x-api-key"], echoed.headers.authorization]).toEqual(["k", undefined])
   })
 
   it("never shows credentials in failures, signatures or descriptions", async () => {
