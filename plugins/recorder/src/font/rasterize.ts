@@ -158,19 +158,17 @@ export class Rasterizer {
       const d = dy * direction
       const left = x < xNext ? x : xNext
       const right = x < xNext ? xNext : x
-      const leftFloor = Math.floor(left)
-      const leftIndex = leftFloor
-      const rightCeil = Math.ceil(right)
-      const rightIndex = rightCeil
+      const leftIndex = Math.floor(left)
+      const rightIndex = Math.ceil(right)
       if (rightIndex <= leftIndex + 1) {
-        const middle = 0.5 * (x + xNext) - leftFloor
+        const middle = 0.5 * (x + xNext) - leftIndex
         acc[row + leftIndex] += d - d * middle
         acc[row + leftIndex + 1] += d * middle
       } else {
         const s = 1 / (right - left)
-        const leftFraction = left - leftFloor
+        const leftFraction = left - leftIndex
         const a0 = 0.5 * s * (1 - leftFraction) * (1 - leftFraction)
-        const rightFraction = right - rightCeil + 1
+        const rightFraction = right - rightIndex + 1
         const am = 0.5 * s * rightFraction * rightFraction
         acc[row + leftIndex] += d * a0
         if (rightIndex === leftIndex + 2) {

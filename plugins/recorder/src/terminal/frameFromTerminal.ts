@@ -11,6 +11,20 @@ const PALETTE_COLORS: ReadonlyArray<Recorder.Color> = Array.from({ length: 256 }
   index,
 }))
 
+const BLANK_CELL: Recorder.Cell = {
+  glyph: "",
+  width: 1,
+  fg: DEFAULT_COLOR,
+  bg: DEFAULT_COLOR,
+  bold: false,
+  italic: false,
+  dim: false,
+  underline: false,
+  strikethrough: false,
+  inverse: false,
+  invisible: false,
+}
+
 function foreground(cell: IBufferCell): Recorder.Color {
   if (cell.isFgDefault()) return DEFAULT_COLOR
   if (cell.isFgRGB()) return { mode: "rgb", rgb: cell.getFgColor() }
@@ -70,18 +84,4 @@ export function frameFromTerminal(terminal: Terminal): Recorder.TerminalFrame {
     cells,
     cursor: { x: buffer.cursorX, y: buffer.cursorY, visible: !cursorHidden(terminal) && buffer.viewportY === buffer.baseY },
   }
-}
-
-const BLANK_CELL: Recorder.Cell = {
-  glyph: "",
-  width: 1,
-  fg: DEFAULT_COLOR,
-  bg: DEFAULT_COLOR,
-  bold: false,
-  italic: false,
-  dim: false,
-  underline: false,
-  strikethrough: false,
-  inverse: false,
-  invisible: false,
 }
