@@ -20,11 +20,15 @@ export function ffprobe(file: string, entries: string): Record<string, string> {
   return fields
 }
 
-/** The decoded RGB pixels of the video frame shown at `seconds`. */
+/**
+ * The decoded RGB pixels of the video frame on screen at `seconds` (to 1/100 s). Seeking with `-ss` would skip a
+ * long frame that started before that time, so the video is resampled to 100 fps and the frame picked by number.
+ */
 export function frameAt(file: string, seconds: number, width: number, height: number): Buffer {
+  const filter = `fps=100,trim=start_frame=${Math.round(seconds * 100)}`
   const out = execFileSync(
     ffmpegPath(),
-    ["-v", "error", "-ss", String(seconds), "-i", file, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"],
+    ["-v", "error", "-i", file, "-vf", filter, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"],
     { maxBuffer: 64 * 1024 * 1024 },
   )
   if (out.length !== width * height * 3) throw new Error(`decoded ${out.length} bytes, expected a ${width}×${height} frame`)
