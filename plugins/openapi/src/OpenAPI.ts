@@ -9,7 +9,7 @@
  * Input object: every parameter (path, query, header) under its own name, and the JSON request body under `body`.
  * Generated tools need `HttpClient.HttpClient` from `effect/http`, which the host provides.
  */
-import { Tool, ToolSource, type Namespace } from "@codemode/core"
+import { Tool, ToolSource } from "@codemode/core"
 import { Effect, Layer } from "effect"
 import type { HttpClient } from "effect/http"
 import type * as Auth from "./Auth.js"
@@ -52,16 +52,25 @@ export interface Skipped {
   readonly reason: string
 }
 
+/** One generated tool: it needs `HttpClient.HttpClient` (and whatever `auth.resolve` needs) to run. */
+export type GeneratedTool<R = never> = Tool.Tool<unknown, unknown, Request.RequestError, HttpClient.HttpClient | R>
+
+/**
+ * Generated tools by dotted path (`"session.list"`); CodeMode reads the dots as namespaces, so
+ * `{ opencode: api.tools }` gives `tools.opencode.session.list`.
+ */
+export interface ToolTree<R = never> {
+  readonly [path: string]: GeneratedTool<R>
+}
+
 /** The tools of one document, with the operations that were left out. */
 export interface Api<R = never> {
-  /** A tool tree: dotted operation ids become namespaces. */
-  readonly tools: Namespace.Tree
+  /** The tools by dotted path: dotted operation ids become namespaces. */
+  readonly tools: ToolTree<R>
   /** Every operation that is not a tool, with the reason. */
   readonly skipped: ReadonlyArray<Skipped>
   /** The dotted tool path of every generated tool, in document order, with its method and path. */
   readonly operations: ReadonlyArray<{ readonly tool: string; readonly method: string; readonly path: string }>
-  /** Phantom: the services the tools need. */
-  readonly _R?: (_: HttpClient.HttpClient | R) => void
 }
 
 const positiveInteger = (name: string, value: number | undefined, fallback: number): number => {
@@ -127,14 +136,6 @@ const operationsOf = (document: Document, skipped: Skipped[]): Found[] => {
   return found
 }
 
-const insert = (tree: Record<string, unknown>, segments: ReadonlyArray<string>, tool: unknown) => {
-  let node = tree
-  segments.forEach((segment, i) => {
-    if (i === segments.length - 1) node[segment] = tool
-    else node = (node[segment] ??= {}) as Record<string, unknown>
-  })
-}
-
 /**
  * Convert an OpenAPI 3.0/3.1 document into tools, synchronously. Unsupported operations are listed in `skipped` with
  * the reason; nothing is guessed. Throws `DocumentError` when the document is not OpenAPI 3.0/3.1 at all, and
@@ -175,7 +176,7 @@ export const fromSpec = <R = never>(options: Options<R>): Api<R> => {
   }
 
   const names = Naming.assign(planned)
-  const tools: Record<string, unknown> = {}
+  const tools: Record<string, GeneratedTool<R>> = {}
   const operations: Array<{ tool: string; method: string; path: string }> = []
   planned.forEach((plan, i) => {
     const toolPath = names[i].join(".")
@@ -185,10 +186,10 @@ export const fromSpec = <R = never>(options: Options<R>): Api<R> => {
       output: plan.output,
       execute: (input: unknown) => Request.call(plan, toolPath, runtime, input),
     })
-    insert(tools, names[i], tool)
+    tools[toolPath] = tool
     operations.push({ tool: toolPath, method: plan.method.toUpperCase(), path: plan.path })
   })
-  return { tools: tools as Namespace.Tree, skipped, operations }
+  return { tools, skipped, operations }
 }
 
 /**

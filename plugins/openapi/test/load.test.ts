@@ -83,7 +83,7 @@ describe("OpenAPI.layer", () => {
     )
     expect(sources.map((s) => [s.mount, Object.keys(s.tools)])).toEqual([
       ["mini", ["a"]],
-      ["store", ["products"]],
+      ["store", ["products.get", "products.create"]],
     ])
   })
 

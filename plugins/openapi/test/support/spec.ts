@@ -18,14 +18,11 @@ export const ok = (schema: unknown = { type: "object" }) => ({
   "200": { description: "ok", content: { "application/json": { schema } } },
 })
 
-/** Find a tool in a tree by dotted path. */
-export const toolAt = (tree: unknown, path: string): Tool.Any => {
-  let node = tree as Record<string, unknown>
-  for (const segment of path.split(".")) {
-    node = node?.[segment] as Record<string, unknown>
-    if (node === undefined) throw new Error(`no tool at ${path}`)
-  }
-  return node as unknown as Tool.Any
+/** The generated tool at a dotted path. */
+export const toolAt = (tools: { readonly [path: string]: Tool.Any }, path: string): Tool.Any => {
+  const tool = tools[path]
+  if (tool === undefined) throw new Error(`no tool at ${path}; tools: ${Object.keys(tools).join(", ")}`)
+  return tool
 }
 
 /** Run a tool's Effect with the Node HTTP client; resolves with the value. */
