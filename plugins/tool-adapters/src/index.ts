@@ -1,18 +1,18 @@
 /**
  * `@codemode/tool-adapters`: control OpenCode's built-in tools from an opencode-drive script.
  *
- * Drive speaks of tools by canonical names; the running OpenCode may call the same tool differently
- * (OpenCode 1.x calls the shell tool `bash`). This module owns that translation.
+ * Static adapters are generated `.opencode/tools/<name>.ts` files that replace OpenCode's built-ins and report
+ * each call to a loopback control channel; a script takes and settles the calls through `tools.control(name)`.
+ * `layer` is the `ToolAdapters` service opencode-drive loads by default.
  */
-
-/** Canonical tool names Drive can intercept, with the name OpenCode 1.x gives each. */
-export const opencode1Names: Readonly<Record<string, string>> = {
-  shell: "bash",
-  bash: "bash",
-  webfetch: "webfetch",
-  websearch: "websearch",
-  write: "write",
-}
-
-/** The name OpenCode 1.x uses for a canonical tool name, or the name itself when it has no alias. */
-export const opencodeName = (canonical: string): string => opencode1Names[canonical] ?? canonical
+export { canonicalName, isInterceptable, opencode1Names, opencodeName } from "./ToolNames.js"
+export * as AdapterSource from "./AdapterSource.js"
+export * as BuiltinTools from "./BuiltinTools.js"
+export * as ControlChannel from "./ControlChannel.js"
+export * as Invocations from "./Invocations.js"
+export * as Protocol from "./Protocol.js"
+export * as Tool from "./Tool.js"
+export * from "./Errors.js"
+export type { Control, Handler, Invocation, PendingInvocation, ToolSuccess } from "./Invocations.js"
+export { layer, make, prepare, ToolAdapters } from "./ToolAdapters.js"
+export type { Adapters, Options, Prepared, Setup, ToolRegistry, Tools } from "./ToolAdapters.js"

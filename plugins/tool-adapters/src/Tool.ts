@@ -1,0 +1,89 @@
+/**
+ * The provider-backed dynamic tool lifecycle (`tools.attach`). Attaching arbitrary tools needs six capabilities
+ * from the running OpenCode; when they are unavailable, attachment fails with {@link LifecycleError}. The
+ * published OpenCode 1.x (checked on 1.18.33) exposes none of them through a public seam, so on it every
+ * non-empty `attach` fails; registrations are still validated first, so a name collision with a static adapter
+ * is reported as such.
+ */
+import { Data, Effect } from "effect"
+import { opencodeName } from "./ToolNames.js"
+
+/** The six capabilities the dynamic tool lifecycle needs from OpenCode. */
+export const lifecycleCapabilities = [
+  "register: add a tool with a JSON Schema input to a running session",
+  "replace: swap the whole dynamic tool set atomically",
+  "invoke: deliver each call with the model's call ID",
+  "progress: stream structured progress into the tool part",
+  "finish: settle a call with structured and display content",
+  "cancel: tell the provider when OpenCode interrupts a call",
+] as const
+
+/** The running OpenCode cannot attach dynamic tools. */
+export class LifecycleError extends Data.TaggedError("LifecycleError")<{
+  readonly message: string
+  /** The lifecycle capabilities the running OpenCode lacks. */
+  readonly missing: ReadonlyArray<string>
+}> {}
+
+/** A dynamic registration is invalid (for example, it collides with a static adapter). */
+export class RegistrationError extends Data.TaggedError("RegistrationError")<{
+  readonly message: string
+  readonly name: string
+}> {}
+
+/** A dynamically attached tool (canonical JSON Schema input). */
+export interface Registration {
+  readonly name: string
+  readonly description: string
+  readonly inputSchema: unknown
+  readonly namespace?: string
+  readonly permission?: unknown
+  readonly options?: { readonly codemode?: boolean }
+}
+
+/** The name OpenCode would give a registration (`<namespace>_<name>` when it has a namespace). */
+export const effectiveName = (registration: Registration): string =>
+  registration.namespace ? `${registration.namespace}_${registration.name}` : registration.name
+
+/** The error every dynamic-lifecycle operation fails with on an OpenCode without the lifecycle. */
+export const unsupported = (operation: string): LifecycleError =>
+  new LifecycleError({
+    message:
+      `${operation} needs OpenCode's provider-backed tool lifecycle, and the running OpenCode offers none of its six capabilities ` +
+      `(${lifecycleCapabilities.map((c) => c.split(":")[0]).join(", ")}): OpenCode 1.x (checked on 1.18.33) has no public seam that ` +
+      `registers a tool at run time and reports the model's call ID to its provider. Use static adapters instead ` +
+      `(options.tools: ["shell", "webfetch", "websearch", "write"]) or an OpenCode that provides the lifecycle.`,
+    missing: lifecycleCapabilities,
+  })
+
+/**
+ * Validate registrations against the static adapters (by OpenCode name) and against each other; fails locally
+ * with {@link RegistrationError}.
+ */
+export const validate = (
+  registrations: ReadonlyArray<Registration>,
+  staticTools: ReadonlyArray<string>,
+): Effect.Effect<void, RegistrationError> =>
+  Effect.suspend(() => {
+    const taken = new Set(staticTools.map(opencodeName))
+    const seen = new Set<string>()
+    for (const registration of registrations) {
+      if (typeof registration?.name !== "string" || registration.name === "") {
+        return Effect.fail(new RegistrationError({ message: "a dynamic tool registration has no name", name: "" }))
+      }
+      const name = effectiveName(registration)
+      if (taken.has(opencodeName(name))) {
+        return Effect.fail(
+          new RegistrationError({
+            message: `dynamic tool "${name}" collides with the static ${opencodeName(name)} adapter declared in options.tools; rename it or give it a namespace`,
+            name,
+          }),
+        )
+      }
+      if (seen.has(name)) {
+        return Effect.fail(new RegistrationError({ message: `dynamic tool "${name}" is registered twice in one attach`, name }))
+      }
+      seen.add(name)
+    }
+    return Effect.void
+  })
