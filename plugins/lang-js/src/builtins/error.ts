@@ -1,0 +1,107 @@
+/**
+ * The error constructors. A program error's `stack` is made from its name, message and the program location where it
+ * was created: it never shows host frames.
+ */
+import type { ErrorName } from "../runtime/errors.js"
+import { locationOf } from "../runtime/errors.js"
+import {
+  arg,
+  defineBuiltinAccessor,
+  defineMethod,
+  defineValue,
+  isObject,
+  linkConstructor,
+  makeNative,
+  type Value,
+} from "../runtime/functions.js"
+import { BRAND, Brand } from "../runtime/internals.js"
+import { iterateToList } from "../runtime/iterators.js"
+import { toStr } from "../runtime/operators.js"
+import type { Realm } from "../runtime/realm.js"
+import { rt } from "../runtime/state.js"
+import type { Location } from "../protocol.js"
+
+const createdAt = new WeakMap<object, Location>()
+
+/** Record where a program error was created (for its `stack`). */
+export const noteCreation = (error: object): void => {
+  if (rt.loc !== undefined) createdAt.set(error, rt.loc)
+}
+
+const names: ErrorName[] = ["TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError"]
+
+/** Install `Error`, its subclasses and `AggregateError`. */
+export const installErrors = (realm: Realm): void => {
+  const base = realm.newObject()
+  realm.ErrorProto = base
+  realm.errorProtos.Error = base
+
+  const init = (o: Value, message: Value, options: Value): Value => {
+    o[BRAND] = Brand.Error
+    if (message !== undefined) {
+      Object.defineProperty(o, "message", { value: toStr(message), writable: true, enumerable: false, configurable: true })
+    }
+    if (isObject(options) && "cause" in options) {
+      Object.defineProperty(o, "cause", { value: options.cause, writable: true, enumerable: false, configurable: true })
+    }
+    noteCreation(o)
+    return o
+  }
+
+  const define = (name: ErrorName, proto: Value, parentCtor: Value | undefined): Value => {
+    const make = (a: Value[], newTarget: Value) => {
+      const p = newTarget !== undefined && isObject(newTarget.prototype) ? newTarget.prototype : proto
+      const o = Object.create(p)
+      if (name === "AggregateError") {
+        init(o, arg(a, 1), arg(a, 2))
+        Object.defineProperty(o, "errors", {
+          value: realm.newArray(iterateToList(arg(a, 0))),
+          writable: true,
+          enumerable: false,
+          configurable: true,
+        })
+        return o
+      }
+      return init(o, arg(a, 0), arg(a, 1))
+    }
+    const ctor = makeNative(name, name === "AggregateError" ? 2 : 1, (_t, a) => make(a, undefined), (a, nt) => make(a, nt))
+    linkConstructor(ctor, proto)
+    defineValue(proto, "name", name)
+    defineValue(proto, "message", "")
+    if (parentCtor) Object.setPrototypeOf(ctor, parentCtor)
+    realm.errorConstructors[name] = ctor
+    realm.errorProtos[name] = proto
+    realm.defineGlobal(name, ctor)
+    return ctor
+  }
+
+  const ErrorCtor = define("Error", base, undefined)
+  defineMethod(base, "toString", 0, (t) => {
+    if (!isObject(t)) return "Error"
+    const name = t.name === undefined ? "Error" : toStr(t.name)
+    const message = t.message === undefined ? "" : toStr(t.message)
+    return name === "" ? message : message === "" ? name : `${name}: ${message}`
+  })
+  defineBuiltinAccessor(
+    base,
+    "stack",
+    (t) => {
+      if (!isObject(t)) return undefined
+      const name = t.name === undefined ? "Error" : toStr(t.name)
+      const message = t.message === undefined ? "" : toStr(t.message)
+      const head = message === "" ? name : `${name}: ${message}`
+      const loc = createdAt.get(t) ?? locationOf(t)
+      return loc ? `${head}\n    at <program>:${loc.line}:${loc.column}` : head
+    },
+    (t, v) => {
+      if (isObject(t)) Object.defineProperty(t, "stack", { value: v, writable: true, enumerable: false, configurable: true })
+    },
+  )
+  defineMethod(ErrorCtor, "captureStackTrace", 1, (_t, a) => {
+    const o = arg(a, 0)
+    if (isObject(o)) noteCreation(o)
+    return undefined
+  })
+  for (const name of names) define(name, Object.create(base), ErrorCtor)
+  define("AggregateError", Object.create(base), ErrorCtor)
+}

@@ -1,0 +1,98 @@
+/**
+ * Iterator prototypes: `%IteratorPrototype%`, array/string/Map/Set iterators, generators and async generators.
+ */
+import { throwTypeError } from "../runtime/errors.js"
+import { arg, defineMethod, defineValue, type Value } from "../runtime/functions.js"
+import { asyncGeneratorEnqueue, generatorResume } from "../runtime/generators.js"
+import { BRAND, Brand, SLOT } from "../runtime/internals.js"
+import { iterResult } from "../runtime/iterators.js"
+import type { Realm } from "../runtime/realm.js"
+
+interface ArrayIteratorState {
+  array: Value | undefined
+  index: number
+  readonly kind: "keys" | "values" | "entries"
+}
+
+interface HostIteratorState {
+  readonly it: Iterator<Value>
+  readonly map: (v: Value) => Value
+}
+
+/** A program iterator over an array-like (`values()`, `keys()`, `entries()`). */
+export const createArrayIterator = (realm: Realm, array: Value, kind: "keys" | "values" | "entries"): Value => {
+  const o = Object.create(realm.ArrayIteratorProto)
+  o[SLOT] = { array, index: 0, kind } satisfies ArrayIteratorState
+  o[BRAND] = Brand.ArrayIterator
+  return o
+}
+
+/** A program iterator over a host iterator (Map and Set iterators, string iterators, regexp matches). */
+export const createHostIterator = (proto: Value, brand: number, it: Iterator<Value>, map: (v: Value) => Value): Value => {
+  const o = Object.create(proto)
+  o[SLOT] = { it, map } satisfies HostIteratorState
+  o[BRAND] = brand
+  return o
+}
+
+/** Install the iterator prototypes. */
+export const installIteration = (realm: Realm): void => {
+  const iteratorProto = realm.newObject()
+  realm.IteratorProto = iteratorProto
+  defineMethod(iteratorProto, Symbol.iterator, 0, (t) => t)
+  const asyncIteratorProto = realm.newObject()
+  realm.AsyncIteratorProto = asyncIteratorProto
+  defineMethod(asyncIteratorProto, Symbol.asyncIterator, 0, (t) => t)
+
+  const arrayIteratorProto = Object.create(iteratorProto)
+  realm.ArrayIteratorProto = arrayIteratorProto
+  realm.arrayIteratorNext = defineMethod(arrayIteratorProto, "next", 0, (t) => {
+    if (typeof t !== "object" || t === null || t[BRAND] !== Brand.ArrayIterator) {
+      return throwTypeError("Array Iterator next called on an incompatible receiver")
+    }
+    const s = t[SLOT] as ArrayIteratorState
+    const a = s.array
+    if (a === undefined) return iterResult(undefined, true)
+    const length = typeof a === "string" ? a.length : a.length >>> 0
+    if (s.index >= length) {
+      s.array = undefined
+      return iterResult(undefined, true)
+    }
+    const i = s.index++
+    if (s.kind === "keys") return iterResult(i, false)
+    const v = a[i]
+    return iterResult(s.kind === "values" ? v : realm.newArray([i, v]), false)
+  })
+  defineValue(arrayIteratorProto, Symbol.toStringTag, "Array Iterator", false)
+
+  const hostNext = (brand: number, label: string) => (t: Value) => {
+    if (typeof t !== "object" || t === null || t[BRAND] !== brand) return throwTypeError(`${label} next called on an incompatible receiver`)
+    const s = t[SLOT] as HostIteratorState
+    const r = s.it.next()
+    return r.done ? iterResult(undefined, true) : iterResult(s.map(r.value), false)
+  }
+  const hostIteratorProto = (brand: number, label: string): [Value, Value] => {
+    const p = Object.create(iteratorProto)
+    const next = defineMethod(p, "next", 0, hostNext(brand, label))
+    defineValue(p, Symbol.toStringTag, label, false)
+    return [p, next]
+  }
+  ;[realm.MapIteratorProto, realm.mapIteratorNext] = hostIteratorProto(Brand.MapIterator, "Map Iterator")
+  ;[realm.SetIteratorProto, realm.setIteratorNext] = hostIteratorProto(Brand.SetIterator, "Set Iterator")
+  ;[realm.StringIteratorProto] = hostIteratorProto(Brand.StringIterator, "String Iterator")
+  ;[realm.RegExpStringIteratorProto] = hostIteratorProto(Brand.RegExpStringIterator, "RegExp String Iterator")
+
+  const generatorProto = Object.create(iteratorProto)
+  realm.GeneratorProto = generatorProto
+  defineMethod(generatorProto, "next", 1, (t, a) => generatorResume(t, "next", arg(a, 0)))
+  defineMethod(generatorProto, "return", 1, (t, a) => generatorResume(t, "return", arg(a, 0)))
+  defineMethod(generatorProto, "throw", 1, (t, a) => generatorResume(t, "throw", arg(a, 0)))
+  defineValue(generatorProto, Symbol.toStringTag, "Generator", false)
+
+  const asyncGeneratorProto = Object.create(asyncIteratorProto)
+  realm.AsyncGeneratorProto = asyncGeneratorProto
+  defineMethod(asyncGeneratorProto, "next", 1, (t, a) => asyncGeneratorEnqueue(t, "next", arg(a, 0)))
+  defineMethod(asyncGeneratorProto, "return", 1, (t, a) => asyncGeneratorEnqueue(t, "return", arg(a, 0)))
+  defineMethod(asyncGeneratorProto, "throw", 1, (t, a) => asyncGeneratorEnqueue(t, "throw", arg(a, 0)))
+  defineValue(asyncGeneratorProto, Symbol.toStringTag, "AsyncGenerator", false)
+}

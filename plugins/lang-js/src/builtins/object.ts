@@ -1,0 +1,290 @@
+/**
+ * `Object` and `Object.prototype`.
+ */
+import { setPrototype } from "../compiler/ops.js"
+import { fromHostDescriptor, toHostDescriptor } from "../runtime/descriptors.js"
+import { throwTypeError } from "../runtime/errors.js"
+import {
+  arg,
+  call,
+  defineBuiltinAccessor,
+  defineMethod,
+  isCallable,
+  isObject,
+  linkConstructor,
+  makeNative,
+  type Value,
+} from "../runtime/functions.js"
+import { BRAND, Brand, CALL, SLOT } from "../runtime/internals.js"
+import { DONE, getIterator } from "../runtime/iterators.js"
+import { charge } from "../runtime/meter.js"
+import { toPropertyKey, toStr } from "../runtime/operators.js"
+import { createDataProperty, ownKeys } from "../runtime/properties.js"
+import type { Realm } from "../runtime/realm.js"
+
+/** `ToObject` for reflection: primitives become their wrapper objects (strings keep their indices). */
+export const toObject = (realm: Realm, v: Value, what: string): Value => {
+  if (v === undefined || v === null) return throwTypeError(`${what} called on ${v === null ? "null" : "undefined"}`)
+  if (isObject(v)) return v
+  return boxPrimitive(realm, v)
+}
+
+/** Wrap a primitive in its object form (`Object("abc")`). */
+export const boxPrimitive = (realm: Realm, v: Value): Value => {
+  let proto: Value
+  let brand: number
+  switch (typeof v) {
+    case "string":
+      proto = realm.StringProto
+      brand = Brand.String
+      break
+    case "number":
+      proto = realm.NumberProto
+      brand = Brand.Number
+      break
+    case "boolean":
+      proto = realm.BooleanProto
+      brand = Brand.Boolean
+      break
+    default:
+      proto = realm.SymbolProto
+      brand = Brand.Symbol
+  }
+  const o = Object.create(proto)
+  o[SLOT] = v
+  o[BRAND] = brand
+  if (typeof v === "string") {
+    for (let i = 0; i < v.length; i++) Object.defineProperty(o, i, { value: v[i], enumerable: true })
+    Object.defineProperty(o, "length", { value: v.length })
+  }
+  return o
+}
+
+/** The `[object Tag]` of `Object.prototype.toString`. */
+export const builtinTag = (realm: Realm, v: Value): string => {
+  if (v === undefined) return "Undefined"
+  if (v === null) return "Null"
+  if (!isObject(v)) {
+    return typeof v === "string" ? "String" : typeof v === "number" ? "Number" : typeof v === "boolean" ? "Boolean" : "Symbol"
+  }
+  const tag = v[Symbol.toStringTag]
+  if (typeof tag === "string") return tag
+  if (Array.isArray(v)) return Object.getPrototypeOf(v) === realm.ArgumentsProto ? "Arguments" : "Array"
+  if (v[CALL] !== undefined) return "Function"
+  switch (v[BRAND]) {
+    case Brand.Error:
+      return "Error"
+    case Brand.Date:
+      return "Date"
+    case Brand.RegExp:
+      return "RegExp"
+    case Brand.Boolean:
+      return "Boolean"
+    case Brand.Number:
+      return "Number"
+    case Brand.String:
+      return "String"
+  }
+  return "Object"
+}
+
+/** Install `Object`. */
+export const installObject = (realm: Realm): void => {
+  const proto = realm.ObjectProto
+  const ctor = makeNative(
+    "Object",
+    1,
+    (_t, a) => (a.length === 0 || a[0] === undefined || a[0] === null ? realm.newObject() : toObject(realm, a[0], "Object")),
+    (a, newTarget) => {
+      if (newTarget !== realm.Object) return Object.create(isObject(newTarget.prototype) ? newTarget.prototype : proto)
+      return a.length === 0 || a[0] === undefined || a[0] === null ? realm.newObject() : toObject(realm, a[0], "Object")
+    },
+  )
+  realm.Object = ctor
+  linkConstructor(ctor, proto)
+
+  const keysOf = (o: Value): string[] => Object.keys(toObject(realm, o, "Object.keys"))
+
+  defineMethod(ctor, "keys", 1, (_t, a) => {
+    const keys = keysOf(arg(a, 0))
+    charge(keys.length)
+    return realm.adoptArray(keys)
+  })
+  defineMethod(ctor, "values", 1, (_t, a) => {
+    const o = toObject(realm, arg(a, 0), "Object.values")
+    const keys = Object.keys(o)
+    charge(keys.length)
+    const out = new realm.SA()
+    for (let i = 0; i < keys.length; i++) out[i] = o[keys[i]]
+    return out
+  })
+  defineMethod(ctor, "entries", 1, (_t, a) => {
+    const o = toObject(realm, arg(a, 0), "Object.entries")
+    const keys = Object.keys(o)
+    charge(keys.length)
+    const out = new realm.SA()
+    for (let i = 0; i < keys.length; i++) {
+      const pair = new realm.SA()
+      pair[0] = keys[i]
+      pair[1] = o[keys[i]]
+      out[i] = pair
+    }
+    return out
+  })
+  defineMethod(ctor, "fromEntries", 1, (_t, a) => {
+    const o = realm.newObject()
+    const it = getIterator(arg(a, 0))
+    for (;;) {
+      const entry = it.next()
+      if (entry === DONE) return o
+      if (!isObject(entry)) {
+        it.close()
+        throwTypeError(`Iterator value ${toStr(entry)} is not an entry object`)
+      }
+      charge(1)
+      createDataProperty(o, toPropertyKey(entry[0]), entry[1])
+    }
+  })
+  defineMethod(ctor, "assign", 2, (_t, a) => {
+    const target = toObject(realm, arg(a, 0), "Object.assign")
+    for (let i = 1; i < a.length; i++) {
+      const src = a[i]
+      if (src === undefined || src === null) continue
+      const from = toObject(realm, src, "Object.assign")
+      const keys = ownKeys(from)
+      charge(keys.length)
+      for (const k of keys) {
+        if (Object.prototype.propertyIsEnumerable.call(from, k)) target[k] = from[k]
+      }
+    }
+    return target
+  })
+  defineMethod(ctor, "create", 2, (_t, a) => {
+    const p = arg(a, 0)
+    if (p !== null && !isObject(p)) throwTypeError(`Object prototype may only be an Object or null: ${toStr(p)}`)
+    const o = Object.create(null)
+    setPrototype(o, p)
+    const props = arg(a, 1)
+    if (props !== undefined) defineProperties(o, props)
+    return o
+  })
+  const defineProperties = (o: Value, props: Value): Value => {
+    const src = toObject(realm, props, "Object.defineProperties")
+    for (const k of ownKeys(src)) {
+      if (Object.prototype.propertyIsEnumerable.call(src, k)) Object.defineProperty(o, k, toHostDescriptor(src[k]))
+    }
+    return o
+  }
+  const requireObject = (o: Value, what: string): Value => (isObject(o) ? o : throwTypeError(`${what} called on non-object`))
+  defineMethod(ctor, "defineProperty", 3, (_t, a) => {
+    const o = requireObject(arg(a, 0), "Object.defineProperty")
+    Object.defineProperty(o, toPropertyKey(arg(a, 1)), toHostDescriptor(arg(a, 2)))
+    return o
+  })
+  defineMethod(ctor, "defineProperties", 2, (_t, a) => defineProperties(requireObject(arg(a, 0), "Object.defineProperties"), arg(a, 1)))
+  defineMethod(ctor, "getOwnPropertyNames", 1, (_t, a) =>
+    realm.adoptArray(Object.getOwnPropertyNames(toObject(realm, arg(a, 0), "Object.getOwnPropertyNames"))),
+  )
+  defineMethod(ctor, "getOwnPropertySymbols", 1, (_t, a) =>
+    realm.adoptArray(ownKeys(toObject(realm, arg(a, 0), "Object.getOwnPropertySymbols")).filter((k) => typeof k === "symbol")),
+  )
+  defineMethod(ctor, "getOwnPropertyDescriptor", 2, (_t, a) => {
+    const o = toObject(realm, arg(a, 0), "Object.getOwnPropertyDescriptor")
+    const k = toPropertyKey(arg(a, 1))
+    if (typeof k === "symbol" && !ownKeys(o).includes(k)) return undefined
+    return fromHostDescriptor(Object.getOwnPropertyDescriptor(o, k))
+  })
+  defineMethod(ctor, "getOwnPropertyDescriptors", 1, (_t, a) => {
+    const o = toObject(realm, arg(a, 0), "Object.getOwnPropertyDescriptors")
+    const out = realm.newObject()
+    for (const k of ownKeys(o)) createDataProperty(out, k, fromHostDescriptor(Object.getOwnPropertyDescriptor(o, k)))
+    return out
+  })
+  defineMethod(ctor, "getPrototypeOf", 1, (_t, a) => getPrototypeOf(realm, arg(a, 0)))
+  defineMethod(ctor, "setPrototypeOf", 2, (_t, a) => {
+    const o = arg(a, 0)
+    const p = arg(a, 1)
+    if (o === undefined || o === null) throwTypeError("Object.setPrototypeOf called on null or undefined")
+    if (p !== null && !isObject(p)) throwTypeError(`Object prototype may only be an Object or null: ${toStr(p)}`)
+    if (!isObject(o)) return o
+    if (o === realm.ObjectProto && p !== null) throwTypeError("Immutable prototype object '#<Object>' cannot have their prototype set")
+    setPrototype(o, p)
+    return o
+  })
+  defineMethod(ctor, "freeze", 1, (_t, a) => (isObject(a[0]) ? Object.freeze(a[0]) : arg(a, 0)))
+  defineMethod(ctor, "isFrozen", 1, (_t, a) => (isObject(a[0]) ? Object.isFrozen(a[0]) : true))
+  defineMethod(ctor, "seal", 1, (_t, a) => (isObject(a[0]) ? Object.seal(a[0]) : arg(a, 0)))
+  defineMethod(ctor, "isSealed", 1, (_t, a) => (isObject(a[0]) ? Object.isSealed(a[0]) : true))
+  defineMethod(ctor, "preventExtensions", 1, (_t, a) => (isObject(a[0]) ? Object.preventExtensions(a[0]) : arg(a, 0)))
+  defineMethod(ctor, "isExtensible", 1, (_t, a) => (isObject(a[0]) ? Object.isExtensible(a[0]) : false))
+  defineMethod(ctor, "is", 2, (_t, a) => Object.is(arg(a, 0), arg(a, 1)))
+  defineMethod(ctor, "hasOwn", 2, (_t, a) =>
+    Object.prototype.hasOwnProperty.call(toObject(realm, arg(a, 0), "Object.hasOwn"), toPropertyKey(arg(a, 1))),
+  )
+  defineMethod(ctor, "groupBy", 2, (_t, a) => {
+    const fn = arg(a, 1)
+    if (!isCallable(fn)) throwTypeError("Object.groupBy: the callback is not a function")
+    const out = Object.create(null)
+    const it = getIterator(arg(a, 0))
+    for (let i = 0; ; i++) {
+      const v = it.next()
+      if (v === DONE) return out
+      const key = toPropertyKey(call(fn, undefined, [v, i]))
+      let group = Object.prototype.hasOwnProperty.call(out, key) ? out[key] : undefined
+      if (group === undefined) {
+        group = new realm.SA()
+        createDataProperty(out, key, group)
+      }
+      group.push(v)
+    }
+  })
+
+  defineMethod(proto, "hasOwnProperty", 1, (t, a) =>
+    Object.prototype.hasOwnProperty.call(toObject(realm, t, "Object.prototype.hasOwnProperty"), toPropertyKey(arg(a, 0))),
+  )
+  defineMethod(proto, "isPrototypeOf", 1, (t, a) => {
+    const v = arg(a, 0)
+    if (!isObject(v)) return false
+    let p = Object.getPrototypeOf(v)
+    while (p !== null) {
+      if (p === t) return true
+      p = Object.getPrototypeOf(p)
+    }
+    return false
+  })
+  defineMethod(proto, "propertyIsEnumerable", 1, (t, a) =>
+    Object.prototype.propertyIsEnumerable.call(toObject(realm, t, "Object.prototype.propertyIsEnumerable"), toPropertyKey(arg(a, 0))),
+  )
+  defineMethod(proto, "toString", 0, (t) => `[object ${builtinTag(realm, t)}]`)
+  defineMethod(proto, "toLocaleString", 0, (t) => {
+    const f = isObject(t) ? t.toString : undefined
+    return isCallable(f) ? call(f, t, []) : `[object ${builtinTag(realm, t)}]`
+  })
+  defineMethod(proto, "valueOf", 0, (t) => toObject(realm, t, "Object.prototype.valueOf"))
+  defineBuiltinAccessor(
+    proto,
+    "__proto__",
+    (t) => getPrototypeOf(realm, t),
+    (t, v) => {
+      if (!isObject(t) || (v !== null && !isObject(v))) return
+      if (t === realm.ObjectProto) throwTypeError("Immutable prototype object '#<Object>' cannot have their prototype set")
+      setPrototype(t, v)
+    },
+  )
+}
+
+/** `Object.getPrototypeOf` for any value. */
+export const getPrototypeOf = (realm: Realm, v: Value): Value => {
+  if (isObject(v)) return Object.getPrototypeOf(v)
+  switch (typeof v) {
+    case "string":
+      return realm.StringProto
+    case "number":
+      return realm.NumberProto
+    case "boolean":
+      return realm.BooleanProto
+    case "symbol":
+      return realm.SymbolProto
+  }
+  return throwTypeError(`Cannot convert ${v} to object`)
+}

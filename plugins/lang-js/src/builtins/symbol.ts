@@ -1,0 +1,48 @@
+/**
+ * `Symbol`: program symbols are host symbols (primitives that cannot reach anything); `Symbol.for` has a registry
+ * per execution.
+ */
+import { throwTypeError } from "../runtime/errors.js"
+import { arg, defineBuiltinAccessor, defineMethod, defineValue, isObject, linkConstructor, makeNative } from "../runtime/functions.js"
+import { BRAND, Brand, SLOT } from "../runtime/internals.js"
+import { toStr } from "../runtime/operators.js"
+import type { Realm } from "../runtime/realm.js"
+
+const wellKnown = ["iterator", "asyncIterator", "hasInstance", "toPrimitive", "toStringTag", "species", "isConcatSpreadable", "unscopables", "match", "matchAll", "replace", "search", "split"] as const
+
+/** Install `Symbol`. */
+export const installSymbol = (realm: Realm): void => {
+  const proto = realm.newObject()
+  realm.SymbolProto = proto
+  const ctor = makeNative("Symbol", 0, (_t, a) => {
+    const d = arg(a, 0)
+    return d === undefined ? Symbol() : Symbol(toStr(d))
+  })
+  linkConstructor(ctor, proto)
+  for (const name of wellKnown) defineValue(ctor, name, Symbol[name], false)
+  defineMethod(ctor, "for", 1, (_t, a) => {
+    const key = toStr(arg(a, 0))
+    let s = realm.symbolRegistry.get(key)
+    if (s === undefined) {
+      s = Symbol(key)
+      realm.symbolRegistry.set(key, s)
+    }
+    return s
+  })
+  defineMethod(ctor, "keyFor", 1, (_t, a) => {
+    const s = arg(a, 0)
+    if (typeof s !== "symbol") return throwTypeError(`${String(s)} is not a symbol`)
+    for (const [k, v] of realm.symbolRegistry) if (v === s) return k
+    return undefined
+  })
+  const thisSymbol = (t: unknown): symbol => {
+    if (typeof t === "symbol") return t
+    if (isObject(t) && (t as Record<symbol, unknown>)[BRAND] === Brand.Symbol) return (t as Record<symbol, symbol>)[SLOT]
+    return throwTypeError("Symbol.prototype method called on an incompatible receiver")
+  }
+  defineMethod(proto, "toString", 0, (t) => thisSymbol(t).toString())
+  defineMethod(proto, "valueOf", 0, (t) => thisSymbol(t))
+  defineBuiltinAccessor(proto, "description", (t) => thisSymbol(t).description)
+  defineValue(proto, Symbol.toStringTag, "Symbol", false)
+  realm.defineGlobal("Symbol", ctor)
+}

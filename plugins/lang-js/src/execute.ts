@@ -1,0 +1,177 @@
+/**
+ * Running one program: parse, analyse, compile, run the top level and the event loop, then turn the outcome into
+ * data and diagnostics.
+ */
+import { createRealm } from "./builtins/index.js"
+import { analyze } from "./compiler/analyze.js"
+import { Compiler, type CompiledProgram } from "./compiler/compile.js"
+import { CompileError, RETURN } from "./compiler/shared.js"
+import { Bridge } from "./host/bridge.js"
+import { parse } from "./parse.js"
+import type { Diagnostic, Kind, RunOutcome, RunRequest, SandboxHost } from "./protocol.js"
+import { DataConversionError, toData } from "./runtime/data.js"
+import { caught, FatalError, kindOf, locationOf, resetErrors } from "./runtime/errors.js"
+import { isObject, type Value } from "./runtime/functions.js"
+import { runTopLevel } from "./runtime/generators.js"
+import { inspect } from "./runtime/inspect.js"
+import { BRAND, Brand } from "./runtime/internals.js"
+import { resetMeter } from "./runtime/meter.js"
+import {
+  drainJobs,
+  hasJobs,
+  isFulfilled,
+  isSettled,
+  newPromise,
+  type PromiseRecord,
+  resetPromises,
+  resolvePromise,
+  unhandledRejections,
+} from "./runtime/promises.js"
+import { rt } from "./runtime/state.js"
+
+const diagnostic = (kind: Kind, message: string, location?: Diagnostic["location"]): Diagnostic =>
+  location ? { kind, message, location } : { kind, message }
+
+/** Read a data property without running program code. */
+const plainProperty = (o: Value, key: string): Value => {
+  let p = o
+  while (p !== null && typeof p === "object") {
+    const d = Object.getOwnPropertyDescriptor(p, key)
+    if (d) return "value" in d ? d.value : undefined
+    p = Object.getPrototypeOf(p)
+  }
+  return undefined
+}
+
+/** A thrown value as text: `Name: message` for errors, an inspection otherwise. */
+export const describeThrown = (value: Value): string => {
+  if (isObject(value) && value[BRAND] === Brand.Error) {
+    const name = plainProperty(value, "name")
+    const message = plainProperty(value, "message")
+    const n = typeof name === "string" ? name : "Error"
+    return typeof message === "string" && message !== "" ? `${n}: ${message}` : n
+  }
+  return inspect(value)
+}
+
+/** The diagnostic of a program error nobody caught. */
+const uncaught = (value: Value, prefix: string): Diagnostic => {
+  const kind = kindOf(value)
+  if (kind !== undefined) {
+    const message = plainProperty(value, "message")
+    return diagnostic(kind, typeof message === "string" ? message : describeThrown(value), locationOf(value))
+  }
+  return diagnostic("ExecutionFailure", `${prefix}${describeThrown(value)}`, locationOf(value))
+}
+
+const reset = (host: SandboxHost): void => {
+  rt.host = host
+  rt.depth = 0
+  rt.base = 0
+  rt.loc = undefined
+  rt.ret = undefined
+  rt.completion = undefined
+  rt.dead = false
+  rt.awaiting = false
+  resetMeter(host.deadline)
+  resetPromises()
+  resetErrors()
+}
+
+/** Start the program: its outcome settles the returned promise. */
+const start = (program: CompiledProgram): PromiseRecord => {
+  const env = program.setup()
+  if (program.body !== undefined) {
+    const signal = program.body(env)
+    const record = newPromise()
+    record.handled = true
+    resolvePromise(record, signal === RETURN ? rt.ret : rt.completion)
+    return record
+  }
+  const body = program.resumableBody!
+  return runTopLevel(
+    (function* () {
+      const signal = yield* body(env)
+      return signal === RETURN ? rt.ret : rt.completion
+    })(),
+  )
+}
+
+/** Run the event loop until `record` settles: jobs first, then block on the host for a started call. */
+const settle = (record: PromiseRecord, bridge: Bridge): void => {
+  for (;;) {
+    drainJobs()
+    if (isSettled(record)) return
+    if (bridge.pending === 0) {
+      throw new FatalError(
+        diagnostic(
+          "ExecutionFailure",
+          "The program is waiting for a promise that can never settle (nothing is running that could settle it)",
+          rt.loc,
+        ),
+      )
+    }
+    bridge.waitOne()
+  }
+}
+
+/** Run a program inside the sandbox worker. */
+export const runProgram = (request: RunRequest, host: SandboxHost): RunOutcome => {
+  const parsed = parse(request.code)
+  if (!parsed.ok) return { ok: false, error: parsed.diagnostic }
+  reset(host)
+  let bridge: Bridge | undefined
+  const warnings: Diagnostic[] = []
+  let outcome: RunOutcome
+  try {
+    const analysis = analyze(parsed.program)
+    const realm = createRealm()
+    bridge = new Bridge(realm, host)
+    bridge.install(request)
+    const compiler = new Compiler(analysis, realm, request.code, bridge.resolveModule)
+    const program = compiler.program(parsed.program)
+    let record: PromiseRecord
+    try {
+      record = start(program)
+    } catch (e) {
+      const thrown = caught(e)
+      record = newPromise()
+      record.handled = true
+      record.state = 2
+      record.value = thrown
+    }
+    settle(record, bridge)
+    if (!isFulfilled(record)) outcome = { ok: false, error: uncaught(record.value, "Uncaught ") }
+    else {
+      try {
+        outcome = { ok: true, value: toData(record.value) }
+      } catch (e) {
+        if (!(e instanceof DataConversionError)) throw e
+        outcome = {
+          ok: false,
+          error: diagnostic("InvalidDataValue", `The result is not data: ${e.reason} at ${e.path}`),
+        }
+      }
+    }
+    try {
+      if (hasJobs()) drainJobs()
+    } catch (e) {
+      if (e instanceof FatalError) warnings.push(e.diagnostic)
+      else throw e
+    }
+  } catch (e) {
+    if (e instanceof FatalError) outcome = { ok: false, error: e.diagnostic }
+    else if (e instanceof CompileError) {
+      outcome = { ok: false, error: diagnostic("UnsupportedSyntax", `${e.message}. ${e.hint}`, e.location) }
+    } else if (rt.dead) {
+      outcome = { ok: false, error: diagnostic("ExecutionFailure", String(e)) }
+    } else {
+      outcome = { ok: false, error: uncaught(e, "Uncaught ") }
+    }
+  } finally {
+    bridge?.cancelAll()
+  }
+  for (const r of unhandledRejections()) warnings.push(uncaught(r.value, "Unhandled promise rejection: "))
+  for (const w of warnings) host.warn(w)
+  return outcome
+}

@@ -1,0 +1,254 @@
+/**
+ * The program's way out: `tools`, `search`, extension globals, `require`/`import`, and the host calls still running.
+ *
+ * Tool calls and async extension calls start at once (`host.start`) and return promises that settle when the event
+ * loop receives their outcome; `search` and sync extension calls block (`host.call`). A fatal failure ends the
+ * execution with the call site's location; other failures become catchable program errors carrying their kind.
+ */
+import { caught, fatal, markKind, throwValue } from "../runtime/errors.js"
+import { DataConversionError, fromData, toData } from "../runtime/data.js"
+import { call as callFunction, defineValue, isCallable, isObject, makeNative, type Value } from "../runtime/functions.js"
+import { newPromise, performThen, type PromiseRecord, promiseResolve, rejectPromise, resolvePromise } from "../runtime/promises.js"
+import type { Realm } from "../runtime/realm.js"
+import { rt } from "../runtime/state.js"
+import type { DataValue, GlobalShape, HostCall, HostFailure, HostOutcome, Kind, Location, RunRequest, SandboxHost, ToolShape } from "../protocol.js"
+
+interface Pending {
+  readonly record: PromiseRecord
+  readonly location: Location | undefined
+}
+
+/** The host side of one execution. */
+export class Bridge {
+  private readonly inflight = new Map<number, Pending>()
+  private readonly extensionGlobals = new Map<string, Value>()
+
+  constructor(
+    private readonly realm: Realm,
+    private readonly host: SandboxHost,
+  ) {}
+
+  /** Number of started host calls that have not ended. */
+  get pending(): number {
+    return this.inflight.size
+  }
+
+  /** Block until one started call ends and settle its promise. */
+  waitOne(): void {
+    const { ticket, outcome } = this.host.waitAny()
+    const p = this.inflight.get(ticket)
+    if (p === undefined) return
+    this.inflight.delete(ticket)
+    if (outcome.ok) {
+      resolvePromise(p.record, fromData(outcome.value))
+      return
+    }
+    rejectPromise(p.record, this.failure(outcome.error, p.location))
+  }
+
+  /** Interrupt everything still running (the program has finished). */
+  cancelAll(): void {
+    for (const ticket of this.inflight.keys()) this.host.cancel(ticket)
+    this.inflight.clear()
+  }
+
+  /** Install `tools`, `search`, the extension globals and `require`. */
+  install(request: RunRequest): void {
+    const realm = this.realm
+    realm.defineGlobal("tools", this.toolNamespace(request.tools, []))
+    realm.defineGlobal(
+      "search",
+      makeNative("search", 1, (_t, a) => this.search(a.length > 0 ? a[0] : undefined)),
+    )
+    for (const ext of request.extensions) {
+      if (ext.language === "lua") continue
+      for (const [name, shape] of Object.entries(ext.globals)) {
+        const value = this.extensionValue(ext.name, shape, [name])
+        this.extensionGlobals.set(name, value)
+        realm.defineGlobal(name, value)
+      }
+    }
+    realm.defineGlobal(
+      "require",
+      makeNative("require", 1, (_t, a) => this.resolveModule(typeof a[0] === "string" ? a[0] : String(a[0]), rt.loc)),
+    )
+  }
+
+  private toolNamespace(shape: ToolShape, path: string[]): Value {
+    const o = this.realm.newObject()
+    for (const [segment, child] of Object.entries(shape)) {
+      const p = [...path, segment]
+      o[segment] = child === true ? this.toolFunction(p.join(".")) : this.toolNamespace(child, p)
+    }
+    return o
+  }
+
+  private toolFunction(path: string): Value {
+    return makeNative(path, 1, (_t, a) => {
+      const location = rt.loc
+      const record = newPromise()
+      let input: DataValue
+      try {
+        input = toData(a.length > 0 && a[0] !== undefined ? a[0] : null, "input")
+      } catch (e) {
+        if (!(e instanceof DataConversionError)) {
+          rejectPromise(record, caught(e))
+          return record.object
+        }
+        rejectPromise(record, this.programError("InvalidToolInput", `Invalid input for tools.${path}: ${e.message}`, location))
+        return record.object
+      }
+      this.start({ kind: "tool", path, input }, record, location)
+      return record.object
+    })
+  }
+
+  private start(call: HostCall, record: PromiseRecord, location: Location | undefined): void {
+    const ticket = this.host.start(call)
+    this.inflight.set(ticket, { record, location })
+  }
+
+  private search(input: Value): Value {
+    const location = rt.loc
+    let data: DataValue
+    try {
+      data = toData(input === undefined ? null : input, "input")
+    } catch (e) {
+      if (!(e instanceof DataConversionError)) throw e
+      return throwValue(this.programError("InvalidToolInput", `Invalid input for search: ${e.message}`, location), location)
+    }
+    const outcome = this.host.call({ kind: "search", input: data })
+    return thenable(this.realm, this.settled(outcome, location))
+  }
+
+  /** The value of a blocking call's outcome, or throw its failure. */
+  private settled(outcome: HostOutcome, location: Location | undefined): Value {
+    if (outcome.ok) return fromData(outcome.value)
+    return throwValue(this.failure(outcome.error, location), location)
+  }
+
+  /** A failed call's error for the program; fatal failures end the execution here. */
+  private failure(error: HostFailure, location: Location | undefined): Value {
+    if (error.fatal) return fatal(error.kind, error.message, location)
+    return this.programError(error.kind, error.message, location)
+  }
+
+  private programError(kind: Kind, message: string, location: Location | undefined): Value {
+    const e = this.realm.makeError("Error", message)
+    defineValue(e, "kind", kind)
+    markKind(e, kind)
+    if (location) rt.loc = location
+    return e
+  }
+
+  private extensionValue(extension: string, shape: GlobalShape, path: string[]): Value {
+    const name = path.join(".")
+    if (shape === "sync") {
+      return makeNative(path[path.length - 1], 0, (_t, a) => {
+        const location = rt.loc
+        const args = this.extensionArgs(name, a, location)
+        return this.settled(this.host.call({ kind: "extension", extension, name, args }), location)
+      })
+    }
+    if (shape === "async") {
+      return makeNative(path[path.length - 1], 0, (_t, a) => {
+        const location = rt.loc
+        const record = newPromise()
+        let args: DataValue[]
+        try {
+          args = this.extensionArgs(name, a, location)
+        } catch (e) {
+          rejectPromise(record, caught(e))
+          return record.object
+        }
+        this.start({ kind: "extension", extension, name, args }, record, location)
+        return record.object
+      })
+    }
+    const o = this.realm.newObject()
+    for (const [k, child] of Object.entries(shape)) o[k] = this.extensionValue(extension, child, [...path, k])
+    return o
+  }
+
+  private extensionArgs(name: string, args: Value[], location: Location | undefined): DataValue[] {
+    const out: DataValue[] = []
+    for (let i = 0; i < args.length; i++) {
+      try {
+        out.push(toData(args[i], `arguments[${i}]`))
+      } catch (e) {
+        if (!(e instanceof DataConversionError)) throw e
+        throwValue(this.programError("InvalidDataValue", `Invalid argument for ${name}: ${e.message}`, location), location)
+      }
+    }
+    return out
+  }
+
+  /** Resolve `import`/`require` specifiers to extension globals (and `url`/`util`, which the realm provides). */
+  resolveModule = (specifier: string, location: Location | undefined): Value => {
+    const name = specifier.startsWith("node:") ? specifier.slice(5) : specifier
+    const realm = this.realm
+    const global = (n: string) => realm.cells.get(n)?.value
+    if (this.extensionGlobals.has(name)) return this.extensionGlobals.get(name)
+    if (name === "fs/promises" && this.extensionGlobals.has("fs")) {
+      const fs = this.extensionGlobals.get("fs")
+      if (isObject(fs) && fs.promises !== undefined) return fs.promises
+    }
+    if (name === "url") return moduleObject(realm, { URL: global("URL"), URLSearchParams: global("URLSearchParams") })
+    if (name === "util") return moduleObject(realm, { TextEncoder: global("TextEncoder"), TextDecoder: global("TextDecoder") })
+    if (name === "buffer" && this.extensionGlobals.has("Buffer")) {
+      return moduleObject(realm, { Buffer: this.extensionGlobals.get("Buffer") })
+    }
+    const available = [...this.extensionGlobals.keys(), "url", "util"].join(", ")
+    const e = realm.makeError("Error", `Cannot find module '${specifier}': programs can import only the host's extension globals by their module name (available: ${available})`)
+    return throwValue(e, location)
+  }
+}
+
+const moduleObject = (realm: Realm, members: Record<string, Value>): Value => {
+  const o = realm.newObject()
+  for (const [k, v] of Object.entries(members)) if (v !== undefined) o[k] = v
+  return o
+}
+
+/**
+ * `search` returns its result directly, and the result can also be awaited or chained: it carries non-enumerable
+ * `then`/`catch`/`finally` methods that continue with a plain copy of the result (so awaiting it does not loop).
+ */
+const thenable = (realm: Realm, value: Value): Value => {
+  if (!isObject(value)) return value
+  const plainCopy = (): Value => {
+    const copy = Array.isArray(value) ? new realm.SA() : realm.newObject()
+    for (const k of Object.keys(value)) copy[k] = value[k]
+    return copy
+  }
+  const chain = (onFulfilled: Value, onRejected: Value): Value => {
+    const derived = newPromise()
+    performThen(promiseResolve(plainCopy()), onFulfilled, onRejected, derived, false)
+    return derived.object
+  }
+  defineValue(value, "then", makeNative("then", 2, (_t, a) => chain(callableOrUndefined(a[0]), callableOrUndefined(a[1]))))
+  defineValue(value, "catch", makeNative("catch", 1, () => chain(undefined, undefined)))
+  defineValue(
+    value,
+    "finally",
+    makeNative("finally", 1, (_t, a) => {
+      const f = callableOrUndefined(a[0])
+      const derived = newPromise()
+      performThen(
+        promiseResolve(plainCopy()),
+        makeNative("", 1, (_u, b) => {
+          if (f) realmCall(f)
+          return b[0]
+        }),
+        undefined,
+        derived,
+        false,
+      )
+      return derived.object
+    }),
+  )
+  return value
+}
+
+const callableOrUndefined = (f: Value): Value => (isCallable(f) ? f : undefined)
+const realmCall = (f: Value): Value => callFunction(f, undefined, [])

@@ -1,0 +1,81 @@
+/**
+ * Internal slots of interpreter objects.
+ *
+ * Interpreter objects are host objects whose whole prototype chain belongs to the execution's realm. Their internal
+ * state lives under these symbols, which a program can never name: every reflective built-in (`Reflect.ownKeys`,
+ * `Object.getOwnPropertySymbols`, `Object.assign`, spread...) filters them out through `isInternalKey`.
+ */
+
+/** How to call a function object: `(thisValue, args, self) => result`. */
+export const CALL: unique symbol = Symbol("call")
+/** How to construct with a function object: `(args, newTarget, self) => object`; absent when not a constructor. */
+export const CONSTRUCT: unique symbol = Symbol("construct")
+/** The environment a closure captured. */
+export const ENV: unique symbol = Symbol("env")
+/** Static facts about a function (name, length, kind). */
+export const META: unique symbol = Symbol("meta")
+/** The object a method was defined on, for `super`. */
+export const HOME: unique symbol = Symbol("home")
+/** The host state behind a built-in object (a Map's host map, a Date's time value, a promise's record...). */
+export const SLOT: unique symbol = Symbol("slot")
+/** Which kind of built-in object carries the slot (see `Brand`). */
+export const BRAND: unique symbol = Symbol("brand")
+/** A class constructor's instance elements (fields, private methods), installed on every new instance. */
+export const FIELDS: unique symbol = Symbol("fields")
+
+const internal = new Set<PropertyKey>([CALL, CONSTRUCT, ENV, META, HOME, SLOT, BRAND, FIELDS])
+
+/** Private names (`#x`) are symbols too; they are registered here so reflection never lists them. */
+export const registerPrivateName = (symbol: symbol): void => {
+  internal.add(symbol)
+}
+
+/** True when `key` is an interpreter-internal key that a program must never see. */
+export const isInternalKey = (key: PropertyKey): boolean => typeof key === "symbol" && internal.has(key)
+
+/** The kinds of built-in objects that carry host state under `SLOT`. */
+export const Brand = {
+  Map: 1,
+  Set: 2,
+  WeakMap: 3,
+  WeakSet: 4,
+  Date: 5,
+  RegExp: 6,
+  Promise: 7,
+  Error: 8,
+  Boolean: 9,
+  Number: 10,
+  String: 11,
+  Symbol: 12,
+  Generator: 13,
+  AsyncGenerator: 14,
+  ArrayIterator: 15,
+  MapIterator: 16,
+  SetIterator: 17,
+  StringIterator: 18,
+  RegExpStringIterator: 19,
+  URL: 20,
+  URLSearchParams: 21,
+  TextEncoder: 22,
+  TextDecoder: 23,
+  Arguments: 24,
+} as const
+
+/** One of the `Brand` values. */
+export type Brand = (typeof Brand)[keyof typeof Brand]
+
+/** Facts about a function that do not change between its closures. */
+export interface FunctionMeta {
+  name: string
+  length: number
+  /** True for functions that may be called with `new` and have a lazily created `prototype`. */
+  readonly constructorKind: "none" | "base" | "derived" | "native"
+  /** The prototype's prototype for lazily created `prototype` objects (generators use their own). */
+  readonly protoKind: "object" | "generator" | "asyncGenerator" | "none"
+  /** Class constructors only: instance field initializers, run when an instance is created. */
+  fields?: ReadonlyArray<unknown>
+  /** Human readable kind for `console.log`: "function", "class", "async function"... */
+  readonly display: string
+  /** The function's source text (program functions), for `toString()`. */
+  readonly source?: string
+}

@@ -1,0 +1,160 @@
+/**
+ * The iteration protocol as the interpreter uses it (for-of, spread, destructuring, `Array.from`...).
+ *
+ * Arrays, strings, Maps and Sets take host-speed paths while the program has not replaced their iteration
+ * methods; everything else goes through the program-visible protocol (`[Symbol.iterator]()`, `next()`, `return()`).
+ */
+import { MAX_ARRAY_LENGTH } from "../limits.js"
+import { throwTypeError } from "./errors.js"
+import { call, isCallable, isObject, NO_ARGS, shortDescription, type Value } from "./functions.js"
+import { BRAND, Brand, SLOT } from "./internals.js"
+import { charge } from "./meter.js"
+import { arrayTooLong, getProp } from "./properties.js"
+import { rt } from "./state.js"
+
+/** Returned by `Iter.next()` when the iteration is over. Never visible to programs. */
+export const DONE: Value = Object.freeze({ done: true })
+
+/** A host-side view of a program iteration. */
+export interface Iter {
+  /** The next value, or `DONE`. */
+  next(): Value
+  /** Close the iterator early (break, return, throw): calls the program's `return()` when there is one. */
+  close(): void
+}
+
+class ArrayIter implements Iter {
+  private i = 0
+  constructor(private readonly a: Value[]) {}
+  next(): Value {
+    const a = this.a
+    return this.i < a.length ? a[this.i++] : DONE
+  }
+  close(): void {}
+}
+
+class StringIter implements Iter {
+  private i = 0
+  constructor(private readonly s: string) {}
+  next(): Value {
+    const s = this.s
+    if (this.i >= s.length) return DONE
+    const cp = s.codePointAt(this.i)!
+    const ch = cp > 0xffff ? s.slice(this.i, this.i + 2) : s[this.i]
+    this.i += ch.length
+    return ch
+  }
+  close(): void {}
+}
+
+class HostIter implements Iter {
+  constructor(
+    private readonly it: Iterator<Value>,
+    private readonly map: (v: Value) => Value,
+  ) {}
+  next(): Value {
+    const r = this.it.next()
+    return r.done ? DONE : this.map(r.value)
+  }
+  close(): void {}
+}
+
+/** An iterator driven through the program-visible protocol. */
+export class ProtocolIter implements Iter {
+  private finished = false
+  constructor(
+    readonly iterator: Value,
+    private readonly nextMethod: Value,
+  ) {}
+  next(): Value {
+    if (this.finished) return DONE
+    const r = call(this.nextMethod, this.iterator, NO_ARGS)
+    if (!isObject(r)) throwTypeError(`Iterator result ${shortDescription(r)} is not an object`)
+    if (r.done) {
+      this.finished = true
+      return DONE
+    }
+    return r.value
+  }
+  close(): void {
+    if (this.finished) return
+    this.finished = true
+    const ret = this.iterator.return
+    if (ret === undefined || ret === null) return
+    const r = call(ret, this.iterator, NO_ARGS)
+    if (!isObject(r)) throwTypeError("Iterator result is not an object")
+  }
+}
+
+/** True while arrays still iterate with the built-in array iterator. */
+export const arrayIterationIsPristine = (a: Value[]): boolean => {
+  const realm = rt.realm
+  return a[Symbol.iterator as unknown as number] === realm.arrayValues && realm.ArrayIteratorProto.next === realm.arrayIteratorNext
+}
+
+const entryPair = (e: [Value, Value]): Value => rt.realm.newArray(e)
+const identity = (v: Value): Value => v
+
+/** Start iterating a program value; a non-iterable is a `TypeError`. */
+export const getIterator = (v: Value): Iter => {
+  if (Array.isArray(v) && arrayIterationIsPristine(v)) return new ArrayIter(v)
+  const realm = rt.realm
+  if (typeof v === "string" && realm.StringProto[Symbol.iterator] === realm.stringIterator) return new StringIter(v)
+  if (typeof v === "object" && v !== null) {
+    const brand = v[BRAND]
+    if (brand === Brand.Map && v[Symbol.iterator] === realm.mapEntries && realm.MapIteratorProto.next === realm.mapIteratorNext) {
+      return new HostIter((v[SLOT] as Map<Value, Value>).entries(), entryPair)
+    }
+    if (brand === Brand.Set && v[Symbol.iterator] === realm.setValues && realm.SetIteratorProto.next === realm.setIteratorNext) {
+      return new HostIter((v[SLOT] as Set<Value>).values(), identity)
+    }
+  }
+  const method = v === undefined || v === null ? undefined : getProp(v, Symbol.iterator)
+  if (!isCallable(method)) return throwTypeError(`${shortDescription(v)} is not iterable`)
+  return protocolIterator(call(method, v, NO_ARGS))
+}
+
+/** `GetMethod(v, sym)`: the callable at `v[sym]`, or undefined when absent; a non-callable is a `TypeError`. */
+export const getIteratorMethod = (v: Value, sym: symbol): Value => {
+  if (v === undefined || v === null) return undefined
+  const m = getProp(v, sym)
+  if (m === undefined || m === null) return undefined
+  if (!isCallable(m)) throwTypeError(`${shortDescription(m)} is not a function`)
+  return m
+}
+
+/** Wrap an iterator object the program produced. */
+export const protocolIterator = (iterator: Value): ProtocolIter => {
+  if (!isObject(iterator)) throwTypeError("Result of the Symbol.iterator method is not an object")
+  return new ProtocolIter(iterator, iterator.next)
+}
+
+/** Collect an iterable's values into a host array (for spread and `Array.from`). */
+export const iterateToList = (v: Value): Value[] => {
+  if (Array.isArray(v) && arrayIterationIsPristine(v)) {
+    charge(v.length)
+    const out = new Array(v.length)
+    for (let i = 0; i < v.length; i++) out[i] = v[i]
+    return out
+  }
+  const it = getIterator(v)
+  const out: Value[] = []
+  for (;;) {
+    const x = it.next()
+    if (x === DONE) return out
+    if (out.length >= MAX_ARRAY_LENGTH) {
+      it.close()
+      arrayTooLong(out.length + 1)
+    }
+    if (--rt.fuel < 0) charge(0)
+    out.push(x)
+  }
+}
+
+/** A program iterator-result object `{ value, done }`. */
+export const iterResult = (value: Value, done: boolean): Value => {
+  const o = new rt.realm.SO()
+  o.value = value
+  o.done = done
+  return o
+}

@@ -1,0 +1,61 @@
+/**
+ * The work meter: a fuel counter charged at loop back-edges, calls, promise jobs and by built-ins in proportion to
+ * the data they touch. Compiled code decrements `rt.fuel` inline and calls `refuel` when it runs out; `refuel`
+ * enforces the fixed work budget and checks the host's deadline.
+ */
+import { DEADLINE_CHECK_INTERVAL, MAX_CALL_DEPTH, WORK_BUDGET } from "../limits.js"
+import type { Location } from "../protocol.js"
+import { fatal } from "./errors.js"
+import { rt } from "./state.js"
+
+let allowance = 0
+let deadline = Infinity
+
+/** Start metering a new execution. */
+export const resetMeter = (hostDeadline: number): void => {
+  deadline = hostDeadline
+  rt.spent = 0
+  allowance = Math.min(DEADLINE_CHECK_INTERVAL, WORK_BUDGET)
+  rt.fuel = allowance
+}
+
+/** Units of work spent so far. */
+export const workSpent = (): number => rt.spent + (allowance - rt.fuel)
+
+/** Called when `rt.fuel` drops below zero: account the spent allowance, enforce the budget and the deadline. */
+export const refuel = (location?: Location): void => {
+  rt.spent += allowance - rt.fuel
+  if (rt.spent >= WORK_BUDGET) {
+    rt.fuel = -1
+    allowance = -1
+    fatal(
+      "ExecutionFailure",
+      `The program exceeded its work budget of ${WORK_BUDGET} steps (an endless loop or too much computation)`,
+      location ?? rt.loc,
+    )
+  }
+  if (deadline !== Infinity && Date.now() > deadline) {
+    fatal("TimeoutExceeded", "The execution timed out", location ?? rt.loc)
+  }
+  allowance = Math.min(DEADLINE_CHECK_INTERVAL, WORK_BUDGET - rt.spent)
+  rt.fuel = allowance
+}
+
+/** Charge `units` of work for a built-in that touches that many elements or characters. */
+export const charge = (units: number): void => {
+  rt.fuel -= units
+  if (rt.fuel < 0) refuel()
+}
+
+/** Check the deadline now (before blocking or after a long built-in). */
+export const checkDeadline = (location?: Location): void => {
+  if (deadline !== Infinity && Date.now() > deadline) fatal("TimeoutExceeded", "The execution timed out", location ?? rt.loc)
+}
+
+/** Fail because the call stack is deeper than the interpreter allows. */
+export const tooDeep = (location?: Location): never =>
+  fatal(
+    "ExecutionFailure",
+    `Maximum call depth of ${MAX_CALL_DEPTH} exceeded (unbounded recursion?)`,
+    location ?? rt.loc,
+  )

@@ -1,0 +1,150 @@
+/**
+ * Property access.
+ *
+ * Every program object has a prototype chain made only of the realm's objects, so a host property access on it can
+ * only find program values. Primitives are different: a host lookup on `"abc"` would reach the host's
+ * `String.prototype`, so their properties are looked up on the realm's prototypes instead.
+ */
+import { MAX_ARRAY_LENGTH } from "../limits.js"
+import type { Location } from "../protocol.js"
+import { fatal, throwTypeError } from "./errors.js"
+import { CALL, isInternalKey } from "./internals.js"
+import { type Value, shortDescription } from "./functions.js"
+import { toPropertyKey } from "./operators.js"
+import { rt } from "./state.js"
+
+const keyText = (key: Value): string => (typeof key === "symbol" ? key.toString() : String(key))
+
+const isIndexKey = (key: string): boolean => {
+  const c = key.charCodeAt(0)
+  if (c < 48 || c > 57) return false
+  if (key.length > 1 && c === 48) return false
+  for (let i = 1; i < key.length; i++) {
+    const d = key.charCodeAt(i)
+    if (d < 48 || d > 57) return false
+  }
+  return true
+}
+
+/** `v[key]` where `v` is not an object. */
+export const getPrimitiveProp = (v: Value, key: Value, location?: Location): Value => {
+  switch (typeof v) {
+    case "string":
+      if (typeof key === "number") return v[key]
+      if (key === "length") return v.length
+      if (typeof key === "string") {
+        if (isIndexKey(key)) return v[key as unknown as number]
+        return Reflect.get(rt.realm.StringProto, key, v)
+      }
+      if (typeof key === "symbol") return Reflect.get(rt.realm.StringProto, key, v)
+      return getPrimitiveProp(v, toPropertyKey(key), location)
+    case "number":
+      return Reflect.get(rt.realm.NumberProto, primitiveKey(key), v)
+    case "boolean":
+      return Reflect.get(rt.realm.BooleanProto, primitiveKey(key), v)
+    case "symbol":
+      return Reflect.get(rt.realm.SymbolProto, primitiveKey(key), v)
+    case "bigint":
+      return undefined
+    default:
+      return throwTypeError(`Cannot read properties of ${v} (reading '${keyText(primitiveKey(key))}')`, location)
+  }
+}
+
+const primitiveKey = (key: Value): string | number | symbol =>
+  typeof key === "string" || typeof key === "number" || typeof key === "symbol" ? key : toPropertyKey(key)
+
+/** `v[key]` for any value; `key` must already be a property key. */
+export const getProp = (v: Value, key: Value, location?: Location): Value =>
+  typeof v === "object" && v !== null ? v[key] : getPrimitiveProp(v, key, location)
+
+/** `v[key]` for a computed key of any type. */
+export const getComputed = (v: Value, key: Value, location?: Location): Value => {
+  if (typeof v === "object" && v !== null) {
+    const t = typeof key
+    return t === "number" || t === "string" || t === "symbol" ? v[key] : v[toPropertyKey(key)]
+  }
+  return getPrimitiveProp(v, key, location)
+}
+
+/** Fail when an array would grow past the interpreter's bound. */
+export const arrayTooLong = (length: number): never =>
+  fatal("ExecutionFailure", `Array length limit exceeded: ${length} > ${MAX_ARRAY_LENGTH} elements`, rt.loc)
+
+/** `v[key] = value` for any value; `key` must already be a property key. */
+export const setProp = (v: Value, key: Value, value: Value, location?: Location): void => {
+  if (typeof v === "object" && v !== null) {
+    if (typeof key === "number" && key >= MAX_ARRAY_LENGTH && Array.isArray(v)) arrayTooLong(key + 1)
+    v[key] = value
+    return
+  }
+  if (v === undefined || v === null) {
+    throwTypeError(`Cannot set properties of ${v} (setting '${keyText(key)}')`, location)
+  }
+  throwTypeError(`Cannot create property '${keyText(key)}' on ${typeof v} ${shortDescription(v)}`, location)
+}
+
+/** `v[key] = value` for a computed key of any type. */
+export const setComputed = (v: Value, key: Value, value: Value, location?: Location): void => {
+  const t = typeof key
+  setProp(v, t === "number" || t === "string" || t === "symbol" ? key : toPropertyKey(key), value, location)
+}
+
+/** `delete v[key]`. */
+export const deleteProp = (v: Value, key: Value, location?: Location): boolean => {
+  if (typeof v === "object" && v !== null) {
+    const k = toPropertyKey(key)
+    if (!delete v[k as string]) throwTypeError(`Cannot delete property '${keyText(k)}' of ${shortDescription(v)}`, location)
+    return true
+  }
+  if (v === undefined || v === null) throwTypeError(`Cannot convert undefined or null to object`, location)
+  return true
+}
+
+/** Own property keys of a program object, without the interpreter's internal keys. */
+export const ownKeys = (o: object): Array<string | symbol> => {
+  const keys = Reflect.ownKeys(o)
+  let clean = true
+  for (let i = 0; i < keys.length; i++) {
+    if (typeof keys[i] === "symbol" && isInternalKey(keys[i])) {
+      clean = false
+      break
+    }
+  }
+  return clean ? keys : keys.filter((k) => !isInternalKey(k))
+}
+
+const propertyIsEnumerable = Object.prototype.propertyIsEnumerable
+
+/** Create an own data property the way object literals and spread do (never running a setter). */
+export const createDataProperty = (target: Value, key: PropertyKey, value: Value): void => {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
+  } else {
+    target[key] = value
+  }
+}
+
+/** `CopyDataProperties(target, source, excluded)`: what object spread and rest do. */
+export const copyDataProperties = (target: Value, source: Value, excluded?: ReadonlyArray<PropertyKey>): void => {
+  if (source === undefined || source === null) return
+  if (typeof source === "string") {
+    for (let i = 0; i < source.length; i++) if (!excluded?.includes(String(i))) target[i] = source[i]
+    return
+  }
+  if (typeof source !== "object") return
+  const keys = Object.keys(source)
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]
+    if (excluded === undefined || !excluded.includes(k)) createDataProperty(target, k, source[k])
+  }
+  const symbols = Object.getOwnPropertySymbols(source)
+  for (let i = 0; i < symbols.length; i++) {
+    const k = symbols[i]
+    if (isInternalKey(k) || !propertyIsEnumerable.call(source, k)) continue
+    if (excluded === undefined || !excluded.includes(k)) createDataProperty(target, k, source[k])
+  }
+}
+
+/** True when `o` is a program function (for checks in built-ins). */
+export const isFunctionObject = (o: Value): boolean => typeof o === "object" && o !== null && o[CALL] !== undefined

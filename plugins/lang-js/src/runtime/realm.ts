@@ -1,0 +1,184 @@
+/**
+ * The realm: one execution's own set of prototypes, constructors and globals.
+ *
+ * Every execution gets fresh prototypes, so what a program does to `Array.prototype` stays inside that execution.
+ * Plain objects, arrays and functions are instances of host classes created for this realm whose `prototype`
+ * objects *are* the realm's `Object.prototype`, `Array.prototype` and `Function.prototype` (re-parented and
+ * stripped of their host `constructor`), which keeps allocation as fast as host literals while no prototype chain
+ * ever reaches a host object.
+ */
+import type { ErrorName } from "./errors.js"
+import type { CallImpl, ConstructImpl, Value } from "./functions.js"
+import { BRAND, Brand, CALL, CONSTRUCT, ENV, HOME, META, type FunctionMeta } from "./internals.js"
+import { rt } from "./state.js"
+
+/** A global variable's storage: compiled code reads and writes the cell directly. */
+export interface Cell {
+  value: Value
+}
+
+/** The class of a program function object. */
+export type FunctionClass = new (
+  call: CallImpl | undefined,
+  construct: ConstructImpl | undefined,
+  env: unknown,
+  meta: FunctionMeta,
+  home: Value,
+) => Value
+
+const makeClasses = () => {
+  const SO = class {} as unknown as new () => Value
+  const ObjectProto = SO.prototype as Value
+  delete ObjectProto.constructor
+  Object.setPrototypeOf(ObjectProto, null)
+
+  const SA = class extends Array {} as unknown as new () => Value[]
+  const ArrayProto = SA.prototype as Value
+  delete ArrayProto.constructor
+  Object.setPrototypeOf(ArrayProto, ObjectProto)
+
+  const SF = class {
+    constructor(call: CallImpl | undefined, construct: ConstructImpl | undefined, env: unknown, meta: FunctionMeta, home: Value) {
+      const self = this as Value
+      self[CALL] = call
+      self[CONSTRUCT] = construct
+      self[ENV] = env
+      self[META] = meta
+      self[HOME] = home
+    }
+  } as unknown as FunctionClass
+  const FunctionProto = SF.prototype as Value
+  delete FunctionProto.constructor
+  Object.setPrototypeOf(FunctionProto, ObjectProto)
+  return { SO, SA, SF, ObjectProto, ArrayProto, FunctionProto }
+}
+
+/** One execution's realm. Built-in modules fill in the prototypes and constructors. */
+export class Realm {
+  /** Plain objects: `new SO()` has the realm's `Object.prototype`. */
+  readonly SO: new () => Value
+  /** Arrays: `new SA()` is a host array whose prototype is the realm's `Array.prototype`. */
+  readonly SA: new () => Value[]
+  /** Function objects. */
+  readonly SF: FunctionClass
+  readonly ObjectProto: Value
+  readonly ArrayProto: Value
+  readonly FunctionProto: Value
+
+  StringProto: Value = null
+  NumberProto: Value = null
+  BooleanProto: Value = null
+  SymbolProto: Value = null
+  ErrorProto: Value = null
+  readonly errorProtos: Partial<Record<ErrorName, Value>> = {}
+  readonly errorConstructors: Partial<Record<ErrorName, Value>> = {}
+  IteratorProto: Value = null
+  AsyncIteratorProto: Value = null
+  ArrayIteratorProto: Value = null
+  MapIteratorProto: Value = null
+  SetIteratorProto: Value = null
+  StringIteratorProto: Value = null
+  RegExpStringIteratorProto: Value = null
+  GeneratorProto: Value = null
+  AsyncGeneratorProto: Value = null
+  AsyncFromSyncIteratorProto: Value = null
+  PromiseProto: Value = null
+  Promise: Value = null
+  MapProto: Value = null
+  SetProto: Value = null
+  WeakMapProto: Value = null
+  WeakSetProto: Value = null
+  DateProto: Value = null
+  RegExpProto: Value = null
+  RegExp: Value = null
+  URLProto: Value = null
+  URLSearchParamsProto: Value = null
+  Uint8ArrayProto: Value = null
+  ArgumentsProto: Value = null
+  Object: Value = null
+  Array: Value = null
+  Function: Value = null
+  /** The original `Array.prototype.values` (for-of takes a fast path while arrays still use it). */
+  arrayValues: Value = null
+  /** The original `%ArrayIteratorPrototype%.next`. */
+  arrayIteratorNext: Value = null
+  /** The original `String.prototype[Symbol.iterator]`. */
+  stringIterator: Value = null
+  /** The original `Map.prototype.entries` and `%MapIteratorPrototype%.next`. */
+  mapEntries: Value = null
+  mapIteratorNext: Value = null
+  /** The original `Set.prototype.values` and `%SetIteratorPrototype%.next`. */
+  setValues: Value = null
+  setIteratorNext: Value = null
+  /** Create a program `RegExp` (installed by the RegExp built-in). */
+  makeRegExp: (pattern: string, flags: string) => Value = () => {
+    throw new Error("internal: RegExp is not installed")
+  }
+  /** The program's `globalThis`. */
+  readonly globalObject: Value
+  /** Global variables by name. */
+  readonly cells = new Map<string, Cell>()
+  /** `Symbol.for` registry of this execution. */
+  readonly symbolRegistry = new Map<string, symbol>()
+
+  constructor() {
+    const c = makeClasses()
+    this.SO = c.SO
+    this.SA = c.SA
+    this.SF = c.SF
+    this.ObjectProto = c.ObjectProto
+    this.ArrayProto = c.ArrayProto
+    this.FunctionProto = c.FunctionProto
+    this.globalObject = new c.SO()
+  }
+
+  /** A new empty plain object. */
+  newObject(): Value {
+    return new this.SO()
+  }
+
+  /** A new program array holding `items` (copied). */
+  newArray(items?: ArrayLike<Value>): Value[] {
+    const a = new this.SA()
+    if (items !== undefined) for (let i = 0; i < items.length; i++) a[i] = items[i]
+    return a
+  }
+
+  /** Adopt a fresh host array (made by a host built-in) as a program array without copying. */
+  adoptArray(hostArray: Value[]): Value[] {
+    Object.setPrototypeOf(hostArray, this.ArrayProto)
+    return hostArray
+  }
+
+  /** Create one of the program's error objects. */
+  makeError(name: ErrorName, message: string): Value {
+    const e = Object.create(this.errorProtos[name] ?? this.ErrorProto)
+    e[BRAND] = Brand.Error
+    Object.defineProperty(e, "message", { value: message, writable: true, enumerable: false, configurable: true })
+    return e
+  }
+
+  /** Define (or replace) a global variable and its `globalThis` property. */
+  defineGlobal(name: string, value: Value): void {
+    const existing = this.cells.get(name)
+    if (existing) {
+      existing.value = value
+      return
+    }
+    const cell: Cell = { value }
+    this.cells.set(name, cell)
+    Object.defineProperty(this.globalObject, name, {
+      get: () => cell.value,
+      set: (v: Value) => {
+        cell.value = v
+      },
+      enumerable: false,
+      configurable: true,
+    })
+  }
+
+  /** Make this realm the running one. */
+  activate(): void {
+    rt.realm = this
+  }
+}
