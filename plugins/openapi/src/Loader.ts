@@ -81,6 +81,23 @@ const resolveServers = (document: JsonObject, url: string): void => {
   }
 }
 
+/** True when some `$ref` in `value` points outside the document (the only case that needs bundling). */
+const hasExternalRefs = (value: unknown): boolean => {
+  const stack: unknown[] = [value]
+  while (stack.length > 0) {
+    const node = stack.pop()
+    if (Array.isArray(node)) stack.push(...node)
+    else if (isObject(node)) {
+      if (typeof node.$ref === "string" && !node.$ref.startsWith("#")) return true
+      for (const key in node) {
+        const child = node[key]
+        if (typeof child === "object" && child !== null) stack.push(child)
+      }
+    }
+  }
+  return false
+}
+
 const looksLikeText = (source: string) => /^\s*\{/.test(source) || /^\s*(openapi|swagger)\s*:/m.test(source)
 
 const preCheck = (value: unknown, where: string): void => {
@@ -93,7 +110,8 @@ const preCheck = (value: unknown, where: string): void => {
 }
 
 /**
- * Load a document. `source` is a file path, an http(s) URL, JSON or YAML text, or an already-parsed object.
+ * Load a document. `source` is a file path, an http(s) URL, JSON or YAML text, or an already-parsed object. Documents
+ * with external `$ref`s are bundled into one; self-contained ones are returned as parsed.
  * Relative server URLs of a document fetched over HTTP are resolved against its URL. External references to loopback
  * or private addresses are followed for files, text and loopback URLs, and refused for documents from other URLs.
  */
@@ -139,6 +157,7 @@ export const load = async (source: string | object, options: LoadOptions = {}): 
     if (!isObject(input)) throw new DocumentError(`${source} does not hold an OpenAPI document object`)
     preCheck(input, where)
   }
+  if (!hasExternalRefs(input)) return input as Document
   const parserOptions = {
     resolve: { http: { timeout, safeUrlResolver: !trusted, ...(options.headers ? { headers: { ...options.headers } } : {}) }, external: true },
   }

@@ -176,7 +176,8 @@ const analyzeParameter = (param: JsonObject, reasons: string[]): ParameterAnalys
     )
     return undefined
   }
-  const explode = typeof param.explode === "boolean" ? param.explode : style === "form"
+  // deepObject is only defined exploded; a document that leaves `explode` out means that form.
+  const explode = typeof param.explode === "boolean" ? param.explode : style === "form" || style === "deepObject"
   if (style === "deepObject" && !explode) {
     reasons.push(`query parameter "${name}" uses style deepObject with explode: false, which OpenAPI does not define`)
     return undefined

@@ -32,6 +32,8 @@ describe("skip reasons", () => {
     expect(reasonOf(get({ parameters: [{ name: "f", in: "query", style: "deepObject", explode: false, schema: { type: "object" } }] }))).toBe(
       'query parameter "f" uses style deepObject with explode: false, which OpenAPI does not define',
     )
+    // without explode, deepObject means its only defined (exploded) form
+    expect(reasonOf(get({ parameters: [{ name: "f", in: "query", style: "deepObject", schema: { type: "object" } }] }))).toBeUndefined()
   })
 
   it("parameters with non-JSON content", () => {
