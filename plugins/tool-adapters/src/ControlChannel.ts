@@ -22,7 +22,8 @@ export interface ControlChannel {
 }
 
 const maxBodyBytes = 16 * 1024 * 1024
-const closeWaitMs = 2_000
+/** How long closing waits for adapters to read their final lines before cutting connections. */
+const closeWaitMs = 250
 
 const decodeInvoke = Schema.decodeUnknownExit(InvokeRequest)
 const decodeAbort = Schema.decodeUnknownExit(AbortRequest)
@@ -123,10 +124,15 @@ export const make = (hub: Hub): Effect.Effect<ControlChannel, ToolChannelStartEr
         Effect.gen(function* () {
           yield* hub.close
           yield* Effect.callback<void>((resume) => {
-            server.close(() => resume(Effect.void))
-            server.closeIdleConnections()
-            const timer = setTimeout(() => server.closeAllConnections(), closeWaitMs)
-            timer.unref()
+            // Streams just ended become idle a moment later: keep closing idle connections, and cut the rest
+            // (adapters that stopped reading) after a bounded wait.
+            const sweep = setInterval(() => server.closeIdleConnections(), 10)
+            const deadline = setTimeout(() => server.closeAllConnections(), closeWaitMs)
+            server.close(() => {
+              clearInterval(sweep)
+              clearTimeout(deadline)
+              resume(Effect.void)
+            })
           })
         }),
     )
