@@ -199,7 +199,9 @@ const formatA = (x: number, precision: number, alt: boolean, upper: boolean): st
     const scale = POW2[4 * (13 - precision)]
     let q = Math.floor(fraction / scale)
     const twice = (fraction - q * scale) * 2
-    if (twice > scale || (twice === scale && q % 2 === 1)) q++
+    // Ties go to the even digit; with no fraction digits kept, the last digit is the leading one.
+    const lastOdd = (precision === 0 ? lead : q) % 2 === 1
+    if (twice > scale || (twice === scale && lastOdd)) q++
     if (q === POW2[4 * precision]) {
       lead++
       q = 0
