@@ -185,7 +185,8 @@ const runOn = (plan: Plan, code: string, worker: SandboxWorker) =>
     const ended = yield* (limits.timeoutMs === Infinity
       ? Effect.map(waitForEnd, Option.some)
       : Effect.timeoutOption(waitForEnd, Duration.millis(limits.timeoutMs))
-    ).pipe(Effect.ensuring(Effect.suspend(() => Fiber.interruptAll([...inFlight.values()]))))
+    ).pipe(Effect.onInterrupt(() => Effect.suspend(() => Fiber.interruptAll([...inFlight.values()]))))
+    if (Option.isNone(ended) || ended.value.type === "crash") yield* Fiber.interruptAll([...inFlight.values()])
 
     const toolCalls = (): ReadonlyArray<Result.ToolCall> =>
       records.map((r) => ({
@@ -225,6 +226,22 @@ const runOn = (plan: Plan, code: string, worker: SandboxWorker) =>
         false,
       )
     const outcome = end.outcome
+    // Work the program left running (JavaScript's un-awaited calls) is interrupted now; if that outlasts the
+    // timeout, the result stands and a warning says the background work was cut off.
+    const background = [...inFlight.values()]
+    if (background.length > 0) {
+      const remaining = deadline === Infinity ? undefined : Math.max(0, deadline - Date.now())
+      const interrupted = Fiber.interruptAll(background)
+      const finished =
+        remaining === undefined ? yield* Effect.as(interrupted, true) : yield* Effect.timeoutOption(interrupted, Duration.millis(remaining)).pipe(Effect.map(Option.isSome))
+      if (!finished)
+        warnings.push(
+          Diagnostic.make(
+            "TimeoutExceeded",
+            `the program returned, but ${background.length} call${background.length === 1 ? "" : "s"} still running could not be interrupted within timeoutMs (${limits.timeoutMs} ms)`,
+          ),
+        )
+    }
     if (!outcome.ok) return failed(outcome.error, true)
     let value: DataValue
     try {

@@ -90,4 +90,17 @@ describe("sandbox worker", () => {
     await Effect.runPromise(Effect.sleep(20))
     expect(outcomes).toEqual(["interrupted"])
   })
+
+  it("calls still running when the program returns are interrupted, and the result stands", async () => {
+    const outcomes: string[] = []
+    const rt = CodeMode.make({
+      language: lineLanguage(),
+      tools: { slow },
+      pool,
+      hooks: { tool: { after: (_call, outcome) => void outcomes.push(outcome._tag) } },
+    })
+    const result = await Effect.runPromise(rt.execute(`start slow {"ms":10000,"value":"never"}\nreturn "done"`))
+    expect(result).toMatchObject({ ok: true, value: "done", toolCalls: [{ name: "slow", status: "interrupted" }] })
+    expect(outcomes).toEqual(["interrupted"])
+  })
 })
