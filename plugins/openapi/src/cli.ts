@@ -161,6 +161,8 @@ const run = async (args: ReadonlyArray<string>): Promise<number> => {
   const timeoutMs = wholeNumber("timeout", values.timeout, 1, 2_147_483_647)
   if (values["bearer-env"] !== undefined && values.openapi === undefined) throw new UsageError("--bearer-env needs --openapi")
   const api = await toolsFrom(values, values["bearer-env"])
+  if (api && api.operations.length === 0 && api.skipped.length > 0)
+    process.stderr.write(`codemode run: note: the document gave no tools; the first operation was skipped because ${api.skipped[0].reason}\n`)
   const { CodeMode, Language, Effect, FetchHttpClient } = await modules()
   if (!Language.find(language)) {
     const pkg = Language.packageOf(language)

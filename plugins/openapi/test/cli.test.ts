@@ -97,6 +97,18 @@ describe("codemode run", () => {
     expect(outcome.stdout).toContain("POST /orders needs credentials for staffToken (bearer); the host configured no auth.resolve")
   })
 
+  it("notes on stderr when the document gives no tools", async () => {
+    const bare = join(scratch, "bare.json")
+    writeFileSync(bare, JSON.stringify({ openapi: "3.1.0", info: { title: "x", version: "1" }, paths: { "/a": { get: { responses: {} } } } }))
+    const program = join(scratch, "one.lua")
+    writeFileSync(program, "return 1\n")
+    const outcome = await codemode(["run", program, "--openapi", bare])
+    expect(outcome.code).toBe(0)
+    expect(outcome.stderr).toBe(
+      "codemode run: note: the document gave no tools; the first operation was skipped because no server URL: the document declares no servers; pass baseUrl\n",
+    )
+  })
+
   it("rejects bad input with one line and a non-zero exit", async () => {
     expectOneLineError(await codemode(["run", "missing.lua"]), "codemode run: cannot read missing.lua: no such file")
     expectOneLineError(await codemode(["run", report, "--bogus"]), /^codemode run: unknown option '--bogus' \(see codemode run --help\)$/)

@@ -154,6 +154,31 @@ describe("requests and responses", () => {
     expect(await failure(toolAt(api.tools, "items.create"), {})).toBe('POST /items: missing required input "body" (the request body)')
   })
 
+  it("passes values through unchanged: readOnly properties in requests, writeOnly ones in responses", async () => {
+    const spec = doc(
+      {
+        "/pets": {
+          post: {
+            operationId: "pets.create",
+            requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } } },
+            responses: { "201": { description: "", content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } } } },
+          },
+        },
+      },
+      {
+        servers: [{ url: server.url }],
+        components: {
+          schemas: {
+            Pet: { type: "object", properties: { id: { type: "integer", readOnly: true }, name: { type: "string" }, secret: { type: "string", writeOnly: true } } },
+          },
+        },
+      },
+    )
+    server.handler = (req, res) => json(res, 201, { ...JSON.parse(req.body), secret: "kept" })
+    const result = await run(toolAt(OpenAPI.fromSpec({ spec }).tools, "pets.create"), { body: { id: 7, name: "Rex", nested: { deep: [1] } } })
+    expect(result).toEqual({ id: 7, name: "Rex", nested: { deep: [1] }, secret: "kept" })
+  })
+
   it("returns null for empty responses and text for text responses", async () => {
     server.handler = (req, res) => {
       if (req.method === "DELETE") {
