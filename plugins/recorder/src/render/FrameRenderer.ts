@@ -12,7 +12,7 @@ export const CELL_WIDTH = 10
 /** Height of one terminal cell in pixels. */
 export const CELL_HEIGHT = 20
 /** The largest image the renderer paints (in pixels), so that an absurd frame size fails instead of exhausting memory. */
-export const MAX_IMAGE_PIXELS = 64 * 1024 * 1024
+const MAX_IMAGE_PIXELS = 64 * 1024 * 1024
 
 /** A 24-bit RGB image, rows top to bottom, 3 bytes per pixel. */
 export interface RgbImage {

@@ -9,7 +9,7 @@
 import type { PixelFormat } from "../render/IncrementalRenderer.js"
 
 /** Matroska timestamps are in TimestampScale nanoseconds; 1000 makes them microseconds. */
-export const TIMESTAMP_SCALE_NS = 1000
+const TIMESTAMP_SCALE_NS = 1000
 
 /** Element IDs (their leading length bits included, as written). */
 const EBML = 0x1a45dfa3
