@@ -1,6 +1,7 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { Effect, Exit, Fiber, Redacted } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { CodeMode } from "@codemode/core"
 import { OpenAPI } from "../src/index.js"
 import { echo, json, start, type TestServer } from "./support/server.js"
 import { doc, failure, ok, run, toolAt } from "./support/spec.js"
@@ -271,6 +272,17 @@ describe("requests and responses", () => {
       }),
     )
     expect(Exit.hasInterrupts(exit)).toBe(true)
+    await aborted
+  })
+
+  it("the execution's timeout aborts a request in flight (through CodeMode and Lua)", async () => {
+    let closed!: () => void
+    const aborted = new Promise<void>((resolve) => (closed = resolve))
+    server.handler = (_req, res) => res.on("close", () => closed())
+    const runtime = CodeMode.make({ language: "lua", tools: { shop: OpenAPI.fromSpec({ spec: spec() }).tools }, limits: { timeoutMs: 300 } })
+    const result = await Effect.runPromise(runtime.execute(`return tools.shop.items.get({ id = "slow" })`).pipe(Effect.provide(NodeHttpClient.layerNodeHttp)))
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.kind).toBe("TimeoutExceeded")
     await aborted
   })
 
