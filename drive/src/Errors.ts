@@ -1,0 +1,131 @@
+/**
+ * The tagged errors of opencode-drive. Every error carries a `message` that says what happened and what to do.
+ */
+import { Recorder } from "@codemode/core"
+import { Data } from "effect"
+
+/** The options passed to `make`/`use`/`defineScript` (or a capability call) are invalid. */
+export class InvalidOptionsError extends Data.TaggedError("InvalidOptionsError")<{
+  readonly message: string
+}> {}
+
+/** The run directory or the project could not be prepared (files, git). */
+export class ProjectSetupError extends Data.TaggedError("ProjectSetupError")<{
+  readonly message: string
+  readonly cause?: unknown
+}> {}
+
+/** The OpenCode server could not be started or did not become healthy in time. */
+export class OpenCodeStartError extends Data.TaggedError("OpenCodeStartError")<{
+  readonly message: string
+  readonly logTail: string
+}> {}
+
+/** The OpenCode server exited while the run was going on. */
+export class OpenCodeExitedError extends Data.TaggedError("OpenCodeExitedError")<{
+  readonly message: string
+  readonly exitCode: number | null
+  readonly signal: string | null
+  readonly logTail: string
+}> {}
+
+/** `opencode.compatibility: "required"` asked for a capability the running OpenCode does not offer. */
+export class CompatibilityError extends Data.TaggedError("CompatibilityError")<{
+  readonly message: string
+  readonly opencodeVersion: string
+}> {}
+
+/** A TUI did not show its prompt in time. */
+export class TuiLaunchError extends Data.TaggedError("TuiLaunchError")<{
+  readonly message: string
+  readonly tui: string
+  readonly screen: string
+}> {}
+
+/** A TUI process exited while it was being used. */
+export class TuiExitedError extends Data.TaggedError("TuiExitedError")<{
+  readonly message: string
+  readonly tui: string
+  readonly exitCode: number
+  readonly signal: number | null
+  readonly screen: string
+}> {}
+
+/** A UI wait timed out; `screen` is the screen text at that moment. */
+export class UiTimeoutError extends Data.TaggedError("UiTimeoutError")<{
+  readonly message: string
+  readonly tui: string
+  readonly condition: string
+  readonly timeoutMs: number
+  readonly screen: string
+}> {}
+
+/** The running OpenCode does not offer a UI capability (for example semantic snapshots in OpenCode 1.x). */
+export class UiCapabilityError extends Data.TaggedError("UiCapabilityError")<{
+  readonly message: string
+  readonly operation: string
+}> {}
+
+/** An LLM output was not schema-valid or a response was malformed (for example output after a terminal output). */
+export class LlmOutputError extends Data.TaggedError("LlmOutputError")<{
+  readonly message: string
+}> {}
+
+/** An `llm.send` response was not streamed in time. */
+export class LlmTimeoutError extends Data.TaggedError("LlmTimeoutError")<{
+  readonly message: string
+  readonly timeoutMs: number
+}> {}
+
+/** Settlement found queued responses nobody asked for, requests nobody answered, or responses still streaming. */
+export class LlmSettlementError extends Data.TaggedError("LlmSettlementError")<{
+  readonly message: string
+  readonly unusedResponses: ReadonlyArray<string>
+  readonly unexpectedRequests: ReadonlyArray<string>
+  readonly unfinishedResponses: ReadonlyArray<string>
+}> {}
+
+/** The driver was already settled; no new TUIs or LLM responses are accepted. */
+export class DriverSettledError extends Data.TaggedError("DriverSettledError")<{
+  readonly message: string
+  readonly operation: string
+}> {}
+
+/** A `defineScript` definition is not Effect-only or not a script at all. */
+export class ScriptDefinitionError extends Data.TaggedError("ScriptDefinitionError")<{
+  readonly message: string
+}> {}
+
+/** Tool control was used without declaring tools, or no tool-adapter implementation is available. */
+export class ToolsUnavailableError extends Data.TaggedError("ToolsUnavailableError")<{
+  readonly message: string
+}> {}
+
+/** Intercepted tool invocations were not taken or not settled (reported by the tool adapters). */
+export class ToolSettlementError extends Data.TaggedError("ToolSettlementError")<{
+  readonly message: string
+}> {}
+
+/** A screenshot, asciicast or video could not be produced (from the `Recorder` service). */
+export const RecorderError: typeof Recorder.RecorderError = Recorder.RecorderError
+export type RecorderError = Recorder.RecorderError
+
+/** Every error a driver operation can fail with. */
+export type DriverError =
+  | InvalidOptionsError
+  | ProjectSetupError
+  | OpenCodeStartError
+  | OpenCodeExitedError
+  | CompatibilityError
+  | TuiLaunchError
+  | TuiExitedError
+  | UiTimeoutError
+  | UiCapabilityError
+  | LlmOutputError
+  | LlmTimeoutError
+  | LlmSettlementError
+  | DriverSettledError
+  | ScriptDefinitionError
+  | ToolsUnavailableError
+  | ToolSettlementError
+  | RecorderError

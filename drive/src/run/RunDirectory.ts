@@ -1,0 +1,143 @@
+/**
+ * One directory per run, `<tmp>/opencode-drive/run-<id>/`, with `files/` (the project), `home/` (HOME and every
+ * XDG directory), `logs/` and `media/`. It is removed when the run's scope closes, except: everything is kept
+ * with `keepArtifacts: true` or when the run failed (the path is printed), and `media/` is kept when the run
+ * produced screenshots or recordings.
+ */
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { randomBytes } from "node:crypto"
+import { Cause, Effect, Exit, Scope } from "effect"
+import { ProjectSetupError } from "../Errors.js"
+
+/** The paths of one run. */
+export interface RunPaths {
+  readonly root: string
+  readonly files: string
+  readonly home: string
+  readonly logs: string
+  readonly media: string
+}
+
+/** What stays on disk after a successful run: everything, only `media/`, or nothing. */
+export type Retention = "all" | "media" | "none"
+
+/** A run directory and its retention policy. */
+export interface RunDirectory {
+  readonly id: string
+  readonly paths: RunPaths
+  /** What will be kept if the run succeeds (a failed run keeps everything). */
+  readonly plannedRetention: Effect.Effect<Retention>
+}
+
+/** The parent of every run directory. */
+export const runsRoot = (): string => Path.join(Os.tmpdir(), "opencode-drive")
+
+const xdg = (home: string) => ({
+  XDG_CONFIG_HOME: Path.join(home, ".config"),
+  XDG_DATA_HOME: Path.join(home, ".local", "share"),
+  XDG_CACHE_HOME: Path.join(home, ".cache"),
+  XDG_STATE_HOME: Path.join(home, ".local", "state"),
+  XDG_RUNTIME_DIR: Path.join(home, ".run"),
+  XDG_CONFIG_DIRS: Path.join(home, ".xdg", "config"),
+  XDG_DATA_DIRS: Path.join(home, ".xdg", "data"),
+})
+
+const passThrough = [
+  "PATH",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TZ",
+  "SHELL",
+  "TMPDIR",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "npm_config_registry",
+  "NPM_CONFIG_REGISTRY",
+]
+
+/**
+ * The environment of every process Drive starts for this run: a minimal set passed through from the host
+ * (PATH, locale, proxies, the npm registry setting) and HOME, every XDG directory and git's global config inside
+ * the run. Nothing else from the host leaks in (no API keys, no OPENCODE_* settings).
+ */
+export const environment = (paths: RunPaths): Record<string, string> => {
+  const env: Record<string, string> = {}
+  for (const name of passThrough) {
+    const value = process.env[name]
+    if (value !== undefined) env[name] = value
+  }
+  if (env.LANG === undefined) env.LANG = "C.UTF-8"
+  return {
+    ...env,
+    HOME: paths.home,
+    USERPROFILE: paths.home,
+    ...xdg(paths.home),
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: Path.join(paths.home, ".gitconfig"),
+  }
+}
+
+const isEmptyDir = (dir: string) => {
+  try {
+    return Fs.readdirSync(dir).length === 0
+  } catch {
+    return true
+  }
+}
+
+const removeQuietly = (path: string) => {
+  try {
+    Fs.rmSync(path, { recursive: true, force: true, maxRetries: 3 })
+  } catch {
+    // best effort: a file still held open by a dying process is left for the OS temp cleaner
+  }
+}
+
+/** Create the run directory; its removal is tied to the current scope (see the module doc for what is kept). */
+export const make = (options: { readonly keepArtifacts: boolean }): Effect.Effect<RunDirectory, ProjectSetupError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const id = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`
+    const root = Path.join(runsRoot(), `run-${id}`)
+    const paths: RunPaths = {
+      root,
+      files: Path.join(root, "files"),
+      home: Path.join(root, "home"),
+      logs: Path.join(root, "logs"),
+      media: Path.join(root, "media"),
+    }
+    yield* Effect.try({
+      try: () => {
+        for (const dir of [paths.files, paths.logs, paths.media, ...Object.values(xdg(paths.home))]) {
+          Fs.mkdirSync(dir, { recursive: true })
+        }
+        Fs.chmodSync(xdg(paths.home).XDG_RUNTIME_DIR, 0o700)
+      },
+      catch: (cause) =>
+        new ProjectSetupError({ message: `cannot create the run directory ${root}: ${String(cause)}; check that the temp directory is writable`, cause }),
+    })
+    const plannedRetention = Effect.sync((): Retention =>
+      options.keepArtifacts ? "all" : isEmptyDir(paths.media) ? "none" : "media",
+    )
+    yield* Effect.addFinalizer((exit) =>
+      Effect.sync(() => {
+        if (options.keepArtifacts) return
+        if (Exit.isFailure(exit) && !Cause.hasInterruptsOnly(exit.cause)) {
+          process.stderr.write(`opencode-drive: the run failed; its artifacts are kept in ${root}\n`)
+          return
+        }
+        if (isEmptyDir(paths.media)) {
+          removeQuietly(root)
+          return
+        }
+        for (const dir of [paths.files, paths.home, paths.logs]) removeQuietly(dir)
+      }),
+    )
+    return { id, paths, plannedRetention }
+  })

@@ -1,0 +1,195 @@
+/**
+ * One terminal program in a pseudo-terminal (node-pty), parsed by @xterm/headless. Keeps the timeline — every
+ * output chunk with its time and every resize — from the first byte, answers the terminal queries the emulator
+ * leaves open, and captures frames (every cell's glyph, colors and attributes; cursor; viewport).
+ */
+import type { Recorder } from "@codemode/core"
+import xterm from "@xterm/headless"
+import type { Terminal as XtermTerminal, IBufferCell } from "@xterm/headless"
+import pty from "node-pty"
+import { Deferred, Effect } from "effect"
+import * as Processes from "../run/Processes.js"
+import * as TerminalQueries from "./TerminalQueries.js"
+
+type Color = Recorder.Color
+type Cell = Recorder.Cell
+
+/** How the program ended. */
+export interface TerminalExit {
+  readonly exitCode: number
+  readonly signal: number | null
+}
+
+/** What to run and how big the terminal is. */
+export interface SpawnOptions {
+  readonly file: string
+  readonly args: ReadonlyArray<string>
+  readonly cwd: string
+  readonly env: Record<string, string>
+  readonly cols: number
+  readonly rows: number
+}
+
+/** A running terminal program. */
+export interface TerminalProcess {
+  readonly pid: number
+  /** Send input bytes to the program. */
+  readonly write: (data: string) => void
+  /** Resize both the pseudo-terminal and the emulator, recording the resize. */
+  readonly resize: (cols: number, rows: number) => void
+  /** Wait until the emulator has parsed everything received so far. */
+  readonly flush: Effect.Effect<void>
+  readonly capture: () => Recorder.TerminalFrame
+  /** The visible lines, trailing spaces trimmed. */
+  readonly lines: () => ReadonlyArray<string>
+  readonly timeline: () => Recorder.Timeline
+  /** Milliseconds since the epoch of the last output chunk. */
+  readonly lastOutputAt: () => number
+  readonly exit: () => TerminalExit | undefined
+  readonly awaitExit: Effect.Effect<TerminalExit>
+  readonly modes: () => { readonly applicationCursorKeys: boolean; readonly mouseTracking: boolean }
+  /** Stop the program and its process group; idempotent. */
+  readonly close: Effect.Effect<void>
+}
+
+const defaultColor: Color = { mode: "default" }
+
+const color = (isDefault: boolean, isRgb: boolean, value: number): Color =>
+  isDefault ? defaultColor : isRgb ? { mode: "rgb", rgb: value } : { mode: "palette", index: value }
+
+const toCell = (cell: IBufferCell): Cell => {
+  const width = cell.getWidth()
+  return {
+    glyph: width === 0 ? "" : cell.getChars() || " ",
+    width: width === 0 ? 0 : width === 2 ? 2 : 1,
+    fg: color(cell.isFgDefault(), cell.isFgRGB(), cell.getFgColor()),
+    bg: color(cell.isBgDefault(), cell.isBgRGB(), cell.getBgColor()),
+    bold: cell.isBold() !== 0,
+    italic: cell.isItalic() !== 0,
+    dim: cell.isDim() !== 0,
+    underline: cell.isUnderline() !== 0,
+    strikethrough: cell.isStrikethrough() !== 0,
+    inverse: cell.isInverse() !== 0,
+    invisible: cell.isInvisible() !== 0,
+  }
+}
+
+/** Capture the visible screen of an emulator. */
+export const captureFrame = (terminal: XtermTerminal, cursorVisible: boolean): Recorder.TerminalFrame => {
+  const buffer = terminal.buffer.active
+  const cells: Array<Array<Cell>> = []
+  const scratch = buffer.getNullCell()
+  for (let y = 0; y < terminal.rows; y++) {
+    const line = buffer.getLine(buffer.viewportY + y)
+    const row: Array<Cell> = []
+    for (let x = 0; x < terminal.cols; x++) {
+      const cell = line?.getCell(x, scratch)
+      row.push(cell ? toCell(cell) : toCell(scratch))
+    }
+    cells.push(row)
+  }
+  return {
+    cols: terminal.cols,
+    rows: terminal.rows,
+    cells,
+    cursor: { x: buffer.cursorX, y: buffer.cursorY, visible: cursorVisible },
+  }
+}
+
+/** The visible lines of an emulator, trailing spaces trimmed. */
+export const screenLines = (terminal: XtermTerminal): ReadonlyArray<string> => {
+  const buffer = terminal.buffer.active
+  const lines: Array<string> = []
+  for (let y = 0; y < terminal.rows; y++) lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "")
+  return lines
+}
+
+/** Start `file args` in a pseudo-terminal. The caller owns it and must `close` it. */
+export const spawn = (options: SpawnOptions): Effect.Effect<TerminalProcess, string> =>
+  Effect.gen(function* () {
+    const startedAt = Date.now()
+    const events: Array<Recorder.TimelineEvent> = []
+    const terminal = new xterm.Terminal({ cols: options.cols, rows: options.rows, allowProposedApi: true, scrollback: 1000 })
+    let cursorVisible = true
+    const trackCursor = (visible: boolean) => (params: ReadonlyArray<number | ReadonlyArray<number>>) => {
+      if (params.includes(25)) cursorVisible = visible
+      return false
+    }
+    terminal.parser.registerCsiHandler({ prefix: "?", final: "h" }, trackCursor(true))
+    terminal.parser.registerCsiHandler({ prefix: "?", final: "l" }, trackCursor(false))
+
+    const child = yield* Effect.try({
+      try: () =>
+        pty.spawn(options.file, options.args as Array<string>, {
+          name: "xterm-256color",
+          cols: options.cols,
+          rows: options.rows,
+          cwd: options.cwd,
+          env: { ...options.env, TERM: "xterm-256color", COLORTERM: "truecolor" },
+        }),
+      catch: (cause) => `cannot start ${options.file} in a pseudo-terminal: ${String(cause)}`,
+    })
+    let exitInfo: TerminalExit | undefined
+    const exited = yield* Deferred.make<TerminalExit>()
+    let lastOutput = Date.now()
+    const reply = (bytes: string) => {
+      if (exitInfo === undefined) child.write(bytes)
+    }
+    TerminalQueries.install(terminal, reply)
+    terminal.onData(reply)
+    child.onData((data) => {
+      lastOutput = Date.now()
+      events.push({ t: lastOutput - startedAt, type: "output", data })
+      terminal.write(data)
+    })
+    child.onExit(({ exitCode, signal }) => {
+      exitInfo = { exitCode, signal: signal ?? null }
+      Deferred.doneUnsafe(exited, Effect.succeed(exitInfo))
+    })
+
+    let closed = false
+    const close = Effect.gen(function* () {
+      if (closed) return
+      closed = true
+      if (exitInfo === undefined) {
+        yield* Processes.stopGroup(child.pid)
+        yield* Deferred.await(exited).pipe(Effect.timeoutOption(2_000))
+        if (exitInfo === undefined) {
+          try {
+            child.kill("SIGKILL")
+          } catch {
+            // already gone
+          }
+        }
+      }
+      terminal.dispose()
+    })
+
+    return {
+      pid: child.pid,
+      write: (data) => {
+        if (exitInfo === undefined && !closed) child.write(data)
+      },
+      resize: (cols, rows) => {
+        if (closed) return
+        if (exitInfo === undefined) child.resize(cols, rows)
+        terminal.resize(cols, rows)
+        events.push({ t: Date.now() - startedAt, type: "resize", cols, rows })
+      },
+      flush: Effect.callback<void>((resume) => {
+        if (closed) resume(Effect.void)
+        else terminal.write("", () => resume(Effect.void))
+      }),
+      capture: () => captureFrame(terminal, cursorVisible),
+      lines: () => screenLines(terminal),
+      timeline: () => ({ cols: options.cols, rows: options.rows, startedAt, events: events.slice() }),
+      lastOutputAt: () => lastOutput,
+      exit: () => exitInfo,
+      awaitExit: Deferred.await(exited),
+      modes: () => ({
+        applicationCursorKeys: terminal.modes.applicationCursorKeysMode,
+        mouseTracking: terminal.modes.mouseTrackingMode !== "none",
+      }),
+      close,
+    } satisfies TerminalProcess
+  })
