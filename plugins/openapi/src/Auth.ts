@@ -62,7 +62,7 @@ export interface Options<R = never> {
   readonly schemes?: { readonly [name: string]: unknown }
 }
 
-/** Why a security requirement cannot be met by any supported scheme. */
+/** One security scheme: how to apply it, or why it is not supported. */
 export type Classification = { readonly ok: true; readonly use: SchemeUse } | { readonly ok: false; readonly reason: string }
 
 /** Classify one security scheme object. */

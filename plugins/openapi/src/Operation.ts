@@ -20,7 +20,7 @@ export interface BodyPlan {
   readonly mediaType: string
 }
 
-/** How the response is read: the media types to ask for, and what an empty response means. */
+/** How the response is asked for: the media types the success responses declare. */
 export interface ResponsePlan {
   /** The `Accept` header, or `undefined` when the document declares no response content. */
   readonly accept: string | undefined
