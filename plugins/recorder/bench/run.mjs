@@ -76,19 +76,24 @@ async function benchScreenshot() {
   const first = performance.now() - cold
   const rgb = []
   const png = []
+  const pngCpu = []
   for (let i = 0; i < 40; i++) {
     let start = performance.now()
     renderRgb(frame)
     rgb.push(performance.now() - start)
+    const cpuStart = process.cpuUsage()
     start = performance.now()
     renderPng(frame)
     png.push(performance.now() - start)
+    const cpu = process.cpuUsage(cpuStart)
+    pngCpu.push((cpu.user + cpu.system) / 1000)
   }
   return {
     firstPngMs: first,
     rgbP50Ms: percentile(rgb, 50),
     pngP50Ms: percentile(png, 50),
     pngP95Ms: percentile(png, 95),
+    pngCpuP50Ms: percentile(pngCpu, 50),
     pngBytes: renderPng(frame).length,
   }
 }
@@ -122,6 +127,7 @@ try {
   const shot = await benchScreenshot()
   console.log(
     `screenshot ${COLS}×${ROWS}: PNG p50 ${shot.pngP50Ms.toFixed(1)} ms (target ≤ 50), p95 ${shot.pngP95Ms.toFixed(1)} ms, ` +
+      `CPU p50 ${shot.pngCpuP50Ms.toFixed(1)} ms, ` +
       `pixels only p50 ${shot.rgbP50Ms.toFixed(1)} ms, first (cold glyph cache) ${shot.firstPngMs.toFixed(1)} ms, ${shot.pngBytes} bytes`,
   )
   const exports = [await benchExport(directory, "steady-100ms", steadyTimeline(100), "mp4", 3)]
