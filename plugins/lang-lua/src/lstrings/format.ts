@@ -52,15 +52,16 @@ const MAX_SPEC = 22
 const isSpecChar = (c: number): boolean =>
   (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 32 || c === 35 || c === 46
 
-/** A parsed conversion specification. */
-interface Spec {
-  left: boolean
-  plus: boolean
-  space: boolean
-  alt: boolean
-  zero: boolean
-  width: number
-  precision: number
+/** A parsed conversion specification (also a {@link FloatSpec} for the float conversions). */
+class Spec implements FloatSpec {
+  left = false
+  plus = false
+  space = false
+  alt = false
+  zero = false
+  width = 0
+  precision = -1
+  constructor(readonly conversion: string) {}
 }
 
 /**
@@ -68,7 +69,7 @@ interface Spec {
  * `allowed`, then at most two width digits, then (when `precisionAllowed`) a point and at most two digits.
  */
 const parseSpec = (body: string, conversion: string, allowed: string, precisionAllowed: boolean): Spec => {
-  const spec: Spec = { left: false, plus: false, space: false, alt: false, zero: false, width: 0, precision: -1 }
+  const spec = new Spec(conversion)
   let k = 0
   while (k < body.length && allowed.includes(body[k])) {
     switch (body[k]) {
@@ -238,7 +239,7 @@ export const format = (fmt: string, args: ReadonlyArray<unknown>, adapter: Forma
       case "A": {
         const spec = parseSpec(body, conversion, FLAGS_FLOAT, true)
         const x = checkNumber(arg, argument, adapter)
-        out += formatFloat(x, { ...spec, conversion })
+        out += formatFloat(x, spec)
         break
       }
       case "e":
@@ -248,7 +249,7 @@ export const format = (fmt: string, args: ReadonlyArray<unknown>, adapter: Forma
       case "G": {
         const x = checkNumber(arg, argument, adapter)
         const spec = parseSpec(body, conversion, FLAGS_FLOAT, true)
-        out += formatFloat(x, { ...spec, conversion })
+        out += formatFloat(x, spec)
         break
       }
       case "p": {

@@ -272,6 +272,45 @@ export const formatFloat = (x: number, spec: FloatSpec): string => {
 }
 
 /**
+ * `%.14g` of a positive finite double from its shortest round-trip digits, or null when that does not apply. When
+ * those digits number 14 or fewer, rounding the exact value to 14 digits gives the same digits back (the value lies
+ * within half an ulp of them, far less than half a unit in the 14th digit); between 1e-4 and 1e14 both C's `%g`
+ * and JavaScript write them in fixed notation.
+ */
+const shortest14g = (a: number): string | null => {
+  if (a < 1e-4 || a >= 1e14) return null
+  const s = String(a)
+  let digits = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c === 46 || (digits === 0 && c === 48)) continue
+    if (++digits > 14) return null
+  }
+  return s
+}
+
+/**
+ * `%.14g` of a positive finite double between 1e-4 and 1e14 from the engine's `toPrecision(14)`, which there writes
+ * the same fixed notation as C; null outside that range or when the value is a rounding tie (see {@link isHalfway}).
+ */
+const rounded14g = (a: number): string | null => {
+  if (a < 1e-4 || a >= 1e14) return null
+  const t = a.toPrecision(14)
+  if (t.indexOf("e") >= 0) return null
+  let exponent: number
+  if (a >= 1) {
+    const point = t.indexOf(".")
+    exponent = (point < 0 ? t.length : point) - 1
+  } else {
+    let zeros = 0
+    while (t.charCodeAt(2 + zeros) === 48) zeros++
+    exponent = -zeros - 1
+  }
+  if (exponent < -4 || isHalfway(a, 13 - exponent) || isHalfway(a, 14 - exponent)) return null
+  return stripFraction(t)
+}
+
+/**
  * Lua's `tostring` of a float: C's `%.14g`, with ".0" appended when the result would read as an integer;
  * `inf`, `-inf`, `nan` and `-nan` as Lua 5.4 on Linux prints them.
  */
@@ -280,7 +319,9 @@ export const formatNumber14g = (x: number): string => {
   if (x === Infinity) return "inf"
   if (x === -Infinity) return "-inf"
   const negative = x < 0 || (x === 0 && signBit(x))
-  const body = formatG(negative ? -x : x, 14, false, false)
+  const a = negative ? -x : x
+  if (Number.isInteger(a) && a < 1e14) return (negative ? "-" : "") + String(a) + ".0"
+  const body = shortest14g(a) ?? rounded14g(a) ?? formatG(a, 14, false, false)
   const text = negative ? "-" + body : body
   for (let i = 0; i < body.length; i++) {
     const c = body.charCodeAt(i)

@@ -151,6 +151,31 @@ interface Program {
   readonly anchored: boolean
   /** The number of `(` items, capped at {@link MAX_CAPTURES}. */
   readonly captureSlots: number
+  /**
+   * The first item that consumes a character, when every match must start with one such character (a single item
+   * quantified once or with `+`, after nothing but opening captures); null otherwise.
+   */
+  readonly lead: Item | null
+  /** The literal text every match must start with (from the same leading items); "" when none. */
+  readonly prefix: string
+}
+
+/** Work out {@link Program.lead} and {@link Program.prefix} from the items. */
+const leadOf = (items: ReadonlyArray<Item>): { lead: Item | null; prefix: string } => {
+  // Opening captures consume nothing and cannot fail (at most 32 of them stay far below the depth limit).
+  let k = 0
+  while (items[k].op === OP_OPEN || items[k].op === OP_OPEN_POSITION) k++
+  const first = items[k]
+  if (first.op !== OP_SINGLE || (first.quantifier !== Q_ONE && first.quantifier !== Q_PLUS)) {
+    return { lead: null, prefix: "" }
+  }
+  let prefix = ""
+  while (items[k].op === OP_SINGLE && items[k].kind === K_CHAR && items[k].quantifier === Q_ONE) {
+    prefix += String.fromCharCode(items[k].ch)
+    k++
+  }
+  if (prefix === "" && first.kind === K_CHAR) prefix = String.fromCharCode(first.ch)
+  return { lead: first, prefix }
 }
 
 /** Find where the class item starting at `p` ends (the index just past it), or a message when it is malformed. */
@@ -299,7 +324,7 @@ const compile = (pat: string, start: number, anchored: boolean): Program => {
     }
   }
   items.push(simple(OP_END))
-  return { items, anchored, captureSlots: Math.min(opens, MAX_CAPTURES) }
+  return { items, anchored, captureSlots: Math.min(opens, MAX_CAPTURES), ...leadOf(items) }
 }
 
 /** Compiled programs by pattern text; separate caches because gmatch treats a leading `^` literally. */
@@ -342,7 +367,7 @@ class Matcher {
 
   constructor(
     readonly src: string,
-    program: Program,
+    readonly program: Program,
     readonly meter: PatternMeter,
   ) {
     this.items = program.items
@@ -594,14 +619,13 @@ class Matcher {
    * (or `s` itself when the first item tells nothing); -1 when no later position can match.
    */
   candidate(s: number): number {
-    const first = this.items[0]
-    if (first.op !== OP_SINGLE) return s
-    const q = first.quantifier
-    if (q !== Q_ONE && q !== Q_PLUS) return s
+    const program = this.program
+    const first = program.lead
+    if (first === null) return s
     const src = this.src
     const len = this.len
-    if (first.kind === K_CHAR) {
-      const at = src.indexOf(String.fromCharCode(first.ch), s)
+    if (program.prefix !== "") {
+      const at = src.indexOf(program.prefix, s)
       this.steps += ((at < 0 ? len : at) - s) >>> 4
       return at
     }
