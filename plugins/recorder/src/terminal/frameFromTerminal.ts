@@ -46,7 +46,10 @@ function cursorHidden(terminal: Terminal): boolean {
   return core?.coreService?.isCursorHidden === true
 }
 
-/** The visible screen of `terminal` (its active buffer at the current viewport) as a frame. */
+/**
+ * The visible screen of `terminal` (its active buffer at the current viewport) as a frame. The terminal must be
+ * created with `allowProposedApi: true`, which @xterm/headless requires for reading its buffer.
+ */
 export function frameFromTerminal(terminal: Terminal): Recorder.TerminalFrame {
   const buffer = terminal.buffer.active
   const cols = terminal.cols
