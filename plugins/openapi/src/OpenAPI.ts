@@ -14,6 +14,7 @@ import { Effect, Layer } from "effect"
 import type { HttpClient } from "effect/http"
 import type * as Auth from "./Auth.js"
 import { check, deref, DocumentError, isObject, methods, type Document, type JsonObject, type Method } from "./Document.js"
+import * as Cycles from "./Cycles.js"
 import * as Loader from "./Loader.js"
 import * as Naming from "./Naming.js"
 import * as Operation from "./Operation.js"
@@ -151,6 +152,7 @@ export const fromSpec = <R = never>(options: Options<R>): Api<R> => {
     baseUrl: checkBaseUrl(options.baseUrl),
     authSchemes: options.auth?.schemes,
     maxDescription: positiveInteger("maxDescriptionChars", options.maxDescriptionChars, 1200),
+    cycles: Cycles.memo(),
   }
   const runtime: Request.Options<R> = {
     auth: options.auth,

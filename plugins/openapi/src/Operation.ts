@@ -8,6 +8,7 @@
  * response).
  */
 import * as Auth from "./Auth.js"
+import * as Cycles from "./Cycles.js"
 import { deref, isObject, type Document, type JsonObject, type Method, RefError } from "./Document.js"
 import * as Parameter from "./Parameter.js"
 
@@ -56,6 +57,8 @@ export interface Context {
   readonly authSchemes: { readonly [name: string]: unknown } | undefined
   /** Longest description kept, in characters. */
   readonly maxDescription: number
+  /** What is known about object cycles in the document's schemas. */
+  readonly cycles: Cycles.Memo
 }
 
 /** JSON media types: `application/json`, `application/*+json`, with or without parameters. */
@@ -380,8 +383,8 @@ export const analyze = (context: Context, path: string, method: Method, pathItem
       response: { accept: responses.accept },
       security: security.requirement,
       description: describe(context, method, path, operation),
-      input: attachRoot(input, document),
-      output: attachRoot(responses.output, document),
+      input: attachRoot(Cycles.breakCycles(input, context.cycles), document),
+      output: attachRoot(Cycles.breakCycles(responses.output, context.cycles), document),
     },
   }
 }

@@ -2,6 +2,7 @@
  * Generation against real public documents shipped in npm packages: the GitHub REST description and the ReadMe
  * example collection (OpenAPI 3.0, 3.1 and Swagger 2.0).
  */
+import SwaggerParser from "@apidevtools/swagger-parser"
 import { CodeMode, Language } from "@codemode/core"
 import { readdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -70,6 +71,18 @@ describe("the ReadMe OpenAPI examples", () => {
       })
     }
   }
+
+  it("documents dereferenced in place (recursive schemas as object cycles) still render", async () => {
+    for (const file of ["schema-circular", "circular-request-bodies", "circular-paths", "circular", "petstore"]) {
+      const spec = (await SwaggerParser.dereference(join(examples, "3.0", "json", `${file}.json`))) as unknown as Document
+      const api = checkDocument(spec, "http://127.0.0.1:9")
+      expect(api.operations.length).toBeGreaterThan(0)
+    }
+    const spec = (await SwaggerParser.dereference(join(examples, "3.0", "json", "schema-circular.json"))) as unknown as Document
+    const api = OpenAPI.fromSpec({ spec, baseUrl: "http://127.0.0.1:9" })
+    const input = JSON.stringify(api.tools.postNotQuiteCircular.input)
+    expect(input).toContain('"$ref":"#/$defs/Recursive"')
+  })
 
   it("the 3.0 and 3.1 petstores: 18 tools, the form and upload operations skipped", () => {
     for (const version of ["3.0", "3.1"]) {
