@@ -142,7 +142,12 @@ try {
     )
     const [luaSum, luaMs] = execFileSync("lua5.4", [script], { encoding: "utf8" }).trim().split(/\s+/)
     if (String(sum) !== luaSum) throw new Error(`${name}: checksum ${sum} differs from PUC Lua's ${luaSum}`)
-    rows.push({ workload: name, "ours ms": best.toFixed(1), "lua5.4 ms": Number(luaMs).toFixed(1), ratio: (best / Number(luaMs)).toFixed(2) })
+    rows.push({
+      workload: name,
+      "ours ms": best.toFixed(1),
+      "lua5.4 ms": Number(luaMs).toFixed(1),
+      ratio: (best / Number(luaMs)).toFixed(2),
+    })
   }
   console.table(rows)
   console.log(`matcher steps charged: ${steps}`)

@@ -554,8 +554,10 @@ const tostringCases: ReadonlyArray<readonly [number, string]> = [
 ]
 
 describe("string.format agrees with PUC Lua 5.4", () => {
+  const shown = (a: unknown) =>
+    a instanceof FloatArg ? `F(${a.n})` : typeof a === "bigint" ? `${a}n` : (JSON.stringify(a) ?? String(a))
   for (const c of formatCases) {
-    it(`${JSON.stringify(c.fmt)} ${c.args.map((a) => (a instanceof FloatArg ? `F(${a.n})` : typeof a === "bigint" ? `${a}n` : JSON.stringify(a) ?? String(a))).join(" ")}`, () => {
+    it(`${JSON.stringify(c.fmt)} ${c.args.map(shown).join(" ")}`, () => {
       if (c.e !== undefined) {
         const e = errorOf(() => format(c.fmt, c.args, adapter))
         expect(e).toBeInstanceOf(FormatError)

@@ -3,7 +3,16 @@
  * 5.4.4, plus replacement callbacks and the work meter.
  */
 import { describe, expect, it } from "vitest"
-import { type Capture, find, gmatch, gsub, match, PatternError, type PatternMeter } from "../src/lstrings/index.js"
+import {
+  type Capture,
+  find,
+  gmatch,
+  gsub,
+  match,
+  MAX_PATTERN_LENGTH,
+  PatternError,
+  type PatternMeter,
+} from "../src/lstrings/index.js"
 
 interface PatternCase {
   readonly f: "find" | "match" | "gmatch" | "gsub"
@@ -401,6 +410,26 @@ describe("gsub with a callback (results from PUC Lua 5.4)", () => {
   it("lets an error thrown by the callback through", () => {
     const boom = new Error("from callback")
     expect(errorOf(() => gsub("abc", "b", () => { throw boom }, undefined, free))).toBe(boom)
+  })
+})
+
+describe("pattern length bound", () => {
+  it("compiles patterns up to MAX_PATTERN_LENGTH bytes", () => {
+    const sets = "[a]".repeat(Math.floor(MAX_PATTERN_LENGTH / 3))
+    const subject = "a".repeat(MAX_PATTERN_LENGTH / 2)
+    const end = Math.floor(MAX_PATTERN_LENGTH / 3)
+    expect(find(subject, sets, 1, false, free)).toEqual({ start: 1, end, captures: [] })
+    expect(match("x".repeat(10), "." + "a".repeat(MAX_PATTERN_LENGTH - 1), 1, free)).toBeNull()
+  })
+  it("refuses longer patterns with a PatternError that names the limit", () => {
+    const e = errorOf(() => match("abc", "." + "a".repeat(MAX_PATTERN_LENGTH), 1, free))
+    expect(e).toBeInstanceOf(PatternError)
+    const limit = MAX_PATTERN_LENGTH
+    expect((e as Error).message).toBe(`pattern too long (${limit + 1} bytes; the limit is ${limit})`)
+  })
+  it("does not bound plain searches", () => {
+    const needle = "x.".repeat(MAX_PATTERN_LENGTH)
+    expect(find("<" + needle + ">", needle, 1, true, free)).toEqual({ start: 2, end: 1 + needle.length, captures: [] })
   })
 })
 

@@ -5,6 +5,7 @@ export {
   type IntegerArg,
   type PatternMeter,
   type Replacement,
+  MAX_PATTERN_LENGTH,
   PatternError,
   find,
   gmatch,

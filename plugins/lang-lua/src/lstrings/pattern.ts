@@ -327,12 +327,28 @@ const compile = (pat: string, start: number, anchored: boolean): Program => {
   return { items, anchored, captureSlots: Math.min(opens, MAX_CAPTURES), ...leadOf(items) }
 }
 
+/**
+ * The longest pattern this matcher accepts, in bytes. A compiled item takes far more memory than the pattern byte it
+ * comes from (and a set a 256-byte table), so the bound keeps a hostile pattern from exhausting memory; real Lua
+ * patterns are a few dozen bytes. Plain searches (`find` with `plain`, or a pattern without special characters) are
+ * not compiled and have no such bound.
+ */
+export const MAX_PATTERN_LENGTH = 65536
+
 /** Compiled programs by pattern text; separate caches because gmatch treats a leading `^` literally. */
 const anchoredCache = new Map<string, Program>()
 const literalCache = new Map<string, Program>()
 const CACHE_LIMIT = 256
+/** Longer patterns are compiled for each call and not kept. */
+const CACHED_PATTERN_LENGTH = 256
 
 const cached = (cache: Map<string, Program>, pattern: string, make: () => Program): Program => {
+  if (pattern.length > CACHED_PATTERN_LENGTH) {
+    if (pattern.length > MAX_PATTERN_LENGTH) {
+      throw new PatternError(`pattern too long (${pattern.length} bytes; the limit is ${MAX_PATTERN_LENGTH})`)
+    }
+    return make()
+  }
   let program = cache.get(pattern)
   if (program === undefined) {
     program = make()
@@ -710,7 +726,8 @@ export const find = (
   const m = new Matcher(s, program, meter)
   try {
     const found = search(m, program, start)
-    return found === null ? null : { start: found.start + 1, end: found.end, captures: m.captures(found.start, found.end, false) }
+    if (found === null) return null
+    return { start: found.start + 1, end: found.end, captures: m.captures(found.start, found.end, false) }
   } finally {
     m.flush()
   }
@@ -736,7 +753,12 @@ export const match = (s: string, pattern: string, init: IntegerArg, meter: Patte
  * match when none) and null when there are no more. A leading `^` matches a literal `^`, as in Lua 5.4; an empty
  * match directly at the end of the previous match is skipped.
  */
-export const gmatch = (s: string, pattern: string, meter: PatternMeter, init?: IntegerArg): (() => Array<Capture> | null) => {
+export const gmatch = (
+  s: string,
+  pattern: string,
+  meter: PatternMeter,
+  init?: IntegerArg,
+): (() => Array<Capture> | null) => {
   const len = s.length
   let src = startPosition(init, len) - 1
   if (src > len) src = len + 1
