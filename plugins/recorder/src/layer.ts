@@ -33,6 +33,27 @@ function writeOut(file: string, contents: string | Buffer, what: string): Promis
     .catch((cause) => Promise.reject(new Error(`cannot write the ${what} ${file}: ${messageOf(cause)}`, { cause })))
 }
 
+/**
+ * An effect running a cancellable promise: interruption aborts it and then waits until it has settled, so that its
+ * cleanup (stopping ffmpeg, removing the incomplete file) is done when the interruption completes.
+ */
+function cancellable<A>(
+  run: (signal: AbortSignal) => Promise<A>,
+  toError: (cause: unknown) => Recorder.RecorderError,
+): Effect.Effect<A, Recorder.RecorderError> {
+  return Effect.callback<A, Recorder.RecorderError>((resume) => {
+    const controller = new AbortController()
+    const settled = run(controller.signal).then(
+      (value) => resume(Effect.succeed(value)),
+      (cause) => resume(Effect.fail(toError(cause))),
+    )
+    return Effect.promise(() => {
+      controller.abort()
+      return settled
+    })
+  })
+}
+
 /** Builds the recorder service with the given options. */
 export function makeRecorder(options: RecorderOptions = {}): Recorder.RecorderShape {
   const ffmpegLookup = options.ffmpegPath === undefined ? {} : { ffmpegPath: options.ffmpegPath }
@@ -58,10 +79,10 @@ export function makeRecorder(options: RecorderOptions = {}): Recorder.RecorderSh
     exportVideo: (timeline, file, exportOptions) =>
       requireAbsolute(file, "video").pipe(
         Effect.andThen(
-          Effect.tryPromise({
-            try: (signal) => exportVideoFile(timeline, file, { ...exportOptions, ...ffmpegLookup, signal }),
-            catch: (cause) => new Recorder.RecorderError({ message: `video export failed: ${messageOf(cause)}`, cause }),
-          }),
+          cancellable(
+            (signal) => exportVideoFile(timeline, file, { ...exportOptions, ...ffmpegLookup, signal }),
+            (cause) => new Recorder.RecorderError({ message: `video export failed: ${messageOf(cause)}`, cause }),
+          ),
         ),
       ),
     checkVideo: Effect.tryPromise({

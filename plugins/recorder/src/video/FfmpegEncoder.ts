@@ -89,6 +89,15 @@ export class FfmpegEncoder {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGKILL")
   }
 
+  /** Stops ffmpeg and waits until it has exited. */
+  async stop(): Promise<void> {
+    this.kill()
+    await this.exited.then(
+      () => undefined,
+      () => undefined,
+    )
+  }
+
   private async failure(): Promise<never> {
     const { code, signal } = await this.exited
     throw this.error(code, signal)

@@ -101,7 +101,7 @@ export async function exportVideoFile(
     await encoder.finish()
     report(framesTotal)
   } catch (error) {
-    encoder.kill()
+    await encoder.stop()
     await rm(output, { force: true })
     options.signal?.throwIfAborted()
     throw error
