@@ -1,9 +1,9 @@
 import { defineConfig } from "tsup"
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  entry: { index: "src/index.ts", cli: "src/cli/main.ts", "ts-hooks": "src/cli/ts-hooks.ts" },
   format: ["esm"],
-  dts: true,
+  dts: { entry: { index: "src/index.ts" } },
   sourcemap: true,
   clean: true,
   target: "node20",

@@ -1,0 +1,104 @@
+/**
+ * Type contracts checked before the CLI imports a module: a generated, in-memory entry file next to the module
+ * assigns its default export to the required type (`Effect<unknown, unknown, never>` for `run`, `Script` for
+ * `check`/`start`), and the TypeScript compiler checks it together with the module itself. `effect` and
+ * `opencode-drive` resolve from the module's location, falling back to Drive's own installation.
+ */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import ts from "typescript"
+
+/** Which contract to check. */
+export type Contract = "effect" | "script"
+
+/** The outcome: ok, or one line describing the first error and how many more there are. */
+export type ContractResult = { readonly ok: true } | { readonly ok: false; readonly message: string }
+
+const contractSource = (contract: Contract, specifier: string) =>
+  contract === "effect"
+    ? [
+        'import type { Effect } from "effect"',
+        `import program from ${JSON.stringify(specifier)}`,
+        "const contract: Effect.Effect<unknown, unknown, never> = program",
+        "void contract",
+        "",
+      ].join("\n")
+    : [
+        'import type { Script } from "opencode-drive"',
+        `import script from ${JSON.stringify(specifier)}`,
+        "const contract: Script<unknown, unknown> = script",
+        "void contract",
+        "",
+      ].join("\n")
+
+const options: ts.CompilerOptions = {
+  strict: true,
+  noEmit: true,
+  target: ts.ScriptTarget.ES2022,
+  lib: ["lib.es2023.d.ts"],
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  allowImportingTsExtensions: true,
+  allowJs: true,
+  checkJs: false,
+  skipLibCheck: true,
+  esModuleInterop: true,
+  resolveJsonModule: true,
+  isolatedModules: true,
+}
+
+const oneLine = (diagnostic: ts.Diagnostic, base: string) => {
+  const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ").replace(/\s+/g, " ")
+  if (!diagnostic.file || diagnostic.start === undefined) return text
+  const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start)
+  return `${Path.relative(base, diagnostic.file.fileName) || diagnostic.file.fileName}(${line + 1},${character + 1}): ${text}`
+}
+
+/**
+ * Check `modulePath` against `contract`. `fallbackDir` is a directory from which `effect` and `opencode-drive`
+ * resolve when the module's own location cannot resolve them.
+ */
+export const check = (modulePath: string, contract: Contract, fallbackDir: string): ContractResult => {
+  const absolute = Path.resolve(modulePath)
+  if (!Fs.existsSync(absolute)) return { ok: false, message: `${modulePath} does not exist` }
+  const dir = Path.dirname(absolute)
+  const contractFile = Path.join(dir, `__opencode_drive_contract_${process.pid}__.ts`)
+  const contractText = contractSource(contract, `./${Path.basename(absolute)}`)
+  const host = ts.createCompilerHost(options, true)
+  const getSourceFile = host.getSourceFile.bind(host)
+  const fileExists = host.fileExists.bind(host)
+  const readFile = host.readFile.bind(host)
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) =>
+    Path.resolve(fileName) === contractFile
+      ? ts.createSourceFile(fileName, contractText, languageVersion, true)
+      : getSourceFile(fileName, languageVersion, onError, shouldCreate)
+  host.fileExists = (fileName) => Path.resolve(fileName) === contractFile || fileExists(fileName)
+  host.readFile = (fileName) => (Path.resolve(fileName) === contractFile ? contractText : readFile(fileName))
+  const fallbackFile = Path.join(fallbackDir, "__opencode_drive_resolution__.ts")
+  host.resolveModuleNameLiterals = (literals, containingFile, redirectedReference, compilerOptions) =>
+    literals.map((literal) => {
+      const resolved = ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, undefined, redirectedReference)
+      if (resolved.resolvedModule || literal.text.startsWith(".") || Path.isAbsolute(literal.text)) return resolved
+      return ts.resolveModuleName(literal.text, fallbackFile, compilerOptions, host, undefined, redirectedReference)
+    })
+
+  const program = ts.createProgram({ rootNames: [contractFile], options, host })
+  const relevant = new Set([contractFile, absolute])
+  const diagnostics = [
+    ...program.getConfigFileParsingDiagnostics(),
+    ...program.getSyntacticDiagnostics(),
+    ...program.getSemanticDiagnostics(),
+  ].filter((diagnostic) => diagnostic.file === undefined || relevant.has(Path.resolve(diagnostic.file.fileName)))
+  if (diagnostics.length === 0) return { ok: true }
+  const first = diagnostics[0]
+  const inContract = first.file !== undefined && Path.resolve(first.file.fileName) === contractFile
+  const requirement =
+    contract === "effect"
+      ? "its default export must be an Effect<_, _, never> (every requirement provided)"
+      : "its default export must be a script made with defineScript (Effect-only setup and run)"
+  const detail = inContract
+    ? `${Path.basename(absolute)}: ${requirement}: ${ts.flattenDiagnosticMessageText(first.messageText, " ").replace(/\s+/g, " ")}`
+    : oneLine(first, process.cwd())
+  const more = diagnostics.length > 1 ? ` (and ${diagnostics.length - 1} more type error${diagnostics.length > 2 ? "s" : ""})` : ""
+  return { ok: false, message: `type check failed: ${detail}${more}` }
+}
