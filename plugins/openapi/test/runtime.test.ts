@@ -279,11 +279,14 @@ describe("requests and responses", () => {
     let closed!: () => void
     const aborted = new Promise<void>((resolve) => (closed = resolve))
     server.handler = (_req, res) => res.on("close", () => closed())
-    const runtime = CodeMode.make({ language: "lua", tools: { shop: OpenAPI.fromSpec({ spec: spec() }).tools }, limits: { timeoutMs: 300 } })
-    const result = await Effect.runPromise(runtime.execute(`return tools.shop.items.get({ id = "slow" })`).pipe(Effect.provide(NodeHttpClient.layerNodeHttp)))
+    const runtime = CodeMode.make({ language: "lua", tools: { shop: OpenAPI.fromSpec({ spec: spec() }).tools }, limits: { timeoutMs: 1500 } })
+    const execute = (code: string) => Effect.runPromise(runtime.execute(code).pipe(Effect.provide(NodeHttpClient.layerNodeHttp)))
+    expect(await execute("return 1")).toMatchObject({ ok: true, value: 1 }) // the sandbox worker is warm
+    const result = await execute(`return tools.shop.items.get({ id = "slow" })`)
     expect(result.ok).toBe(false)
     if (!result.ok) expect(result.error.kind).toBe("TimeoutExceeded")
-    await aborted
+    expect(server.requests.map((r) => r.url)).toEqual(["/items/slow"])
+    await Promise.race([aborted, new Promise((_, reject) => setTimeout(() => reject(new Error("the request was not aborted")), 10_000))])
   })
 
   it("times out with Effect.timeout without leaving the request open", async () => {
