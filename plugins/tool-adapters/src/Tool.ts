@@ -1,7 +1,7 @@
 /**
  * The provider-backed dynamic tool lifecycle (`tools.attach`). Attaching arbitrary tools needs six capabilities
  * from the running OpenCode; when they are unavailable, attachment fails with {@link LifecycleError}. The
- * published OpenCode 1.x (checked on 1.18.33) exposes none of them through a public seam, so on it every
+ * published OpenCode 1.x (checked on 1.18.33) lacks three of them (see {@link opencode1Support}), so on it every
  * non-empty `attach` fails; registrations are still validated first, so a name collision with a static adapter
  * is reported as such.
  */
@@ -9,14 +9,24 @@ import { Data, Effect } from "effect"
 import { opencodeName } from "./ToolNames.js"
 
 /** The six capabilities the dynamic tool lifecycle needs from OpenCode. */
-export const lifecycleCapabilities = [
-  "register: add a tool with a JSON Schema input to a running session",
-  "replace: swap the whole dynamic tool set atomically",
-  "invoke: deliver each call with the model's call ID",
-  "progress: stream structured progress into the tool part",
-  "finish: settle a call with structured and display content",
-  "cancel: tell the provider when OpenCode interrupts a call",
-] as const
+export const lifecycleCapabilities = ["register", "replace", "invoke", "progress", "finish", "cancel"] as const
+export type LifecycleCapability = (typeof lifecycleCapabilities)[number]
+
+/**
+ * What the published OpenCode 1.x (inspected on 1.18.33) offers towards each capability through its public
+ * seams (run-time MCP servers and plugin hooks), and what is missing.
+ */
+export const opencode1Support: Readonly<Record<LifecycleCapability, { readonly available: boolean; readonly note: string }>> = {
+  register: { available: true, note: "an MCP server can be added to a running OpenCode (POST /mcp)" },
+  replace: { available: false, note: "there is no atomic replacement of a tool set" },
+  invoke: {
+    available: false,
+    note: "OpenCode's MCP client calls a tool with only its name and arguments, never the model's call ID",
+  },
+  progress: { available: false, note: "OpenCode ignores MCP progress notifications" },
+  finish: { available: true, note: "an MCP tool result's content reaches the model" },
+  cancel: { available: true, note: "OpenCode passes its abort signal to the MCP call" },
+}
 
 /** The running OpenCode cannot attach dynamic tools. */
 export class LifecycleError extends Data.TaggedError("LifecycleError")<{
@@ -45,16 +55,17 @@ export interface Registration {
 export const effectiveName = (registration: Registration): string =>
   registration.namespace ? `${registration.namespace}_${registration.name}` : registration.name
 
-/** The error every dynamic-lifecycle operation fails with on an OpenCode without the lifecycle. */
-export const unsupported = (operation: string): LifecycleError =>
-  new LifecycleError({
+/** The error every dynamic-lifecycle operation fails with on OpenCode 1.x. */
+export const unsupported = (operation: string): LifecycleError => {
+  const missing = lifecycleCapabilities.filter((capability) => !opencode1Support[capability].available)
+  return new LifecycleError({
     message:
-      `${operation} needs OpenCode's provider-backed tool lifecycle, and the running OpenCode offers none of its six capabilities ` +
-      `(${lifecycleCapabilities.map((c) => c.split(":")[0]).join(", ")}): OpenCode 1.x (checked on 1.18.33) has no public seam that ` +
-      `registers a tool at run time and reports the model's call ID to its provider. Use static adapters instead ` +
-      `(options.tools: ["shell", "webfetch", "websearch", "write"]) or an OpenCode that provides the lifecycle.`,
-    missing: lifecycleCapabilities,
+      `${operation} needs OpenCode's provider-backed tool lifecycle (${lifecycleCapabilities.join(", ")}), and OpenCode 1.x ` +
+      `(checked on 1.18.33) lacks ${missing.join(", ")}: ${missing.map((c) => opencode1Support[c].note).join("; ")}. ` +
+      `Use static adapters instead (options.tools: ["shell", "webfetch", "websearch", "write"]) or an OpenCode that provides the lifecycle.`,
+    missing,
   })
+}
 
 /**
  * Validate registrations against the static adapters (by OpenCode name) and against each other; fails locally
