@@ -2,7 +2,7 @@
  * Running one program: parse, analyse, compile, run the top level and the event loop, then turn the outcome into
  * data and diagnostics.
  */
-import { createRealm } from "./builtins/index.js"
+import { acquireRealm } from "./builtins/index.js"
 import { analyze } from "./compiler/analyze.js"
 import { Compiler, type CompiledProgram } from "./compiler/compile.js"
 import { CompileError, RETURN } from "./compiler/shared.js"
@@ -125,7 +125,7 @@ export const runProgram = (request: RunRequest, host: SandboxHost): RunOutcome =
   let outcome: RunOutcome
   try {
     const analysis = analyze(parsed.program)
-    const realm = createRealm()
+    const realm = acquireRealm()
     bridge = new Bridge(realm, host)
     bridge.install(request)
     const compiler = new Compiler(analysis, realm, request.code, bridge.resolveModule)

@@ -2,7 +2,7 @@
  * A fake sandbox host for driving `run()` directly: tools and extensions are plain functions, started calls end in
  * virtual time (a call may take `delay` ticks), so tests control the order in which concurrent calls finish.
  */
-import type { DataValue, Diagnostic, HostCall, HostOutcome, RunOutcome, SandboxHost } from "../src/protocol.js"
+import type { DataValue, Diagnostic, HostCall, HostOutcome, RunOutcome, RunRequest, SandboxHost } from "../src/protocol.js"
 import { run } from "../src/worker.js"
 
 /** What a fake tool returns: a value, a failure, or either after a delay in virtual ticks. */
@@ -65,7 +65,17 @@ const findExtension = (exts: Record<string, FakeExtension>, name: string): FakeE
 }
 
 /** A fake host plus the records it keeps. */
-export const fakeHost = (options: FakeOptions = {}) => {
+export interface FakeHost {
+  readonly host: SandboxHost
+  readonly logs: string[]
+  readonly warnings: Diagnostic[]
+  readonly calls: HostCall[]
+  readonly cancelled: number[]
+  readonly request: (code: string) => RunRequest
+}
+
+/** A fake host plus the records it keeps. */
+export const fakeHost = (options: FakeOptions = {}): FakeHost => {
   const logs: string[] = []
   const warnings: Diagnostic[] = []
   const calls: HostCall[] = []

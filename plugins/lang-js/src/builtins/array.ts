@@ -433,7 +433,7 @@ export const installArray = (realm: Realm): void => {
       if (depth > 0 && Array.isArray(v)) flatten(out, v, depth - 1)
       else {
         if (out.length >= MAX_ARRAY_LENGTH) arrayTooLong(out.length + 1)
-        out.push(v)
+        out[out.length] = v
       }
     }
   }
@@ -449,7 +449,7 @@ export const installArray = (realm: Realm): void => {
       if (!hasIndex(o, i)) continue
       const r = c(thisArg, [o[i], i, o], fn)
       if (Array.isArray(r)) flatten(out, r, 0)
-      else out.push(r)
+      else out[out.length] = r
     }
     return out
   })

@@ -55,6 +55,11 @@ export const installConsole = (realm: Realm): void => {
   let indent = ""
   const counts = new Map<string, number>()
   const timers = new Map<string, number>()
+  realm.resetHooks.push(() => {
+    indent = ""
+    counts.clear()
+    timers.clear()
+  })
   const log = (line: string) => {
     rt.host.log(indent === "" ? line : line.split("\n").map((l) => indent + l).join("\n"))
   }

@@ -29,7 +29,7 @@ const argumentList = (v: Value): Value[] => {
   if (v === undefined || v === null) return []
   if (Array.isArray(v)) {
     charge(v.length)
-    return v.slice()
+    return Array.from(v)
   }
   if (!isObject(v)) return throwTypeError("CreateListFromArrayLike called on non-object")
   const n = toInteger(v.length)

@@ -3,16 +3,45 @@
  */
 import { Realm } from "../runtime/realm.js"
 import { installArray } from "./array.js"
+import { installCollections } from "./collections.js"
 import { installConsole } from "./console.js"
+import { installDate } from "./date.js"
+import { installEncoding } from "./encoding.js"
 import { installErrors } from "./error.js"
 import { installFunction } from "./function.js"
+import { installGlobals } from "./globals.js"
 import { installIteration } from "./iteration.js"
+import { installJson } from "./json.js"
+import { installMath } from "./math.js"
+import { installNumber } from "./number.js"
 import { installObject } from "./object.js"
 import { installPromise } from "./promise.js"
+import { installReflect } from "./reflect.js"
+import { installRegExp } from "./regexp.js"
+import { installString } from "./string.js"
 import { installSymbol } from "./symbol.js"
+import { installUrl } from "./url.js"
+
+let cached: Realm | undefined
+
+/**
+ * The realm for the next execution, activated: the worker's realm restored to its pristine state, or a new one when
+ * the previous execution left it unrestorable.
+ */
+export const acquireRealm = (): Realm => {
+  if (cached !== undefined) {
+    cached.activate()
+    if (cached.restore()) return cached
+    cached = undefined
+  }
+  const realm = createRealm()
+  realm.seal()
+  cached = realm
+  return realm
+}
 
 /** Create and activate a realm with all built-ins. */
-export const createRealm = (): Realm => {
+const createRealm = (): Realm => {
   const realm = new Realm()
   realm.activate()
   installObject(realm)
@@ -21,12 +50,24 @@ export const createRealm = (): Realm => {
   installErrors(realm)
   installIteration(realm)
   installArray(realm)
+  installString(realm)
+  installRegExp(realm)
+  installNumber(realm)
+  installMath(realm)
+  installJson(realm)
   installPromise(realm)
+  installCollections(realm)
+  installDate(realm)
+  installUrl(realm)
+  installEncoding(realm)
+  installGlobals(realm)
+  installReflect(realm)
   installConsole(realm)
   realm.defineGlobal("Object", realm.Object)
   realm.defineGlobal("Function", realm.Function)
   realm.defineGlobal("globalThis", realm.globalObject)
   realm.defineGlobal("NaN", NaN)
   realm.defineGlobal("Infinity", Infinity)
+  realm.defineGlobal("undefined", undefined)
   return realm
 }

@@ -235,7 +235,7 @@ export const installObject = (realm: Realm): void => {
         group = new realm.SA()
         createDataProperty(out, key, group)
       }
-      group.push(v)
+      group[group.length] = v
     }
   })
 

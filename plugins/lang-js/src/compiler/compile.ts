@@ -722,7 +722,7 @@ export class Compiler {
       for (const p of parts) {
         if (p === null) r.length++
         else if (p.spread) spreadInto(r, p.e(env))
-        else r.push(p.e(env))
+        else r[r.length] = p.e(env)
       }
       return r
     }
@@ -2089,7 +2089,7 @@ export class Compiler {
             while (!done) {
               const x = it.next()
               if (x === DONE) done = true
-              else r.push(x)
+              else r[r.length] = x
             }
             el.write(env, r)
             continue
@@ -2216,17 +2216,42 @@ export class Compiler {
       return { call: classCallError(name, loc), construct: this.classConstruct(info, loc, setup, body), meta }
     }
     let call: CallImpl
-    if (simple && size > 0 && paramSlots.length <= 2) {
-      const [p0, p1] = paramSlots
+    const paramsInOrder = paramSlots.every((slot, i) => slot === i + 1)
+    if (simple && size > 0 && size <= 8 && paramsInOrder) {
+      // The hot path: the environment is one array literal (allocated inline by the host JIT) holding the
+      // parent link and the parameters; other slots start undefined.
       const np = paramSlots.length
       call = (thisValue, args, self) => {
         if (--rt.fuel < 0) refuel(loc)
         if (++rt.depth > MAX_CALL_DEPTH) tooDeep(loc)
-        const env: Env = new Array(size)
-        env[0] = self[ENV]
+        const p = self[ENV]
+        let env: Env
+        switch (size) {
+          case 1:
+            env = [p]
+            break
+          case 2:
+            env = [p, np > 0 ? args[0] : undefined]
+            break
+          case 3:
+            env = [p, np > 0 ? args[0] : undefined, np > 1 ? args[1] : undefined]
+            break
+          case 4:
+            env = [p, np > 0 ? args[0] : undefined, np > 1 ? args[1] : undefined, np > 2 ? args[2] : undefined]
+            break
+          case 5:
+            env = [p, np > 0 ? args[0] : undefined, np > 1 ? args[1] : undefined, np > 2 ? args[2] : undefined, np > 3 ? args[3] : undefined]
+            break
+          case 6:
+            env = [p, np > 0 ? args[0] : undefined, np > 1 ? args[1] : undefined, np > 2 ? args[2] : undefined, np > 3 ? args[3] : undefined, np > 4 ? args[4] : undefined]
+            break
+          case 7:
+            env = [p, np > 0 ? args[0] : undefined, np > 1 ? args[1] : undefined, np > 2 ? args[2] : undefined, np > 3 ? args[3] : undefined, np > 4 ? args[4] : undefined, np > 5 ? args[5] : undefined]
+            break
+          default:
+            env = [p, np > 0 ? args[0] : undefined, np > 1 ? args[1] : undefined, np > 2 ? args[2] : undefined, np > 3 ? args[3] : undefined, np > 4 ? args[4] : undefined, np > 5 ? args[5] : undefined, np > 6 ? args[6] : undefined]
+        }
         if (thisSlot >= 0) env[thisSlot] = thisValue
-        if (np > 0) env[p0] = args[0]
-        if (np > 1) env[p1] = args[1]
         const r = body(env)
         rt.depth--
         return r
@@ -2433,7 +2458,7 @@ export class Compiler {
       const instance: ClassElement[] = []
       const statics: Array<() => void> = []
       for (const el of elements) el(env, F, proto, instance, statics)
-      if (instance.length > 0) F[FIELDS] = instance
+      F[FIELDS] = instance.length > 0 ? instance : undefined
       if (innerSlot >= 0) env[innerSlot] = F
       for (const s of statics) s()
       return F

@@ -70,7 +70,7 @@ export const spreadInto = (list: Value[], iterable: Value): void => {
     if (v === DONE) return
     if (list.length >= MAX_ARRAY_LENGTH) arrayTooLong(list.length + 1)
     if (--rt.fuel < 0) charge(0)
-    list.push(v)
+    list[list.length] = v
   }
 }
 

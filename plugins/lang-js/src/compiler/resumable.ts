@@ -637,7 +637,7 @@ export class Resumable {
           for (const p of parts) {
             if (p === null) r.length++
             else if (p.spread) spreadInto(r, yield* p.e(env))
-            else r.push(yield* p.e(env))
+            else r[r.length] = yield* p.e(env)
           }
           return r
         }

@@ -8,8 +8,8 @@
  * ever reaches a host object.
  */
 import type { ErrorName } from "./errors.js"
-import type { CallImpl, ConstructImpl, Value } from "./functions.js"
-import { BRAND, Brand, CALL, CONSTRUCT, ENV, HOME, META, type FunctionMeta } from "./internals.js"
+import { programAccessor, type CallImpl, type ConstructImpl, type Value } from "./functions.js"
+import { BRAND, Brand, CALL, CONSTRUCT, ENV, HOME, isInternalKey, META, type FunctionMeta } from "./internals.js"
 import { rt } from "./state.js"
 
 /** A global variable's storage: compiled code reads and writes the cell directly. */
@@ -53,7 +53,30 @@ const makeClasses = () => {
   return { SO, SA, SF, ObjectProto, ArrayProto, FunctionProto }
 }
 
-/** One execution's realm. Built-in modules fill in the prototypes and constructors. */
+/** The pristine state of one built-in object. */
+interface ObjectSnapshot {
+  readonly object: Value
+  readonly proto: Value
+  readonly keys: ReadonlyArray<PropertyKey>
+  readonly descriptors: ReadonlyArray<PropertyDescriptor>
+  /** Only interpreter-internal keys: the program can only add keys, freeze it or change its prototype. */
+  readonly internalOnly: boolean
+}
+
+const sameDescriptor = (a: PropertyDescriptor, b: PropertyDescriptor): boolean =>
+  Object.is(a.value, b.value) &&
+  a.get === b.get &&
+  a.set === b.set &&
+  a.writable === b.writable &&
+  a.enumerable === b.enumerable &&
+  a.configurable === b.configurable
+
+/**
+ * A realm: the prototypes, constructors and globals programs run against. Built-in modules fill it in once; after
+ * every execution `restore` puts every built-in object back exactly as it was, so the next execution starts from a
+ * pristine realm while the host JIT keeps seeing the same object shapes (which is what keeps calls and property
+ * reads fast across executions). A realm that cannot be restored (a program froze a prototype) is discarded.
+ */
 export class Realm {
   /** Plain objects: `new SO()` has the realm's `Object.prototype`. */
   readonly SO: new () => Value
@@ -120,6 +143,10 @@ export class Realm {
   readonly cells = new Map<string, Cell>()
   /** `Symbol.for` registry of this execution. */
   readonly symbolRegistry = new Map<string, symbol>()
+  /** Per-execution state of built-ins (console counters...) to clear before each execution. */
+  readonly resetHooks: Array<() => void> = []
+  private snapshots: ObjectSnapshot[] = []
+  private cellSnapshot = new Map<string, Value>()
 
   constructor() {
     const c = makeClasses()
@@ -180,5 +207,68 @@ export class Realm {
   /** Make this realm the running one. */
   activate(): void {
     rt.realm = this
+  }
+
+  /** Record the pristine state of every built-in object (call once, after all built-ins are installed). */
+  seal(): void {
+    const seen = new Set<Value>()
+    const queue: Value[] = [this.globalObject]
+    for (const v of Object.values(this)) if (typeof v === "object" && v !== null && !(v instanceof Map) && !Array.isArray(v)) queue.push(v)
+    for (const v of Object.values(this.errorProtos)) queue.push(v)
+    for (const v of Object.values(this.errorConstructors)) queue.push(v)
+    const visit = (v: Value) => {
+      if (typeof v === "object" && v !== null && !seen.has(v)) queue.push(v)
+    }
+    while (queue.length > 0) {
+      const o = queue.pop()
+      if (seen.has(o)) continue
+      seen.add(o)
+      const keys = Reflect.ownKeys(o)
+      const descriptors = keys.map((k) => Object.getOwnPropertyDescriptor(o, k)!)
+      let internalOnly = true
+      for (let i = 0; i < keys.length; i++) {
+        if (isInternalKey(keys[i])) continue
+        internalOnly = false
+        const d = descriptors[i]
+        if ("value" in d) visit(d.value)
+        else {
+          visit(programAccessor(d.get))
+          visit(programAccessor(d.set))
+        }
+      }
+      const proto = Object.getPrototypeOf(o)
+      visit(proto)
+      this.snapshots.push({ object: o, proto, keys, descriptors, internalOnly })
+    }
+    this.cellSnapshot = new Map([...this.cells].map(([k, c]) => [k, c.value]))
+  }
+
+  /** Put every built-in object and global back as `seal` recorded them. False when that is impossible. */
+  restore(): boolean {
+    for (const snap of this.snapshots) {
+      const o = snap.object
+      if (!Object.isExtensible(o)) return false
+      if (Object.getPrototypeOf(o) !== snap.proto) Object.setPrototypeOf(o, snap.proto)
+      const keys = Reflect.ownKeys(o)
+      if (snap.internalOnly && keys.length === snap.keys.length) continue
+      for (const k of keys) {
+        if (!snap.keys.includes(k) && !Reflect.deleteProperty(o, k)) return false
+      }
+      for (let i = 0; i < snap.keys.length; i++) {
+        const k = snap.keys[i]
+        const want = snap.descriptors[i]
+        const have = Object.getOwnPropertyDescriptor(o, k)
+        if (have !== undefined && sameDescriptor(have, want)) continue
+        if (have !== undefined && !have.configurable) return false
+        Object.defineProperty(o, k, want)
+      }
+    }
+    for (const name of [...this.cells.keys()]) {
+      if (!this.cellSnapshot.has(name)) this.cells.delete(name)
+    }
+    for (const [name, value] of this.cellSnapshot) this.cells.get(name)!.value = value
+    this.symbolRegistry.clear()
+    for (const hook of this.resetHooks) hook()
+    return true
   }
 }

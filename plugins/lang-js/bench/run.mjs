@@ -1,0 +1,184 @@
+// Benchmark: the lang-js interpreter (built dist, metering on) against QuickJS (quickjs-emscripten), sval and
+// js-interpreter on five workloads. Every engine runs the same ES5 source (js-interpreter only knows ES5) and must
+// produce the same checksum. Prints milliseconds per engine, the ratio of each peer to lang-js, and geometric means.
+//
+// Usage: node bench/run.mjs [--quick] [--only=name,...]   (build first: npx tsup)
+import { createRequire } from "node:module"
+import { performance } from "node:perf_hooks"
+import { run } from "../dist/worker.js"
+
+const require = createRequire(import.meta.url)
+const args = process.argv.slice(2)
+const quick = args.includes("--quick")
+const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",")
+
+const workloads = [
+  {
+    name: "fib(30)",
+    body: `
+      function fib(n) { if (n < 2) return n; return fib(n - 1) + fib(n - 2) }
+      return fib(${quick ? 24 : 30})`,
+  },
+  {
+    name: "numeric loops",
+    body: `
+      var s = 0
+      for (var i = 0; i < ${quick ? 300000 : 3000000}; i++) { s = (s + i * i) % 1000003 }
+      var t = 0
+      for (var a = 0; a < ${quick ? 100 : 600}; a++) { for (var b = 0; b < 1000; b++) { if ((a ^ b) & 1) t += a - b; else t -= 1 } }
+      return s + t`,
+  },
+  {
+    name: "string building",
+    body: `
+      var s = ""
+      for (var i = 0; i < ${quick ? 20000 : 200000}; i++) { s += String.fromCharCode(97 + (i % 26)); if (i % 100 === 99) s += "\\n" }
+      var lines = s.split("\\n"), sum = 0
+      for (var j = 0; j < lines.length; j++) sum += lines[j].length + (lines[j].length ? lines[j].charCodeAt(0) : 0)
+      var parts = []
+      for (var k = 0; k < ${quick ? 5000 : 50000}; k++) parts.push("item-" + k)
+      return sum + s.length + parts.join(",").length`,
+  },
+  {
+    name: "array map/filter/sort 100k",
+    body: `
+      var a = []
+      for (var i = 0; i < ${quick ? 10000 : 100000}; i++) a.push((i * 7919) % 100003)
+      var b = a.map(function (x) { return x * 2 }).filter(function (x) { return x % 3 !== 0 })
+      b.sort(function (x, y) { return x - y })
+      return b.length + b[0] + b[b.length - 1] + b[Math.floor(b.length / 2)]`,
+  },
+  {
+    name: "JSON transform",
+    body: `
+      var items = []
+      for (var i = 0; i < ${quick ? 2000 : 20000}; i++) {
+        items.push({ id: i, name: "item" + i, tags: ["a", "b", "c"].slice(0, (i % 3) + 1), price: ((i * 37) % 1000) / 10,
+          nested: { x: i % 7, y: [i, i + 1] } })
+      }
+      var parsed = JSON.parse(JSON.stringify(items))
+      var out = parsed.filter(function (o) { return o.nested.x > 2 }).map(function (o) {
+        return { id: o.id, label: o.name.toUpperCase(), total: o.price * o.tags.length, first: o.tags[0] }
+      })
+      var grouped = {}
+      for (var j = 0; j < out.length; j++) {
+        var k = "g" + (out[j].id % 10)
+        if (!grouped[k]) grouped[k] = []
+        grouped[k].push(Math.round(out[j].total))
+      }
+      return JSON.stringify(grouped).length + out.length`,
+  },
+]
+
+const program = (body) => `function main() {${body}\n}\nmain()`
+
+const noopHost = {
+  call: () => ({ ok: false, error: { kind: "ToolFailure", message: "no host", fatal: false } }),
+  start: () => 0,
+  waitAny: () => {
+    throw new Error("nothing in flight")
+  },
+  cancel() {},
+  log() {},
+  warn() {},
+  deadline: Infinity,
+}
+
+const engines = {
+  "lang-js": async () => (code) => {
+    const out = run({ code, tools: {}, extensions: [], limits: { timeoutMs: Infinity, maxToolCalls: Infinity, maxOutputBytes: Infinity } }, noopHost)
+    if (!out.ok) throw new Error(`${out.error.kind}: ${out.error.message}`)
+    return out.value
+  },
+  quickjs: async () => {
+    const { getQuickJS } = await import("quickjs-emscripten")
+    const QuickJS = await getQuickJS()
+    return (code) => {
+      const vm = QuickJS.newContext()
+      try {
+        const result = vm.unwrapResult(vm.evalCode(code))
+        const v = vm.dump(result)
+        result.dispose()
+        return v
+      } finally {
+        vm.dispose()
+      }
+    }
+  },
+  sval: async () => {
+    const Sval = require("sval")
+    return (code) => {
+      const interpreter = new Sval({ ecmaVer: "latest", sandBox: true })
+      interpreter.run(code.replace(/\nmain\(\)$/, "\nexports.result = main()"))
+      return interpreter.exports.result
+    }
+  },
+  "js-interpreter": async () => {
+    const Interpreter = require("js-interpreter")
+    return (code) => {
+      const interpreter = new Interpreter(code)
+      interpreter.run()
+      return interpreter.value
+    }
+  },
+}
+
+const time = (fn) => {
+  const start = performance.now()
+  const value = fn()
+  return { ms: performance.now() - start, value }
+}
+
+const main = async () => {
+  const results = {}
+  const names = Object.keys(engines).filter((e) => !only || only.includes(e))
+  for (const name of names) {
+    const exec = await engines[name]()
+    results[name] = {}
+    for (const w of workloads) {
+      const code = program(w.body)
+      // Slow engines run once; fast ones take the best of three runs after a warm-up.
+      const first = time(() => exec(code))
+      let best = first
+      if (first.ms < 3000) {
+        for (let i = 0; i < 3; i++) {
+          const t = time(() => exec(code))
+          if (t.ms < best.ms) best = t
+        }
+      }
+      results[name][w.name] = best
+      process.stderr.write(`${name.padEnd(15)} ${w.name.padEnd(28)} ${best.ms.toFixed(1).padStart(10)} ms  checksum ${best.value}\n`)
+    }
+  }
+  const base = results["lang-js"]
+  let mismatch = false
+  for (const w of workloads) {
+    const values = names.map((n) => results[n][w.name].value)
+    if (values.some((v) => v !== values[0])) {
+      mismatch = true
+      console.error(`checksum mismatch on ${w.name}: ${names.map((n, i) => `${n}=${values[i]}`).join(" ")}`)
+    }
+  }
+  const col = (s, n = 16) => String(s).padStart(n)
+  console.log(`\n${"workload".padEnd(28)}${names.map((n) => col(`${n} ms`)).join("")}${names.slice(1).map((n) => col(`${n}/lang-js`, 22)).join("")}`)
+  const logs = Object.fromEntries(names.map((n) => [n, 0]))
+  for (const w of workloads) {
+    let line = w.name.padEnd(28)
+    for (const n of names) line += col(results[n][w.name].ms.toFixed(1))
+    for (const n of names.slice(1)) {
+      const ratio = results[n][w.name].ms / (base ? base[w.name].ms : 1)
+      logs[n] += Math.log(ratio)
+      line += col(`${ratio.toFixed(2)}x`, 22)
+    }
+    for (const n of names) logs[`${n}:ms`] = (logs[`${n}:ms`] ?? 0) + Math.log(results[n][w.name].ms)
+    console.log(line)
+  }
+  let gm = "geometric mean".padEnd(28)
+  for (const n of names) gm += col(Math.exp(logs[`${n}:ms`] / workloads.length).toFixed(1))
+  for (const n of names.slice(1)) gm += col(`${Math.exp(logs[n] / workloads.length).toFixed(2)}x`, 22)
+  console.log(gm)
+  console.log("\n(ratios > 1 mean the peer is slower than lang-js; lang-js runs with its work meter on)")
+  if (mismatch) process.exitCode = 1
+}
+
+await main()

@@ -1,0 +1,69 @@
+/**
+ * `Reflect`: the reflective operations, over program objects only.
+ */
+import { fromHostDescriptor, toHostDescriptor } from "../runtime/descriptors.js"
+import { throwTypeError } from "../runtime/errors.js"
+import { arg, call, construct, defineMethod, defineValue, isConstructor, isObject, type Value } from "../runtime/functions.js"
+import { toPropertyKey } from "../runtime/operators.js"
+import { ownKeys } from "../runtime/properties.js"
+import type { Realm } from "../runtime/realm.js"
+import { setPrototype } from "../compiler/ops.js"
+import { iterateToList } from "../runtime/iterators.js"
+
+/** Install `Reflect`. */
+export const installReflect = (realm: Realm): void => {
+  const reflect = realm.newObject()
+  const target = (v: Value, what: string): Value => (isObject(v) ? v : throwTypeError(`Reflect.${what} called on non-object`))
+  const list = (v: Value): Value[] => (isObject(v) ? iterateToList(v) : throwTypeError("CreateListFromArrayLike called on non-object"))
+  defineMethod(reflect, "apply", 3, (_t, a) => call(arg(a, 0), arg(a, 1), list(arg(a, 2))))
+  defineMethod(reflect, "construct", 2, (_t, a) => {
+    const f = arg(a, 0)
+    const nt = a.length > 2 ? a[2] : f
+    if (!isConstructor(nt)) throwTypeError("Reflect.construct: newTarget is not a constructor")
+    return construct(f, list(arg(a, 1)), nt)
+  })
+  defineMethod(reflect, "defineProperty", 3, (_t, a) => {
+    try {
+      Object.defineProperty(target(arg(a, 0), "defineProperty"), toPropertyKey(arg(a, 1)), toHostDescriptor(arg(a, 2)))
+      return true
+    } catch (e) {
+      if (e instanceof TypeError) return false
+      throw e
+    }
+  })
+  defineMethod(reflect, "deleteProperty", 2, (_t, a) => Reflect.deleteProperty(target(arg(a, 0), "deleteProperty"), toPropertyKey(arg(a, 1))))
+  defineMethod(reflect, "get", 2, (_t, a) => {
+    const o = target(arg(a, 0), "get")
+    return Reflect.get(o, toPropertyKey(arg(a, 1)), a.length > 2 ? a[2] : o)
+  })
+  defineMethod(reflect, "set", 3, (_t, a) => {
+    const o = target(arg(a, 0), "set")
+    return Reflect.set(o, toPropertyKey(arg(a, 1)), arg(a, 2), a.length > 3 ? a[3] : o)
+  })
+  defineMethod(reflect, "has", 2, (_t, a) => toPropertyKey(arg(a, 1)) in target(arg(a, 0), "has"))
+  defineMethod(reflect, "getOwnPropertyDescriptor", 2, (_t, a) =>
+    fromHostDescriptor(Object.getOwnPropertyDescriptor(target(arg(a, 0), "getOwnPropertyDescriptor"), toPropertyKey(arg(a, 1)))),
+  )
+  defineMethod(reflect, "getPrototypeOf", 1, (_t, a) => Object.getPrototypeOf(target(arg(a, 0), "getPrototypeOf")))
+  defineMethod(reflect, "setPrototypeOf", 2, (_t, a) => {
+    const o = target(arg(a, 0), "setPrototypeOf")
+    const p = arg(a, 1)
+    if (p !== null && !isObject(p)) throwTypeError("Object prototype may only be an Object or null")
+    if (o === realm.ObjectProto) return false
+    try {
+      setPrototype(o, p)
+      return true
+    } catch (e) {
+      if (e instanceof TypeError) return false
+      throw e
+    }
+  })
+  defineMethod(reflect, "isExtensible", 1, (_t, a) => Object.isExtensible(target(arg(a, 0), "isExtensible")))
+  defineMethod(reflect, "preventExtensions", 1, (_t, a) => {
+    Object.preventExtensions(target(arg(a, 0), "preventExtensions"))
+    return true
+  })
+  defineMethod(reflect, "ownKeys", 1, (_t, a) => realm.newArray(ownKeys(target(arg(a, 0), "ownKeys"))))
+  defineValue(reflect, Symbol.toStringTag, "Reflect", false)
+  realm.defineGlobal("Reflect", reflect)
+}
