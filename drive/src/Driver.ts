@@ -174,7 +174,6 @@ export const start = <E = never>(
       env,
       recorder,
       serverCrashed: server.crashed,
-      defaults: opts.tui ?? {},
       launchTimeoutMs: startTimeout,
       screenshots,
     })

@@ -36,7 +36,7 @@ export interface DriverOptions {
   readonly project?: ProjectOptions
   /** Merged into OpenCode's configuration (after Drive's provider settings). */
   readonly config?: JsonObject
-  /** The primary TUI (and the defaults of `tuis.launch`). */
+  /** The primary TUI (`tuis.launch` takes its own options). */
   readonly tui?: TuiOptions
   readonly opencode?: OpenCodeOptions
   /** Keep the whole run directory after a successful run. Default false (a failed run always keeps it). */

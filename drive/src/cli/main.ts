@@ -17,7 +17,8 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect } from "effect"
 import { isScript, runScript } from "../Script.js"
-import * as TypeContract from "./TypeContract.js"
+import { parse, type Command, UsageError } from "./Arguments.js"
+import type * as TypeContract from "./TypeContract.js"
 
 const packageDir = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "..")
 
@@ -30,66 +31,13 @@ const usage = `Usage:
 Modules may be TypeScript (.ts, .mts) or JavaScript. Simulation control lives in the module (the driver API);
 the commands take no other flags.`
 
-/** A parsed command line. */
-export type Command =
-  | { readonly kind: "help" }
-  | { readonly kind: "version" }
-  | { readonly kind: "run"; readonly module: string }
-  | { readonly kind: "check"; readonly script: string }
-  | { readonly kind: "start"; readonly script: string }
-
-/** A command-line usage error (exit status 2). */
-export class UsageError extends Error {}
-
-const single = (command: string, rest: ReadonlyArray<string>, what: string): string => {
-  const dashdash = rest.indexOf("--")
-  if (dashdash !== -1) throw new UsageError(`${command} accepts no arguments after --`)
-  const flags = rest.filter((arg) => arg.startsWith("-"))
-  if (flags.length > 0) throw new UsageError(`${command} accepts no flags (got ${flags[0]}); control the simulation in the module`)
-  if (rest.length !== 1) throw new UsageError(`${command} needs exactly one ${what} (got ${rest.length}); see opencode-drive --help`)
-  return rest[0]
-}
-
-/** Parse arguments (without `node` and the script path). */
-export const parse = (args: ReadonlyArray<string>): Command => {
-  if (args.length === 1 && (args[0] === "--help" || args[0] === "-h" || args[0] === "help")) return { kind: "help" }
-  if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) return { kind: "version" }
-  const [command, ...rest] = args
-  switch (command) {
-    case undefined:
-      throw new UsageError("missing command; see opencode-drive --help")
-    case "run":
-      return { kind: "run", module: single("run", rest, "module") }
-    case "check":
-      return { kind: "check", script: single("check", rest, "script") }
-    case "start": {
-      let script: string | undefined
-      const others: Array<string> = []
-      for (let i = 0; i < rest.length; i++) {
-        const arg = rest[i]
-        if (arg === "--script") {
-          if (script !== undefined) throw new UsageError("start accepts --script once")
-          script = rest[++i]
-          if (script === undefined || script.startsWith("-")) throw new UsageError("--script needs a file")
-        } else if (arg.startsWith("--script=")) {
-          if (script !== undefined) throw new UsageError("start accepts --script once")
-          script = arg.slice("--script=".length)
-        } else others.push(arg)
-      }
-      if (others.length > 0) throw new UsageError(`start accepts only --script <file> (got ${others[0]})`)
-      if (script === undefined || script === "") throw new UsageError("start needs --script <file>")
-      return { kind: "start", script }
-    }
-    default:
-      throw new UsageError(`unknown command ${JSON.stringify(command)}; see opencode-drive --help`)
-  }
-}
-
 /** A failure with a clear message (exit status 1). */
 class CliFailure extends Error {}
 
+// The TypeScript compiler is loaded only when a command type-checks (it takes a while to load).
 const typeCheck = (file: string, contract: TypeContract.Contract) =>
-  Effect.sync(() => TypeContract.check(file, contract, packageDir)).pipe(
+  Effect.promise(() => import("./TypeContract.js")).pipe(
+    Effect.map((TypeContract) => TypeContract.check(file, contract, packageDir)),
     Effect.flatMap((result) => (result.ok ? Effect.void : Effect.fail(new CliFailure(result.message)))),
   )
 

@@ -74,7 +74,6 @@ export interface TuisContext {
   readonly env: Record<string, string>
   readonly recorder: Recorder.RecorderShape
   readonly serverCrashed: () => OpenCodeExitedError | undefined
-  readonly defaults: TuiOptions
   readonly launchTimeoutMs: number
   readonly screenshots: Array<string>
 }
@@ -148,8 +147,8 @@ export const make = (context: TuisContext): TuiManager => {
           message: `a TUI named ${JSON.stringify(name)} is already open; close it first or choose another name`,
         })
       }
-      const viewport = yield* validateViewport(options?.viewport ?? context.defaults.viewport)
-      const recording = options?.recording ?? context.defaults.recording ?? false
+      const viewport = yield* validateViewport(options?.viewport)
+      const recording = options?.recording ?? false
       if (recording) yield* context.recorder.checkVideo
       const crash = context.serverCrashed()
       if (crash) return yield* crash
