@@ -158,6 +158,8 @@ interface Program {
   readonly lead: Item | null
   /** The literal text every match must start with (from the same leading items); "" when none. */
   readonly prefix: string
+  /** A matcher for this program that no call is using, kept to spare an allocation per call. */
+  spare: Matcher | null
 }
 
 /** Work out {@link Program.lead} and {@link Program.prefix} from the items. */
@@ -324,7 +326,7 @@ const compile = (pat: string, start: number, anchored: boolean): Program => {
     }
   }
   items.push(simple(OP_END))
-  return { items, anchored, captureSlots: Math.min(opens, MAX_CAPTURES), ...leadOf(items) }
+  return { items, anchored, captureSlots: Math.min(opens, MAX_CAPTURES), ...leadOf(items), spare: null }
 }
 
 /**
@@ -374,7 +376,7 @@ const literalProgramFor = (pattern: string): Program =>
 /** Matching state for one subject and one program: capture slots, recursion depth and uncharged steps. */
 class Matcher {
   readonly items: ReadonlyArray<Item>
-  readonly len: number
+  len: number
   level = 0
   depth = MAX_MATCH_DEPTH
   steps = 0
@@ -382,9 +384,9 @@ class Matcher {
   readonly capLen: Array<number>
 
   constructor(
-    readonly src: string,
+    public src: string,
     readonly program: Program,
-    readonly meter: PatternMeter,
+    public meter: PatternMeter,
   ) {
     this.items = program.items
     this.len = src.length
@@ -537,6 +539,7 @@ class Matcher {
     const next = this.items[i + 1]
     // Shortcuts that skip calls which could only fail at once (they are exact only while depth remains).
     if (this.depth > 0 && next.op === OP_END) return s + n
+    if (this.depth > 0 && next.op === OP_END_ANCHOR) return s + n === len ? len : -1
     if (this.depth > 0 && next.op === OP_SINGLE && next.kind === K_CHAR && next.quantifier === Q_ONE) {
       // The rest can only match where its first literal character sits: skip the other positions.
       const ch = next.ch
@@ -557,6 +560,15 @@ class Matcher {
   /** Lazy repetition: try the rest first, taking one more character each time it fails. */
   minExpand(s: number, it: Item, i: number): number {
     const len = this.len
+    const next = this.items[i + 1].op
+    if (this.depth > 0 && next === OP_END) return s
+    if (this.depth > 0 && next === OP_END_ANCHOR) {
+      // Only the end of the subject can follow: take characters while they are accepted and see if it is reached.
+      const from = s
+      while (s < len && this.accepts(it, s)) s++
+      this.steps += s - from
+      return s === len ? len : -1
+    }
     for (;;) {
       const r = this.match(s, i + 1)
       if (r >= 0) return r
@@ -654,6 +666,24 @@ class Matcher {
   }
 }
 
+/** A matcher for `program` over `src`: the program's spare one when no other call holds it. */
+const acquire = (program: Program, src: string, meter: PatternMeter): Matcher => {
+  const m = program.spare
+  if (m === null) return new Matcher(src, program, meter)
+  program.spare = null
+  m.src = src
+  m.len = src.length
+  m.meter = meter
+  return m
+}
+
+/** Charge a matcher's remaining steps and hand it back to its program (without keeping the subject alive). */
+const release = (m: Matcher): void => {
+  m.src = ""
+  m.program.spare = m
+  m.flush()
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Public operations
 
@@ -723,13 +753,13 @@ export const find = (
     return at < 0 ? null : { start: at + 1, end: at + pattern.length, captures: [] }
   }
   const program = programFor(pattern)
-  const m = new Matcher(s, program, meter)
+  const m = acquire(program, s, meter)
   try {
     const found = search(m, program, start)
     if (found === null) return null
     return { start: found.start + 1, end: found.end, captures: m.captures(found.start, found.end, false) }
   } finally {
-    m.flush()
+    release(m)
   }
 }
 
@@ -739,12 +769,12 @@ export const match = (s: string, pattern: string, init: IntegerArg, meter: Patte
   const start = startPosition(init, len) - 1
   if (start > len) return null
   const program = programFor(pattern)
-  const m = new Matcher(s, program, meter)
+  const m = acquire(program, s, meter)
   try {
     const found = search(m, program, start)
     return found === null ? null : m.captures(found.start, found.end, true)
   } finally {
-    m.flush()
+    release(m)
   }
 }
 
@@ -850,7 +880,7 @@ export const gsub = (
           : 0
         : maxN
   const program = programFor(pattern)
-  const m = new Matcher(s, program, meter)
+  const m = acquire(program, s, meter)
   const constant = typeof repl === "string" && repl.indexOf("%") < 0 ? repl : null
   let pieces: Array<ReplacementPiece> | null = null
   let out = ""
@@ -885,7 +915,7 @@ export const gsub = (
       if (program.anchored) break
     }
   } finally {
-    m.flush()
+    release(m)
   }
   if (copied === 0 && out === "") return [s, count]
   return [out + s.slice(copied), count]
