@@ -643,8 +643,9 @@ class Matcher {
   }
 
   /**
-   * The next position at or after `s` where a match could start, judged by the first item alone
-   * (or `s` itself when the first item tells nothing); -1 when no later position can match.
+   * The next position at or after `s` where a match could start, judged by what every match must begin with (the
+   * program's literal prefix or its leading item), or `s` itself when that tells nothing; -1 when no later position
+   * can match. Skipped positions are ones where the matcher would fail at once, without raising any error.
    */
   candidate(s: number): number {
     const program = this.program
