@@ -295,6 +295,18 @@ class Analyzer {
   }
 
   private reference(node: Node): void {
+    if (node.name === "arguments" && !this.thisFunction().isArrow && this.thisFunction().kind !== "program") {
+      const f = this.thisFunction()
+      let s: Scope | undefined = this.scope
+      while (s !== undefined && s.fn !== f.parent && !s.bindings.has("arguments")) {
+        if (s === f.scope) break
+        s = s.parent
+      }
+      if (s === undefined || !s.bindings.has("arguments")) {
+        this.refs.set(node, this.implicit(node, "argumentsBinding"))
+        return
+      }
+    }
     this.refs.set(node, this.resolve(node, node.name))
     this.refScopes.set(node, this.scope)
   }

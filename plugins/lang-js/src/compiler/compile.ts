@@ -554,9 +554,9 @@ export class Compiler {
         return this.objectLiteral(n)
       case "FunctionExpression":
       case "ArrowFunctionExpression":
-        return this.functionExpression(n, name ?? n.id?.name ?? "")
+        return this.functionExpression(n, n.id?.name ?? name ?? "")
       case "ClassExpression":
-        return this.classExpression(n, name ?? n.id?.name ?? "")
+        return this.classExpression(n, n.id?.name ?? name ?? "")
       case "UnaryExpression":
         return this.unaryExpression(n)
       case "UpdateExpression":
@@ -1331,7 +1331,17 @@ export class Compiler {
 
   /** Evaluate a callee and the `this` it should be called with (tagged templates). */
   private calleeAndThis(callee: Node, chain: boolean): (env: Env) => [Value, Value] {
-    if (callee.type === "MemberExpression" && callee.object.type !== "Super") {
+    if (callee.type === "MemberExpression" && callee.object.type === "Super") {
+      const refs = this.analysis.supers.get(callee.object)!
+      const home = this.readBinding(callee.object, refs.home)
+      const self = this.readBinding(callee.object, refs.this)
+      const k = this.memberKey(callee)
+      return (env) => {
+        const t = self(env)
+        return [superGet(home(env), k(env), t), t]
+      }
+    }
+    if (callee.type === "MemberExpression") {
       const loc = this.loc(callee)
       const o = chain ? this.chainPart(callee.object) : this.expr(callee.object)
       const k = this.memberKey(callee)
@@ -2171,6 +2181,7 @@ export class Compiler {
         kind === "constructor"
           ? "class"
           : `${info.isAsync ? "async " : ""}${info.isGenerator ? "generator " : ""}function`,
+      source: kind === "field" || kind === "static" ? undefined : this.source.slice(n.start, n.end),
     }
     // Parameters and declarations.
     const tdz = this.tdzSlots(scope)
@@ -2222,8 +2233,8 @@ export class Compiler {
       // parent link and the parameters; other slots start undefined.
       const np = paramSlots.length
       call = (thisValue, args, self) => {
-        if (--rt.fuel < 0) refuel(loc)
-        if (++rt.depth > MAX_CALL_DEPTH) tooDeep(loc)
+        if (--rt.fuel < 0) refuel()
+        if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
         const p = self[ENV]
         let env: Env
         switch (size) {
@@ -2258,8 +2269,8 @@ export class Compiler {
       }
     } else {
       call = (thisValue, args, self) => {
-        if (--rt.fuel < 0) refuel(loc)
-        if (++rt.depth > MAX_CALL_DEPTH) tooDeep(loc)
+        if (--rt.fuel < 0) refuel()
+        if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
         const r = body(setup(thisValue, args, self, undefined))
         rt.depth--
         return r
@@ -2269,8 +2280,8 @@ export class Compiler {
     if (isOrdinary) {
       const ObjectProto = this.realm.ObjectProto
       construct = (args, newTarget, self) => {
-        if (--rt.fuel < 0) refuel(loc)
-        if (++rt.depth > MAX_CALL_DEPTH) tooDeep(loc)
+        if (--rt.fuel < 0) refuel()
+        if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
         const obj = Object.create(prototypeFor(newTarget, ObjectProto))
         const r = body(setup(obj, args, self, newTarget))
         rt.depth--
@@ -2319,8 +2330,8 @@ export class Compiler {
     const ObjectProto = this.realm.ObjectProto
     if (!info.derived) {
       return (args, newTarget, self) => {
-        if (--rt.fuel < 0) refuel(loc)
-        if (++rt.depth > MAX_CALL_DEPTH) tooDeep(loc)
+        if (--rt.fuel < 0) refuel()
+        if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
         const obj = Object.create(prototypeFor(newTarget, ObjectProto))
         initializeInstance(self, obj)
         const r = body(setup(obj, args, self, newTarget))
@@ -2330,8 +2341,8 @@ export class Compiler {
     }
     const thisSlot = info.thisBinding ? info.thisBinding.slot : -1
     return (args, newTarget, self) => {
-      if (--rt.fuel < 0) refuel(loc)
-      if (++rt.depth > MAX_CALL_DEPTH) tooDeep(loc)
+      if (--rt.fuel < 0) refuel()
+      if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
       const env = setup(undefined, args, self, newTarget)
       const r = body(env)
       rt.depth--
@@ -2502,7 +2513,7 @@ const defaultConstructor = (name: string, derived: boolean, loc: Location, Objec
   const meta: FunctionMeta = { name, length: 0, constructorKind: derived ? "derived" : "base", protoKind: "none", display: "class" }
   const construct: ConstructImpl = derived
     ? (args, newTarget, self) => {
-        if (++rt.depth > MAX_CALL_DEPTH) tooDeep(loc)
+        if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
         const result = superConstruct(self, args, newTarget, loc)
         initializeInstance(self, result)
         rt.depth--

@@ -85,8 +85,8 @@ export class Resumable {
       const fallback = info.isAsync ? realm.AsyncGeneratorProto : realm.GeneratorProto
       const make = info.isAsync ? makeAsyncGenerator : makeGenerator
       return (thisValue, args, self) => {
-        if (--rt.fuel < 0) refuel(loc)
-        if (++rt.depth > MAX_CALL_DEPTH) tooDeep(loc)
+        if (--rt.fuel < 0) refuel()
+        if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
         const env = setup(thisValue, args, self, undefined)
         const g = make(body(env), prototypeFor(self, fallback))
         rt.depth--
@@ -94,8 +94,8 @@ export class Resumable {
       }
     }
     return (thisValue, args, self) => {
-      if (--rt.fuel < 0) refuel(loc)
-      if (++rt.depth > MAX_CALL_DEPTH) tooDeep(loc)
+      if (--rt.fuel < 0) refuel()
+      if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
       const depth = rt.depth
       const record = newPromise()
       let env: Env
@@ -116,8 +116,8 @@ export class Resumable {
   /** `CALL` of an async function without any `await`: runs to completion, returns a settled promise. */
   plainAsyncCall(loc: Location, setup: Setup, body: Expr): CallImpl {
     return (thisValue, args, self) => {
-      if (--rt.fuel < 0) refuel(loc)
-      if (++rt.depth > MAX_CALL_DEPTH) tooDeep(loc)
+      if (--rt.fuel < 0) refuel()
+      if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
       const depth = rt.depth
       const record = newPromise()
       try {

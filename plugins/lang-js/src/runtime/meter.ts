@@ -10,12 +10,18 @@ import { rt } from "./state.js"
 
 let allowance = 0
 let deadline = Infinity
+let budget = WORK_BUDGET
+
+/** Lower the work budget (tests exercise the limit without spending billions of steps); no argument restores it. */
+export const setWorkBudget = (units: number = WORK_BUDGET): void => {
+  budget = units
+}
 
 /** Start metering a new execution. */
 export const resetMeter = (hostDeadline: number): void => {
   deadline = hostDeadline
   rt.spent = 0
-  allowance = Math.min(DEADLINE_CHECK_INTERVAL, WORK_BUDGET)
+  allowance = Math.min(DEADLINE_CHECK_INTERVAL, budget)
   rt.fuel = allowance
 }
 
@@ -25,19 +31,19 @@ export const workSpent = (): number => rt.spent + (allowance - rt.fuel)
 /** Called when `rt.fuel` drops below zero: account the spent allowance, enforce the budget and the deadline. */
 export const refuel = (location?: Location): void => {
   rt.spent += allowance - rt.fuel
-  if (rt.spent >= WORK_BUDGET) {
+  if (rt.spent >= budget) {
     rt.fuel = -1
     allowance = -1
     fatal(
       "ExecutionFailure",
-      `The program exceeded its work budget of ${WORK_BUDGET} steps (an endless loop or too much computation)`,
+      `The program exceeded its work budget of ${budget} steps (an endless loop or too much computation)`,
       location ?? rt.loc,
     )
   }
   if (deadline !== Infinity && Date.now() > deadline) {
     fatal("TimeoutExceeded", "The execution timed out", location ?? rt.loc)
   }
-  allowance = Math.min(DEADLINE_CHECK_INTERVAL, WORK_BUDGET - rt.spent)
+  allowance = Math.min(DEADLINE_CHECK_INTERVAL, budget - rt.spent)
   rt.fuel = allowance
 }
 
