@@ -94,32 +94,43 @@ const build = <R>(options: Options<any, any>): Runtime<R> => {
     }
     extensions.set(extension.name, extension)
   }
-  const render = (entry: ToolTree.Entry) =>
-    Signature.renderSignature(entry.path, entry.inputType, entry.outputType, language.signatures)
-  const catalog = entries.map((entry) => ({ path: entry.path, description: entry.tool.description, signature: render(entry) }))
-  const signatures = new Map(catalog.map((c) => [c.path, c.signature]))
-  const index = Search.index(entries)
+  // Signatures, the catalog and the search index are built on first use, so that a runtime over a large API
+  // (thousands of operations) is cheap to make.
+  const signatures = new Map<string, string>()
+  const render = (entry: ToolTree.Entry) => {
+    let signature = signatures.get(entry.path)
+    if (signature === undefined) {
+      signature = Signature.renderSignature(entry.path, entry.inputType, entry.outputType, language.signatures)
+      signatures.set(entry.path, signature)
+    }
+    return signature
+  }
+  let catalog: ReadonlyArray<CatalogEntry> | undefined
+  let index: Search.Index | undefined
+  const getIndex = () => (index ??= Search.index(entries))
   const plan: Execution.Plan = {
     language,
     entries: new Map(entries.map((e) => [e.path, e])),
-    index,
+    index: getIndex,
     tools: ToolTree.shape(entries),
     extensions,
     extensionShapes: [...extensions.values()].map(Extension.shape),
     hooks: options.hooks ?? {},
     limits,
     pool: options.pool ? () => options.pool! : sharedPool,
-    render: (entry) => signatures.get(entry.path)!,
+    render,
   }
   return {
     language: language.name,
     limits,
-    catalog,
+    get catalog() {
+      return (catalog ??= entries.map((entry) => ({ path: entry.path, description: entry.tool.description, signature: render(entry) })))
+    },
     execute: (code) => Execution.execute(plan, code) as Effect.Effect<Result, never, R>,
     search: (request) => {
       const parsed = Search.parseRequest(request as DataValue)
       if (typeof parsed === "string") throw new TypeError(parsed)
-      return Search.run(index, parsed, plan.render)
+      return Search.run(getIndex(), parsed, render)
     },
   }
 }

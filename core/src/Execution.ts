@@ -23,7 +23,8 @@ import { isEffectSchema } from "./TypeModel.js"
 export interface Plan {
   readonly language: Definition
   readonly entries: ReadonlyMap<string, Entry>
-  readonly index: Search.Index
+  /** The search index, built on first use. */
+  readonly index: () => Search.Index
   readonly tools: ToolShape
   readonly extensions: ReadonlyMap<string, Extension.Extension>
   readonly extensionShapes: ReadonlyArray<ExtensionShape>
@@ -359,7 +360,7 @@ const callEffect = (plan: Plan, call: HostCall, record: CallRecord): Effect.Effe
     return guarded(
       "search",
       request,
-      Effect.sync(() => Search.run(plan.index, request, plan.render) as unknown as DataValue),
+      Effect.sync(() => Search.run(plan.index(), request, plan.render) as unknown as DataValue),
     )
   }
 

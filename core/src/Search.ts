@@ -62,40 +62,59 @@ interface Indexed {
   readonly path: string
   readonly name: string
   readonly pathWords: ReadonlySet<string>
-  readonly description: string
-  readonly context: string
 }
+
+/** Where each alphanumeric run of a text field occurs: run → indices of the tools whose field contains it. */
+type Postings = Map<string, number[]>
 
 /** A search index over a catalog. */
 export interface Index {
   readonly items: ReadonlyArray<Indexed>
   readonly byPath: ReadonlyMap<string, Indexed>
+  readonly path: Postings
+  readonly description: Postings
+  readonly context: Postings
+}
+
+const runs = (text: string): ReadonlyArray<string> => text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== "")
+
+const post = (postings: Postings, text: string, item: number) => {
+  for (const run of new Set(runs(text))) {
+    const list = postings.get(run)
+    if (list) list.push(item)
+    else postings.set(run, [item])
+  }
 }
 
 /** Build the index of `entries` (already sorted by path). */
 export const index = (entries: ReadonlyArray<Entry>): Index => {
-  const items = entries.map((entry): Indexed => {
-    const path = entry.path.toLowerCase()
-    const last = entry.segments[entry.segments.length - 1].toLowerCase()
+  const path: Postings = new Map()
+  const description: Postings = new Map()
+  const context: Postings = new Map()
+  const items = entries.map((entry, i): Indexed => {
+    post(path, entry.path, i)
+    post(description, entry.tool.description, i)
+    post(context, [...entry.namespaceDescriptions, ...TypeModel.propertyText(entry.inputType)].join("\n"), i)
     return {
       entry,
-      path,
-      name: last,
+      path: entry.path.toLowerCase(),
+      name: entry.segments[entry.segments.length - 1].toLowerCase(),
       pathWords: new Set(words(entry.path).map(fold)),
-      description: entry.tool.description.toLowerCase(),
-      context: [...entry.namespaceDescriptions, ...TypeModel.propertyText(entry.inputType)].join("\n").toLowerCase(),
     }
   })
-  return { items, byPath: new Map(items.map((item) => [item.entry.path, item])) }
+  return { items, byPath: new Map(items.map((item) => [item.entry.path, item])), path, description, context }
 }
 
-const scoreTerm = (item: Indexed, term: string, folded: string): number => {
-  if (term === item.path || term === item.name || folded === fold(item.name)) return weights.pathOrName
-  if (item.pathWords.has(folded)) return weights.pathWord
-  if (item.path.includes(term) || item.path.includes(folded)) return weights.pathSubstring
-  if (item.description.includes(term) || item.description.includes(folded)) return weights.description
-  if (item.context.includes(term) || item.context.includes(folded)) return weights.context
-  return 0
+/**
+ * The tools whose field contains `term` or `folded` as a substring. A term has no separators, so it can only occur
+ * inside one alphanumeric run: matching the distinct runs is the same as scanning the whole text, and much faster.
+ */
+const containing = (postings: Postings, term: string, folded: string): ReadonlySet<number> => {
+  const out = new Set<number>()
+  for (const [run, list] of postings) {
+    if (run.includes(term) || (folded !== term && run.includes(folded))) for (const i of list) out.add(i)
+  }
+  return out
 }
 
 /** Rank the index for a request and return one page; `render` gives each hit's signature. */
@@ -108,18 +127,32 @@ export const run = (idx: Index, request: Request, render: (entry: Entry) => stri
   if (query === "") {
     ranked = idx.items.filter(inScope)
   } else {
-    const terms = words(query).map((term) => [term, fold(term)] as const)
     const whole = query.toLowerCase()
-    const scored: Array<{ item: Indexed; score: number }> = []
-    for (const item of idx.items) {
-      if (!inScope(item)) continue
-      let score = 0
-      if (terms.length > 1 && item.path === whole) score += weights.pathOrName
-      for (const [term, folded] of terms) score += scoreTerm(item, term, folded)
-      if (score > 0) scored.push({ item, score })
+    const scores = new Map<number, number>()
+    const add = (i: number, score: number) => scores.set(i, (scores.get(i) ?? 0) + score)
+    const terms = words(query)
+    for (const term of terms) {
+      const folded = fold(term)
+      const inPath = containing(idx.path, term, folded)
+      const inDescription = containing(idx.description, term, folded)
+      const inContext = containing(idx.context, term, folded)
+      for (const i of new Set([...inPath, ...inDescription, ...inContext])) {
+        const item = idx.items[i]
+        if (term === item.path || term === item.name || folded === fold(item.name)) add(i, weights.pathOrName)
+        else if (item.pathWords.has(folded)) add(i, weights.pathWord)
+        else if (inPath.has(i)) add(i, weights.pathSubstring)
+        else if (inDescription.has(i)) add(i, weights.description)
+        else add(i, weights.context)
+      }
     }
-    scored.sort((a, b) => b.score - a.score || (a.item.entry.path < b.item.entry.path ? -1 : 1))
-    ranked = scored.map((s) => s.item)
+    if (terms.length > 1) {
+      const wholePath = idx.items.findIndex((item) => item.path === whole)
+      if (wholePath >= 0) add(wholePath, weights.pathOrName)
+    }
+    ranked = [...scores]
+      .filter(([i]) => inScope(idx.items[i]))
+      .sort(([a, sa], [b, sb]) => sb - sa || a - b)
+      .map(([i]) => idx.items[i])
     if (exact && inScope(exact)) ranked = [exact, ...ranked.filter((item) => item !== exact)]
   }
   const page = ranked.slice(request.offset, request.offset + request.limit)

@@ -20,6 +20,30 @@ export interface Entry {
   readonly outputType: TypeModel.Type
 }
 
+/** An entry whose type models are built on first use: large catalogs (thousands of tools) stay cheap to make. */
+const makeEntry = (
+  path: string,
+  segments: ReadonlyArray<string>,
+  tool: Tool.Any,
+  namespaceDescriptions: ReadonlyArray<string>,
+): Entry => {
+  let input: TypeModel.Type | undefined
+  let output: TypeModel.Type | undefined
+  return {
+    path,
+    segments,
+    tool,
+    namespaceDescriptions,
+    get inputType() {
+      return (input ??= TypeModel.project(TypeModel.fromSchema(tool.input), "request"))
+    },
+    get outputType() {
+      return (output ??=
+        tool.output === undefined ? { kind: "void" } : TypeModel.project(TypeModel.fromSchema(tool.output), "response"))
+    },
+  }
+}
+
 /** Flatten `tree` into entries sorted by path. Throws `TypeError` for an empty name segment or a duplicate path. */
 export const flatten = (tree: Namespace.Tree): ReadonlyArray<Entry> => {
   const entries = new Map<string, Entry>()
@@ -34,14 +58,7 @@ export const flatten = (tree: Namespace.Tree): ReadonlyArray<Entry> => {
         if (entries.has(parent)) throw new TypeError(`"${parent}" is a tool and cannot also be a namespace of "${path}"`)
         namespaces.add(parent)
       }
-      entries.set(path, {
-        path,
-        segments: prefix,
-        tool: node,
-        namespaceDescriptions: descriptions,
-        inputType: TypeModel.project(TypeModel.fromSchema(node.input), "request"),
-        outputType: node.output === undefined ? { kind: "void" } : TypeModel.project(TypeModel.fromSchema(node.output), "response"),
-      })
+      entries.set(path, makeEntry(path, prefix, node, descriptions))
       return
     }
     if (Namespace.isNamespace(node)) {

@@ -223,13 +223,23 @@ export const fromJsonSchema = (schema: JsonSchema, root: JsonSchema = schema): T
     return { kind: "array", items: visit(node.items) }
   }
 
+  /** readOnly/writeOnly of a property, also when they sit on the schema its `$ref` points to. */
+  const flagsOf = (raw: unknown): Record<string, unknown> => {
+    let node = raw
+    for (let hops = 0; hops < 8 && isObjectSchema(node); hops++) {
+      if (node.readOnly === true || node.writeOnly === true || typeof node.$ref !== "string") return node
+      node = resolvePointer(node.$ref)
+    }
+    return isObjectSchema(node) ? node : {}
+  }
+
   const objectType = (node: Record<string, unknown>): Type => {
     const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : [])
     const props = isObjectSchema(node.properties) ? node.properties : {}
     const properties: Property[] = Object.keys(props).map((name) => {
       const raw = props[name]
       const type = visit(raw)
-      const flags = isObjectSchema(raw) ? raw : {}
+      const flags = flagsOf(raw)
       const { doc, ...bare } = type
       return {
         name,

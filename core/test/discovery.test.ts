@@ -161,6 +161,16 @@ describe("type model and signatures", () => {
     expect(Signature.renderType(TypeModel.project(model, "response"), "javascript")).toBe("{ id?: string; name?: string }")
   })
 
+  it("reads readOnly/writeOnly through a property's $ref", () => {
+    const schema = {
+      $defs: { Id: { type: "string", readOnly: true } },
+      type: "object",
+      properties: { id: { $ref: "#/$defs/Id" }, name: { type: "string" } },
+    }
+    const model = TypeModel.fromSchema(schema)
+    expect(Signature.renderType(TypeModel.project(model, "request"), "javascript")).toBe("{ name?: string }")
+  })
+
   it("documents constraints such as format, default and pattern", () => {
     const text = render({
       type: "object",
