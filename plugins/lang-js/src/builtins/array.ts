@@ -187,7 +187,7 @@ export const installArray = (realm: Realm): void => {
     return len
   })
   method("pop", 0, (o) => {
-    if (Array.isArray(o)) return o.pop()
+    if (Array.isArray(o)) return Array.prototype.pop.call(o)
     const len = lengthOf(o)
     if (len === 0) {
       o.length = 0

@@ -27,6 +27,13 @@ import { createArrayIterator } from "./iteration.js"
 const typedArrayProto = Object.getPrototypeOf(Uint8Array.prototype) as object
 const hostLength = Object.getOwnPropertyDescriptor(typedArrayProto, "length")!.get!
 
+/** The bytes as a host list (host iteration would look up the program's iterator). */
+const bytesToList = (b: Uint8Array): number[] => {
+  const out = new Array<number>(b.length)
+  for (let i = 0; i < b.length; i++) out[i] = b[i]
+  return out
+}
+
 /** True when `v` is a program `Uint8Array`. */
 export const isBytes = (v: Value): v is Uint8Array => ArrayBuffer.isView(v)
 
@@ -56,7 +63,7 @@ export const installEncoding = (realm: Realm): void => {
         charge(n)
         return adopt(new Uint8Array(n), target)
       }
-      if (isBytes(init)) return adopt(fromList(Array.from(init)), target)
+      if (isBytes(init)) return adopt(fromList(bytesToList(init)), target)
       if (isObject(init) && init[Symbol.iterator] !== undefined) return adopt(fromList(iterateToList(init)), target)
       if (isObject(init)) {
         const n = toInteger(init.length)
@@ -106,7 +113,7 @@ export const installEncoding = (realm: Realm): void => {
   defineMethod(proto, "set", 1, (t, a) => {
     const b = bytes(t, "set")
     const src = arg(a, 0)
-    const list = isBytes(src) ? Array.from(src) : iterateToList(src)
+    const list = isBytes(src) ? bytesToList(src) : iterateToList(src)
     charge(list.length)
     Uint8Array.prototype.set.call(b, list.map((v) => toNumber(v)), a[1] === undefined ? 0 : toInteger(a[1]))
     return undefined
@@ -116,9 +123,9 @@ export const installEncoding = (realm: Realm): void => {
   defineMethod(proto, "join", 1, (t, a) => {
     const b = bytes(t, "join")
     charge(b.length)
-    return Array.from(b).join(a[0] === undefined ? "," : toStr(a[0]))
+    return bytesToList(b).join(a[0] === undefined ? "," : toStr(a[0]))
   })
-  defineMethod(proto, "toString", 0, (t) => Array.from(bytes(t, "toString")).join(","))
+  defineMethod(proto, "toString", 0, (t) => bytesToList(bytes(t, "toString")).join(","))
   const each = (name: string, body: (b: Uint8Array, fn: Value, thisArg: Value) => Value) =>
     defineMethod(proto, name, 1, (t, a) => {
       const b = bytes(t, name)

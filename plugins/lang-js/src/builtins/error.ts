@@ -3,7 +3,7 @@
  * was created: it never shows host frames.
  */
 import type { ErrorName } from "../runtime/errors.js"
-import { locationOf } from "../runtime/errors.js"
+import { noteCreation, originOf } from "../runtime/errors.js"
 import {
   arg,
   defineBuiltinAccessor,
@@ -18,15 +18,6 @@ import { BRAND, Brand } from "../runtime/internals.js"
 import { iterateToList } from "../runtime/iterators.js"
 import { toStr } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
-import { rt } from "../runtime/state.js"
-import type { Location } from "../protocol.js"
-
-const createdAt = new WeakMap<object, Location>()
-
-/** Record where a program error was created (for its `stack`). */
-export const noteCreation = (error: object): void => {
-  if (rt.loc !== undefined) createdAt.set(error, rt.loc)
-}
 
 const names: ErrorName[] = ["TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError"]
 
@@ -90,7 +81,7 @@ export const installErrors = (realm: Realm): void => {
       const name = t.name === undefined ? "Error" : toStr(t.name)
       const message = t.message === undefined ? "" : toStr(t.message)
       const head = message === "" ? name : `${name}: ${message}`
-      const loc = createdAt.get(t) ?? locationOf(t)
+      const loc = originOf(t)
       return loc ? `${head}\n    at <program>:${loc.line}:${loc.column}` : head
     },
     (t, v) => {

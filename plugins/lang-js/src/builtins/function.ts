@@ -29,7 +29,9 @@ const argumentList = (v: Value): Value[] => {
   if (v === undefined || v === null) return []
   if (Array.isArray(v)) {
     charge(v.length)
-    return Array.from(v)
+    const out = new Array(v.length)
+    for (let i = 0; i < v.length; i++) out[i] = v[i]
+    return out
   }
   if (!isObject(v)) return throwTypeError("CreateListFromArrayLike called on non-object")
   const n = toInteger(v.length)

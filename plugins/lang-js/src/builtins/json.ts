@@ -53,7 +53,8 @@ export const stringifyJson = (realm: Realm, value: Value, replacer: Value, space
   if (isCallable(replacer)) replacerFn = replacer
   else if (Array.isArray(replacer)) {
     allowList = []
-    for (const item of replacer) {
+    for (let i = 0; i < replacer.length; i++) {
+      const item = replacer[i]
       if (typeof item === "string" || typeof item === "number") allowList.push(String(item))
       else if (isObject(item) && (item[BRAND] === Brand.String || item[BRAND] === Brand.Number)) allowList.push(toStr(item))
     }

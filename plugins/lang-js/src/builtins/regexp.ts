@@ -47,13 +47,12 @@ export const regexSubject = (s: string): string => {
 /** Turn a host match array into a program array (groups objects have a null prototype already). */
 export const adoptMatch = (realm: Realm, m: RegExpExecArray | RegExpMatchArray | null): Value => {
   if (m === null) return null
-  realm.adoptArray(m as unknown as Value[])
   const indices = (m as RegExpExecArray).indices
   if (indices) {
+    for (let i = 0; i < indices.length; i++) if (indices[i]) realm.adoptArray(indices[i] as unknown as Value[])
     realm.adoptArray(indices as unknown as Value[])
-    for (const pair of indices) if (pair) realm.adoptArray(pair as unknown as Value[])
   }
-  return m
+  return realm.adoptArray(m as unknown as Value[])
 }
 
 /** Run a program RegExp's `exec` with `lastIndex` kept in sync. */

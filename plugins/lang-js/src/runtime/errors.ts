@@ -34,6 +34,15 @@ export const fatal = (kind: Kind, message: string, location?: Location): never =
 }
 
 const thrownAt = new WeakMap<object, Location>()
+const createdAt = new WeakMap<object, Location>()
+
+/** Record where a program error was created (for its `stack`). */
+export const noteCreation = (error: object): void => {
+  if (rt.loc !== undefined) createdAt.set(error, rt.loc)
+}
+
+/** Where a program error was created, or else first thrown. */
+export const originOf = (error: object): Location | undefined => createdAt.get(error) ?? thrownAt.get(error)
 const failureKinds = new WeakMap<object, Kind>()
 let lastThrow: Location | undefined
 

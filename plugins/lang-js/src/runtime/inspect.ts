@@ -6,6 +6,7 @@ import { functionName, isObject, type Value } from "./functions.js"
 import { BRAND, Brand, CALL, META, SLOT, type FunctionMeta } from "./internals.js"
 import { ownKeys } from "./properties.js"
 import type { PromiseRecord } from "./promises.js"
+import { originOf } from "./errors.js"
 import { rt } from "./state.js"
 
 const MAX_DEPTH = 2
@@ -95,7 +96,11 @@ const format = (v: Value, depth: number, seen: Value[], circular: Map<Value, num
     const stack = safeGet(v, "stack")
     const name = safeGet(v, "name")
     const message = safeGet(v, "message")
-    const head = typeof stack === "string" ? stack : `${name ?? "Error"}${message ? `: ${message}` : ""}`
+    const origin = originOf(v)
+    const head =
+      typeof stack === "string"
+        ? stack
+        : `${name ?? "Error"}${message ? `: ${message}` : ""}${origin ? `\n    at <program>:${origin.line}:${origin.column}` : ""}`
     return depth > 0 ? `[${head.split("\n")[0]}]` : head
   }
   if (brand === Brand.Date) {

@@ -10,6 +10,7 @@
 import type { ErrorName } from "./errors.js"
 import { programAccessor, type CallImpl, type ConstructImpl, type Value } from "./functions.js"
 import { BRAND, Brand, CALL, CONSTRUCT, ENV, HOME, isInternalKey, META, type FunctionMeta } from "./internals.js"
+import { noteCreation } from "./errors.js"
 import { rt } from "./state.js"
 
 /** A global variable's storage: compiled code reads and writes the cell directly. */
@@ -181,6 +182,7 @@ export class Realm {
   makeError(name: ErrorName, message: string): Value {
     const e = Object.create(this.errorProtos[name] ?? this.ErrorProto)
     e[BRAND] = Brand.Error
+    noteCreation(e)
     Object.defineProperty(e, "message", { value: message, writable: true, enumerable: false, configurable: true })
     return e
   }
@@ -216,6 +218,7 @@ export class Realm {
     for (const v of Object.values(this)) if (typeof v === "object" && v !== null && !(v instanceof Map) && !Array.isArray(v)) queue.push(v)
     for (const v of Object.values(this.errorProtos)) queue.push(v)
     for (const v of Object.values(this.errorConstructors)) queue.push(v)
+    for (const cell of this.cells.values()) if (typeof cell.value === "object" && cell.value !== null) queue.push(cell.value)
     const visit = (v: Value) => {
       if (typeof v === "object" && v !== null && !seen.has(v)) queue.push(v)
     }
