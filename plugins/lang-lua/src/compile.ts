@@ -31,7 +31,7 @@ import {
   stringMeta,
   tableFull,
 } from "./ops.js"
-import { arithmetic, comparison, type Operand } from "./operators.js"
+import { arithmetic, arithmeticStore, comparison, ifCompare, type Operand } from "./operators.js"
 import { ParenFinder, ParseFailure, type Parsed } from "./parse.js"
 import type { Location } from "./protocol.js"
 import {
@@ -348,6 +348,8 @@ class Compiler {
     const init: ReadonlyArray<Node> = s.init
     if (vars.length === 1 && init.length === 1) {
       const { slot, captured } = vars[0]
+      const fused = captured ? undefined : this.arithmeticStoreOf(slot, init[0])
+      if (fused !== undefined) return fused
       const e = this.expr(init[0])
       return captured
         ? (f) => {
@@ -374,6 +376,22 @@ class Compiler {
       }
       return NORMAL
     }
+  }
+
+  /** `local = a op b` as one closure, when the value is an arithmetic expression on locals and constants. */
+  private arithmeticStoreOf(slot: number, e: Node): Ex | undefined {
+    if (e.type !== "BinaryExpression") return undefined
+    const code = ARITH_OPS.get(e.operator)
+    if (code === undefined) return undefined
+    return arithmeticStore(
+      slot,
+      code,
+      this.operand(e.left),
+      this.operand(e.right),
+      this.site(e),
+      this.describe(e.left),
+      this.describe(e.right),
+    )
   }
 
   /** Evaluate an expression list adjusted to exactly `n` values. */
@@ -403,7 +421,11 @@ class Compiler {
   private assignment(s: Node): Ex {
     const targets: ReadonlyArray<Node> = s.variables
     const init: ReadonlyArray<Node> = s.init
-    if (targets.length === 1 && init.length === 1) return this.assignOne(targets[0], this.expr(init[0]))
+    if (targets.length === 1 && init.length === 1) {
+      const slot = this.slotOf(targets[0])
+      const fused = slot >= 0 ? this.arithmeticStoreOf(slot, init[0]) : undefined
+      return fused ?? this.assignOne(targets[0], this.expr(init[0]))
+    }
     // General case: evaluate the targets' tables and keys, then the values, then assign.
     const refs = targets.map((t) => this.reference(t))
     const values = this.adjusted(init, targets.length)
@@ -555,6 +577,12 @@ class Compiler {
         rt.ret = EMPTY
         return RETURN
       }
+    const slot = args.length === 1 ? this.slotOf(args[0]) : -1
+    if (slot >= 0)
+      return (f) => {
+        rt.ret = f[slot]
+        return RETURN
+      }
     if (args.length === 1) {
       const e = this.isMulti(args[0]) ? this.multi(args[0]) : this.expr(args[0])
       return (f) => {
@@ -575,6 +603,18 @@ class Compiler {
     for (const c of s.clauses as ReadonlyArray<Node>) {
       if (c.type === "ElseClause") otherwise = this.blockOf(c.body, false)
       else clauses.push({ test: this.test(c.condition), body: this.blockOf(c.body, false) })
+    }
+    const first = (s.clauses as ReadonlyArray<Node>)[0].condition as Node
+    if (clauses.length === 1 && first.type === "BinaryExpression") {
+      const fused = ifCompare(
+        first.operator,
+        this.operand(first.left),
+        this.operand(first.right),
+        this.site(first),
+        clauses[0].body,
+        otherwise,
+      )
+      if (fused !== undefined) return fused
     }
     if (clauses.length === 1) {
       const { test, body } = clauses[0]
@@ -860,10 +900,24 @@ class Compiler {
   }
 
   private member(node: Node): Ev {
-    const obj = this.expr(node.base)
     const name = node.identifier.name as string
     const site = this.site(node)
     const desc = this.describe(node.base)
+    const slot = this.slotOf(node.base)
+    if (slot >= 0)
+      return (f) => {
+        const t = f[slot]
+        if (t instanceof LuaTable) {
+          const h = t.hash
+          if (h !== undefined) {
+            const v = h.get(name)
+            if (v !== undefined) return v
+          }
+          return t.guard === undefined ? undefined : t.guard(name, site)
+        }
+        return index(t, name, site, desc)
+      }
+    const obj = this.expr(node.base)
     return (f) => {
       const t = obj(f)
       if (t instanceof LuaTable) {

@@ -62,6 +62,11 @@ export const divNN = (a: number, b: number): LuaValue => {
 
 /** `a % b` for two JS numbers; `undefined` for an integer modulo by zero (the caller raises the error). */
 export const modNN = (a: number, b: number): LuaValue => {
+  if ((a | 0) === a && (b | 0) === b && b !== 0) {
+    // int32 operands: V8 can use integer division instead of fmod.
+    const r = (a | 0) % (b | 0)
+    return r !== 0 && r < 0 !== b < 0 ? r + b : r + 0
+  }
   if (Number.isSafeInteger(a) && Number.isSafeInteger(b)) {
     if (b === 0) return undefined
     const r = a % b
@@ -73,6 +78,10 @@ export const modNN = (a: number, b: number): LuaValue => {
 
 /** `a // b` for two JS numbers; `undefined` for an integer division by zero. */
 export const idivNN = (a: number, b: number): LuaValue => {
+  if ((a | 0) === a && (b | 0) === b && b !== 0 && !(a === -2147483648 && b === -1)) {
+    const q = ((a | 0) / (b | 0)) | 0
+    return q * b !== a && a < 0 !== b < 0 ? q - 1 : q
+  }
   if (Number.isSafeInteger(a) && Number.isSafeInteger(b)) return b === 0 ? undefined : intIDiv(a, b)
   const r = Math.floor(a / b)
   return Number.isSafeInteger(r) ? new LuaFloat(r) : r
@@ -84,25 +93,114 @@ export const powNN = (a: number, b: number): LuaValue => {
   return Number.isSafeInteger(r) ? new LuaFloat(r) : r
 }
 
-// ------------------------------------------------------------------------------------------------ arithmetic
-
-/** A closure for `L op R`. `dl`/`dr` name the operands for error messages. */
-export const arithmetic = (op: Op, L: Operand, R: Operand, site: number, dl: string, dr: string): Ev => {
+/** Number × number for every binary arithmetic operator; `undefined` sends the operation to the general path. */
+export const binNN = (op: Op, a: number, b: number): LuaValue => {
   switch (op) {
     case Op.Add:
-      return add(L, R, site, dl, dr)
+      return addNN(a, b)
     case Op.Sub:
-      return sub(L, R, site, dl, dr)
+      return subNN(a, b)
     case Op.Mul:
-      return mul(L, R, site, dl, dr)
+      return mulNN(a, b)
+    case Op.Div:
+      return divNN(a, b)
+    case Op.Mod:
+      return modNN(a, b)
+    case Op.IDiv:
+      return idivNN(a, b)
+    case Op.Pow:
+      return powNN(a, b)
+    case Op.BAnd:
+      return (a | 0) === a && (b | 0) === b ? a & b : undefined
+    case Op.BOr:
+      return (a | 0) === a && (b | 0) === b ? a | b : undefined
+    case Op.BXor:
+      return (a | 0) === a && (b | 0) === b ? a ^ b : undefined
     default:
-      return general(op, L, R, site, dl, dr)
+      return undefined
   }
 }
 
+// ------------------------------------------------------------------------------------------------ arithmetic
+
+/** The value of a numeric (JS number) constant operand, or undefined. */
 const numConst = (o: Operand): number | undefined =>
   o.kind === "const" && typeof o.value === "number" ? o.value : undefined
 
+/** A closure for `L op R`. `dl`/`dr` name the operands for error messages. */
+export const arithmetic = (op: Op, L: Operand, R: Operand, site: number, dl: string, dr: string): Ev => {
+  if (op === Op.Add) return add(L, R, site, dl, dr)
+  if (op === Op.Sub) return sub(L, R, site, dl, dr)
+  const c = numConst(R)
+  if (L.kind === "slot") {
+    const ls = L.slot
+    if (c !== undefined)
+      return (f) => {
+        const a = f[ls]
+        if (typeof a === "number") {
+          const r = binNN(op, a, c)
+          if (r !== undefined) return r
+        }
+        return arith(op, a, c, site, dl, dr)
+      }
+    if (R.kind === "slot") {
+      const rs = R.slot
+      return (f) => {
+        const a = f[ls]
+        const b = f[rs]
+        if (typeof a === "number" && typeof b === "number") {
+          const r = binNN(op, a, b)
+          if (r !== undefined) return r
+        }
+        return arith(op, a, b, site, dl, dr)
+      }
+    }
+    const right = operandEv(R)
+    return (f) => {
+      const a = f[ls]
+      const b = right(f)
+      if (typeof a === "number" && typeof b === "number") {
+        const r = binNN(op, a, b)
+        if (r !== undefined) return r
+      }
+      return arith(op, a, b, site, dl, dr)
+    }
+  }
+  const left = operandEv(L)
+  if (c !== undefined)
+    return (f) => {
+      const a = left(f)
+      if (typeof a === "number") {
+        const r = binNN(op, a, c)
+        if (r !== undefined) return r
+      }
+      return arith(op, a, c, site, dl, dr)
+    }
+  if (R.kind === "slot") {
+    const rs = R.slot
+    return (f) => {
+      const a = left(f)
+      const b = f[rs]
+      if (typeof a === "number" && typeof b === "number") {
+        const r = binNN(op, a, b)
+        if (r !== undefined) return r
+      }
+      return arith(op, a, b, site, dl, dr)
+    }
+  }
+  const right = operandEv(R)
+  return (f) => {
+    const a = left(f)
+    const b = right(f)
+    if (typeof a === "number" && typeof b === "number") {
+      const r = binNN(op, a, b)
+      if (r !== undefined) return r
+    }
+    return arith(op, a, b, site, dl, dr)
+  }
+}
+
+/** `+` with its own variants: the most common operator. */
 const add = (L: Operand, R: Operand, site: number, dl: string, dr: string): Ev => {
   const c = numConst(R)
   if (L.kind === "slot") {
@@ -149,6 +247,7 @@ const add = (L: Operand, R: Operand, site: number, dl: string, dr: string): Ev =
   }
 }
 
+/** `-` with its own variants. */
 const sub = (L: Operand, R: Operand, site: number, dl: string, dr: string): Ev => {
   const c = numConst(R)
   if (L.kind === "slot") {
@@ -184,87 +283,6 @@ const sub = (L: Operand, R: Operand, site: number, dl: string, dr: string): Ev =
     const a = left(f)
     const b = right(f)
     return typeof a === "number" && typeof b === "number" ? subNN(a, b) : arith(Op.Sub, a, b, site, dl, dr)
-  }
-}
-
-const mul = (L: Operand, R: Operand, site: number, dl: string, dr: string): Ev => {
-  const c = numConst(R)
-  if (L.kind === "slot") {
-    const ls = L.slot
-    if (c !== undefined)
-      return (f) => {
-        const a = f[ls]
-        return typeof a === "number" ? mulNN(a, c) : arith(Op.Mul, a, c, site, dl, dr)
-      }
-    if (R.kind === "slot") {
-      const rs = R.slot
-      return (f) => {
-        const a = f[ls]
-        const b = f[rs]
-        return typeof a === "number" && typeof b === "number" ? mulNN(a, b) : arith(Op.Mul, a, b, site, dl, dr)
-      }
-    }
-  }
-  const left = operandEv(L)
-  if (c !== undefined)
-    return (f) => {
-      const a = left(f)
-      return typeof a === "number" ? mulNN(a, c) : arith(Op.Mul, a, c, site, dl, dr)
-    }
-  const right = operandEv(R)
-  return (f) => {
-    const a = left(f)
-    const b = right(f)
-    return typeof a === "number" && typeof b === "number" ? mulNN(a, b) : arith(Op.Mul, a, b, site, dl, dr)
-  }
-}
-
-/** Number × number for the remaining operators; `undefined` sends the operation to the general path. */
-const otherNN = (op: Op, a: number, b: number): LuaValue => {
-  switch (op) {
-    case Op.Div:
-      return divNN(a, b)
-    case Op.Mod:
-      return modNN(a, b)
-    case Op.IDiv:
-      return idivNN(a, b)
-    case Op.Pow:
-      return powNN(a, b)
-    case Op.BAnd:
-      return (a | 0) === a && (b | 0) === b ? a & b : undefined
-    case Op.BOr:
-      return (a | 0) === a && (b | 0) === b ? a | b : undefined
-    case Op.BXor:
-      return (a | 0) === a && (b | 0) === b ? a ^ b : undefined
-    default:
-      return undefined
-  }
-}
-
-/** The remaining operators: one closure shape, dispatching on the operator for numbers. */
-const general = (op: Op, L: Operand, R: Operand, site: number, dl: string, dr: string): Ev => {
-  const c = numConst(R)
-  if (L.kind === "slot" && c !== undefined) {
-    const ls = L.slot
-    return (f) => {
-      const a = f[ls]
-      if (typeof a === "number") {
-        const r = otherNN(op, a, c)
-        if (r !== undefined) return r
-      }
-      return arith(op, a, c, site, dl, dr)
-    }
-  }
-  const left = operandEv(L)
-  const right = operandEv(R)
-  return (f) => {
-    const a = left(f)
-    const b = right(f)
-    if (typeof a === "number" && typeof b === "number") {
-      const r = otherNN(op, a, b)
-      if (r !== undefined) return r
-    }
-    return arith(op, a, b, site, dl, dr)
   }
 }
 
@@ -448,5 +466,134 @@ const greaterOrEqual = (L: Operand, R: Operand, site: number): Test => {
     if (typeof a === "number" && typeof b === "number") return a >= b
     if (typeof a === "string" && typeof b === "string") return a >= b
     return lessEqual(b, a, site)
+  }
+}
+
+/** A statement closure for `local = L op R`: the operator and the store to slot `dst` in one closure. */
+export const arithmeticStore = (
+  dst: number,
+  op: Op,
+  L: Operand,
+  R: Operand,
+  site: number,
+  dl: string,
+  dr: string,
+): ((f: Frame) => number) => {
+  const c = numConst(R)
+  if (L.kind === "slot") {
+    const ls = L.slot
+    if (c !== undefined)
+      return (f) => {
+        const a = f[ls]
+        const r = typeof a === "number" ? binNN(op, a, c) : undefined
+        f[dst] = r !== undefined ? r : arith(op, a, c, site, dl, dr)
+        return 0
+      }
+    if (R.kind === "slot") {
+      const rs = R.slot
+      return (f) => {
+        const a = f[ls]
+        const b = f[rs]
+        const r = typeof a === "number" && typeof b === "number" ? binNN(op, a, b) : undefined
+        f[dst] = r !== undefined ? r : arith(op, a, b, site, dl, dr)
+        return 0
+      }
+    }
+    const right = operandEv(R)
+    return (f) => {
+      const a = f[ls]
+      const b = right(f)
+      const r = typeof a === "number" && typeof b === "number" ? binNN(op, a, b) : undefined
+      f[dst] = r !== undefined ? r : arith(op, a, b, site, dl, dr)
+      return 0
+    }
+  }
+  const left = operandEv(L)
+  if (c !== undefined)
+    return (f) => {
+      const a = left(f)
+      const r = typeof a === "number" ? binNN(op, a, c) : undefined
+      f[dst] = r !== undefined ? r : arith(op, a, c, site, dl, dr)
+      return 0
+    }
+  const right = operandEv(R)
+  return (f) => {
+    const a = left(f)
+    const b = right(f)
+    const r = typeof a === "number" && typeof b === "number" ? binNN(op, a, b) : undefined
+    f[dst] = r !== undefined ? r : arith(op, a, b, site, dl, dr)
+    return 0
+  }
+}
+
+/** `a op b` (op `< <= > >=`) for two numbers or two strings. */
+const cmpPrim = (op: string, a: number | string, b: number | string): boolean =>
+  op === "<" ? a < b : op === "<=" ? a <= b : op === ">" ? a > b : a >= b
+
+/** The general path of `a op b` (op `< <= > >=`); `a > b` is `b < a` so errors name the types in Lua's order. */
+const cmpSlow = (op: string, a: LuaValue, b: LuaValue, site: number): boolean =>
+  op === "<" ? lessThan(a, b, site) : op === "<=" ? lessEqual(a, b, site) : op === ">" ? lessThan(b, a, site) : lessEqual(b, a, site)
+
+/**
+ * An `if` statement whose condition is `local op constant` or `local op local` (op `< <= > >=`), with the
+ * comparison inside the statement's closure; undefined for other shapes.
+ */
+export const ifCompare = (
+  op: string,
+  L: Operand,
+  R: Operand,
+  site: number,
+  then: (f: Frame) => number,
+  other: ((f: Frame) => number) | undefined,
+): ((f: Frame) => number) | undefined => {
+  if (L.kind !== "slot" || !(op === "<" || op === "<=" || op === ">" || op === ">=")) return undefined
+  const ls = L.slot
+  const c = numConst(R)
+  if (c !== undefined) {
+    if (other === undefined) {
+      switch (op) {
+        case "<":
+          return (f) => {
+            const a = f[ls]
+            return (typeof a === "number" ? a < c : lessThan(a, c, site)) ? then(f) : 0
+          }
+        case "<=":
+          return (f) => {
+            const a = f[ls]
+            return (typeof a === "number" ? a <= c : lessEqual(a, c, site)) ? then(f) : 0
+          }
+        case ">":
+          return (f) => {
+            const a = f[ls]
+            return (typeof a === "number" ? a > c : lessThan(c, a, site)) ? then(f) : 0
+          }
+        default:
+          return (f) => {
+            const a = f[ls]
+            return (typeof a === "number" ? a >= c : lessEqual(c, a, site)) ? then(f) : 0
+          }
+      }
+    }
+    return (f) => {
+      const a = f[ls]
+      return (typeof a === "number" ? cmpPrim(op, a, c) : cmpSlow(op, a, c, site)) ? then(f) : other(f)
+    }
+  }
+  if (R.kind !== "slot") return undefined
+  const rs = R.slot
+  if (other === undefined)
+    return (f) => {
+      const a = f[ls]
+      const b = f[rs]
+      return (typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string")
+        ? cmpPrim(op, a, b) ? then(f) : 0
+        : cmpSlow(op, a, b, site) ? then(f) : 0
+    }
+  return (f) => {
+    const a = f[ls]
+    const b = f[rs]
+    return (typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string")
+      ? cmpPrim(op, a, b) ? then(f) : other(f)
+      : cmpSlow(op, a, b, site) ? then(f) : other(f)
   }
 }

@@ -4,19 +4,27 @@
  */
 
 const NON_ASCII = /[^\x00-\x7f]/
+
+/** True when every code unit of `s` is below 0x80 (a loop for short strings, a regular expression for long ones). */
+export const isAscii = (s: string): boolean => {
+  const n = s.length
+  if (n > 32) return !NON_ASCII.test(s)
+  for (let i = 0; i < n; i++) if (s.charCodeAt(i) > 0x7f) return false
+  return true
+}
 const encoder = new TextEncoder()
 const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
 const lenientDecoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true })
 
 /** The UTF-8 bytes of a JS string, as a byte string. Lone surrogates become U+FFFD. */
 export const utf8Encode = (s: string): string => {
-  if (!NON_ASCII.test(s)) return s
+  if (isAscii(s)) return s
   return bytesToString(encoder.encode(s))
 }
 
 /** Decode a byte string as UTF-8; `undefined` when it is not valid UTF-8. */
 export const utf8Decode = (s: string): string | undefined => {
-  if (!NON_ASCII.test(s)) return s
+  if (isAscii(s)) return s
   try {
     return strictDecoder.decode(stringToBytes(s))
   } catch {
@@ -26,7 +34,7 @@ export const utf8Decode = (s: string): string | undefined => {
 
 /** Decode a byte string as UTF-8, replacing invalid sequences with U+FFFD (for log lines). */
 export const utf8DecodeLenient = (s: string): string => {
-  if (!NON_ASCII.test(s)) return s
+  if (isAscii(s)) return s
   return lenientDecoder.decode(stringToBytes(s))
 }
 

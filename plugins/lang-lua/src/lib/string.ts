@@ -6,6 +6,7 @@ import { find, FormatError, format, gmatch, gsub, match, PatternError, type Capt
 import type { LuaNumberValue } from "../lstrings/index.js"
 import { toNumeric } from "../numbers.js"
 import { tostring } from "../ops.js"
+import { isAscii } from "../utf8.js"
 import { charge, checkStringLength, errorAt, libError, rt } from "../runtime.js"
 import { LuaFloat, LuaTable, typeName, type LuaFunction, type LuaValue } from "../value.js"
 import { argError, checkInteger, checkPosition, checkString, optPosition } from "./args.js"
@@ -71,13 +72,15 @@ export const createStringLib = (): LuaTable => {
   def("upper", function (s: LuaValue) {
     const str = checkString(s, 1, "upper", arguments.length >= 1)
     charge(1 + (str.length >> 6))
-    return str.replace(/[a-z]+/g, (m) => m.toUpperCase())
+    return isAscii(str) ? // JS case mapping equals the C locale's when there are no bytes >= 0x80
+       str.toUpperCase() : str.replace(/[a-z]+/g, (m) => m.toUpperCase())
   })
 
   def("lower", function (s: LuaValue) {
     const str = checkString(s, 1, "lower", arguments.length >= 1)
     charge(1 + (str.length >> 6))
-    return str.replace(/[A-Z]+/g, (m) => m.toLowerCase())
+    return isAscii(str) ? // JS case mapping equals the C locale's when there are no bytes >= 0x80
+       str.toLowerCase() : str.replace(/[A-Z]+/g, (m) => m.toLowerCase())
   })
 
   def("rep", function (s: LuaValue, n: LuaValue, sep: LuaValue) {
