@@ -3,7 +3,7 @@
  * that built-in in OpenCode 1.x. The generated file keeps the built-in's input shape (declared with the zod that
  * `@opencode-ai/plugin` exports as `tool.schema`; OpenCode installs that package into `.opencode/` on first
  * start) and, on `execute`, reports the call to Drive's control channel (see `Protocol.ts`): it streams progress
- * into `context.metadata`, returns the result's output, throws a failure (so the model sees a failed tool call),
+ * into `context.metadata`, returns the result (output plus metadata, which OpenCode keeps on the tool part), throws a failure (so the model sees a failed tool call),
  * reports `context.abort`, and retries a dropped connection with the same invocation id and last progress seq.
  * The channel URL and token come from the OpenCode server's environment, never from the file.
  */
@@ -111,10 +111,9 @@ async function callDrive(toolName, input, context) {
                 failures = 0
                 output = showProgress(context, input, output, line.data)
               } else if (line.type === "result") {
-                if (line.metadata !== undefined || line.exit !== undefined) {
-                  context.metadata({ metadata: Object.assign({}, line.metadata, { output: line.output, exit: line.exit }) })
-                }
-                return line.output
+                const metadata = Object.assign({ output: line.output, description: input && input.description }, line.metadata)
+                if (line.exit !== undefined) metadata.exit = line.exit
+                return { title: (input && input.description) || "", output: line.output, metadata }
               } else if (line.type === "error") {
                 throw new DriveToolFailure(line.message)
               }

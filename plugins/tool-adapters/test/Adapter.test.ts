@@ -18,7 +18,7 @@ import { tokenVariable, urlVariable } from "../src/Protocol.js"
 interface Definition {
   readonly description: string
   readonly args: Record<string, unknown>
-  readonly execute: (args: unknown, context: unknown) => Promise<string>
+  readonly execute: (args: unknown, context: unknown) => Promise<{ title: string; output: string; metadata: Record<string, unknown> }>
 }
 
 let directory: string
@@ -106,12 +106,8 @@ describe("a generated adapter talking to the channel", () => {
     await Effect.runPromise(invocation.progress("compiling\n"))
     await Effect.runPromise(invocation.progress({ title: "Linking" }))
     await Effect.runPromise(invocation.succeed({ output: "Build passed\n", exit: 0 }))
-    expect(await result).toBe("Build passed\n")
-    expect(ctx.metadata).toEqual([
-      { metadata: { output: "compiling\n", description: undefined } },
-      { title: "Linking" },
-      { metadata: { output: "Build passed\n", exit: 0 } },
-    ])
+    expect(await result).toEqual({ title: "", output: "Build passed\n", metadata: { output: "Build passed\n", description: undefined, exit: 0 } })
+    expect(ctx.metadata).toEqual([{ metadata: { output: "compiling\n", description: undefined } }, { title: "Linking" }])
     await Effect.runPromise(hub.settle)
   })
 
@@ -183,7 +179,7 @@ describe("a generated adapter talking to the channel", () => {
       while (connections < 2) await new Promise((resolve) => setTimeout(resolve, 10))
       await Effect.runPromise(invocation.progress("two"))
       await Effect.runPromise(invocation.succeed({ output: "made" }))
-      expect(await result).toBe("made")
+      expect(await result).toMatchObject({ output: "made" })
       expect(ctx.metadata).toEqual([
         { metadata: { output: "one", description: undefined } },
         { metadata: { output: "onetwo", description: undefined } },

@@ -245,6 +245,11 @@ describe("static adapters inside the real OpenCode", () => {
     await run(test.succeed({ output: "Tests passed\n", exit: 0 }))
     await run(build.succeed({ output: "Build passed\n", exit: 0 }))
     await prompt
+    const parts = ((await api("GET", `/session/${sessionID}/message`)) as Array<{ parts: Array<Record<string, any>> }>).flatMap(
+      (m) => m.parts,
+    )
+    const testPart = parts.find((p) => p.type === "tool" && p.callID === "call_test")
+    expect(testPart?.state).toMatchObject({ status: "completed", output: "Tests passed\n", metadata: { output: "Tests passed\n", exit: 0 } })
     const results = toolMessages(model.requests[1])
     expect(results.call_build).toContain("Build passed")
     expect(results.call_test).toContain("Tests passed")
