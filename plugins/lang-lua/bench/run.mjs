@@ -5,8 +5,9 @@
 // - ours: one `run(request, host)` call (parse, compile, run, result conversion), in-process;
 // - lua5.4: `os.clock()` around the program inside the script (startup and parsing excluded);
 // - wasmoon / fengari: the program's execution in an already created state (startup and parsing excluded).
-// For the JSON benchmark our program gets the records from a tool call (converted from host data); the peers get
-// them as a prebuilt Lua table, which favours them.
+// For the JSON benchmark the records must become Lua tables inside the measured part in every engine: our program
+// gets them from a tool call (host data converted to tables); the peers call a Lua function whose body is the
+// records' table constructor.
 //
 // Usage: node bench/run.mjs [--reps N] [--only name,name] [--no-fengari]
 import { execFileSync, spawnSync } from "node:child_process"
@@ -58,8 +59,7 @@ const luaLiteral = (v) => {
       .join(",")}}`
   return typeof v === "string" ? JSON.stringify(v) : String(v)
 }
-const recordsLiteral = `RECORDS = ${luaLiteral(records)}\n`
-const peerPrelude = (name) => (name === "json" ? "local function get_records() return RECORDS end\n" : "")
+const recordsFunction = `function get_records() return ${luaLiteral(records)} end\n`
 
 const cpu = () => {
   const u = process.cpuUsage()
@@ -125,8 +125,7 @@ const puc = (name) => {
     const body = source(name)
     writeFileSync(
       file,
-      (name === "json" ? recordsLiteral : "") +
-        peerPrelude(name) +
+      (name === "json" ? recordsFunction : "") +
         "local __t0 = os.clock()\n" +
         `local __r = (function()\n${body}\nend)()\n` +
         "local __t = os.clock() - __t0\n" +
@@ -153,8 +152,8 @@ const wasmoon = async (name) => {
   for (let i = 0; i < reps; i++) {
     const engine = await wasmoonFactory.createEngine()
     try {
-      if (name === "json") await engine.doString(recordsLiteral)
-      const code = `return (function()\n${peerPrelude(name)}${source(name)}\nend)()`
+      if (name === "json") await engine.doString(recordsFunction)
+      const code = `return (function()\n${source(name)}\nend)()`
       const t0 = cpu()
       const r = await engine.doString(code)
       const ms = cpu() - t0
@@ -183,8 +182,8 @@ const fengari = async (name) => {
   return best(() => {
     const L = lauxlib.luaL_newstate()
     lualib.luaL_openlibs(L)
-    if (name === "json") exec(L, recordsLiteral)()
-    const call = exec(L, `return (function()\n${peerPrelude(name)}${source(name)}\nend)()`)
+    if (name === "json") exec(L, recordsFunction)()
+    const call = exec(L, `return (function()\n${source(name)}\nend)()`)
     const t0 = cpu()
     const value = call()
     return { ms: cpu() - t0, value }

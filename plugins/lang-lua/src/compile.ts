@@ -46,7 +46,7 @@ import {
   rt,
 } from "./runtime.js"
 import { Cell, resolve, type FnInfo, type Resolution, type Resolved, type UpvalueSource, type VarInfo } from "./scope.js"
-import { LuaFloat, LuaTable, MAX_TABLE_ENTRIES, typeName, type LuaFunction, type LuaValue } from "./value.js"
+import { Fields, LuaFloat, LuaTable, MAX_TABLE_ENTRIES, typeName, type LuaFunction, type LuaValue } from "./value.js"
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Frame = Array<any>
@@ -133,7 +133,7 @@ class Compiler {
   private readonly locations: Array<Location | undefined> = [undefined]
   private block: BlockCtx | undefined
   private fn!: FnInfo
-  private readonly gmap: Map<LuaValue, LuaValue>
+  private readonly gfields: Fields
 
   constructor(
     parsed: Parsed,
@@ -141,8 +141,8 @@ class Compiler {
   ) {
     this.resolved = resolve(parsed.chunk)
     this.parens = new ParenFinder(parsed.source)
-    if (env.globals.hash === undefined) env.globals.hash = new Map()
-    this.gmap = env.globals.hash
+    if (env.globals.fields === undefined) env.globals.fields = new Fields()
+    this.gfields = env.globals.fields
   }
 
   program(chunk: Chunk): Program {
@@ -478,7 +478,7 @@ class Compiler {
     const name = t.name as string
     const globals = this.env.globals
     return (_f, v) => {
-      if (!globals.setHash(name, v)) throw tableFull(site)
+      if (!globals.setStr(name, v)) throw tableFull(site)
     }
   }
 
@@ -508,7 +508,7 @@ class Compiler {
       const name = t.name as string
       const globals = this.env.globals
       return (f) => {
-        if (!globals.setHash(name, e(f))) throw tableFull(site)
+        if (!globals.setStr(name, e(f))) throw tableFull(site)
         return NORMAL
       }
     }
@@ -520,7 +520,7 @@ class Compiler {
         const o = obj(f)
         const v = e(f)
         if (o instanceof LuaTable) {
-          if (!o.setHash(name, v)) throw tableFull(site)
+          if (!o.setStr(name, v)) throw tableFull(site)
         } else throw indexError(o, desc, site)
         return NORMAL
       }
@@ -536,7 +536,7 @@ class Compiler {
           return NORMAL
         }
         if (typeof k === "string") {
-          if (!o.setHash(k, v)) throw tableFull(site)
+          if (!o.setStr(k, v)) throw tableFull(site)
           return NORMAL
         }
       }
@@ -749,6 +749,18 @@ class Compiler {
           const sig = body(f)
           if (sig !== NORMAL) return sig === BREAK ? NORMAL : sig
         }
+        const o = state.fields
+        if (o !== undefined)
+          for (const key in o) {
+            const value = o[key]
+            if (value === undefined) continue
+            if (--rt.budget <= 0) meter(site)
+            set(f, v0, key)
+            set(f, v1, value)
+            for (let j = 2; j < n; j++) set(f, vars[j], undefined)
+            const sig = body(f)
+            if (sig !== NORMAL) return sig === BREAK ? NORMAL : sig
+          }
         const h = state.hash
         if (h !== undefined)
           for (const [key, value] of h) {
@@ -886,17 +898,17 @@ class Compiler {
       return (f) => f[0][i].v
     }
     const name = node.name as string
-    const gmap = this.gmap
+    const gfields = this.gfields
     const absent = this.env.absent.get(name)
     if (absent !== undefined) {
       const site = this.site(node)
       return () => {
-        const v = gmap.get(name)
+        const v = gfields[name]
         if (v === undefined) throw errorAt(absent, site)
         return v
       }
     }
-    return () => gmap.get(name)
+    return () => gfields[name]
   }
 
   private member(node: Node): Ev {
@@ -908,9 +920,9 @@ class Compiler {
       return (f) => {
         const t = f[slot]
         if (t instanceof LuaTable) {
-          const h = t.hash
+          const h = t.fields
           if (h !== undefined) {
-            const v = h.get(name)
+            const v = h[name]
             if (v !== undefined) return v
           }
           return t.guard === undefined ? undefined : t.guard(name, site)
@@ -921,9 +933,9 @@ class Compiler {
     return (f) => {
       const t = obj(f)
       if (t instanceof LuaTable) {
-        const h = t.hash
+        const h = t.fields
         if (h !== undefined) {
-          const v = h.get(name)
+          const v = h[name]
           if (v !== undefined) return v
         }
         return t.guard === undefined ? undefined : t.guard(name, site)
@@ -941,9 +953,9 @@ class Compiler {
       return (f) => {
         const t = obj(f)
         if (t instanceof LuaTable) {
-          const h = t.hash
+          const h = t.fields
           if (h !== undefined) {
-            const v = h.get(k)
+            const v = h[k]
             if (v !== undefined) return v
           }
           return t.guard === undefined ? undefined : t.guard(k, site)
@@ -961,9 +973,9 @@ class Compiler {
           const arr = t.arr
           if (i >>> 0 === i && i < arr.length) return arr[i]
         } else if (typeof k === "string") {
-          const h = t.hash
+          const h = t.fields
           if (h !== undefined) {
-            const v = h.get(k)
+            const v = h[k]
             if (v !== undefined) return v
           }
           return t.guard === undefined ? undefined : t.guard(k, site)
@@ -1012,12 +1024,12 @@ class Compiler {
     const cs = c.slot
     const cv = c.value
     const ce = c.ev
-    const gmap = this.gmap
+    const gfields = this.gfields
     const args = argNodes.map((a) => this.fetcher(a))
     switch (args.length) {
       case 0:
         return (f) => {
-          const fn = ck === SLOT ? f[cs] : ck === UPVALUE ? f[0][cs].v : ck === GLOBAL ? gmap.get(cv) : ce(f)
+          const fn = ck === SLOT ? f[cs] : ck === UPVALUE ? f[0][cs].v : ck === GLOBAL ? gfields[cv as string] : ce(f)
           if (typeof fn !== "function") throw callError(fn, desc, site)
           rt.site = site
           const r = fn()
@@ -1026,7 +1038,7 @@ class Compiler {
       case 1: {
         const { kind: k0, slot: s0, value: v0, ev: e0 } = args[0]
         return (f) => {
-          const fn = ck === SLOT ? f[cs] : ck === UPVALUE ? f[0][cs].v : ck === GLOBAL ? gmap.get(cv) : ce(f)
+          const fn = ck === SLOT ? f[cs] : ck === UPVALUE ? f[0][cs].v : ck === GLOBAL ? gfields[cv as string] : ce(f)
           const x = k0 === SLOT ? f[s0] : k0 === CONST ? v0 : k0 === UPVALUE ? f[0][s0].v : e0(f)
           if (typeof fn !== "function") throw callError(fn, desc, site)
           rt.site = site
@@ -1038,7 +1050,7 @@ class Compiler {
         const { kind: k0, slot: s0, value: v0, ev: e0 } = args[0]
         const { kind: k1, slot: s1, value: v1, ev: e1 } = args[1]
         return (f) => {
-          const fn = ck === SLOT ? f[cs] : ck === UPVALUE ? f[0][cs].v : ck === GLOBAL ? gmap.get(cv) : ce(f)
+          const fn = ck === SLOT ? f[cs] : ck === UPVALUE ? f[0][cs].v : ck === GLOBAL ? gfields[cv as string] : ce(f)
           const x = k0 === SLOT ? f[s0] : k0 === CONST ? v0 : k0 === UPVALUE ? f[0][s0].v : e0(f)
           const y = k1 === SLOT ? f[s1] : k1 === CONST ? v1 : k1 === UPVALUE ? f[0][s1].v : e1(f)
           if (typeof fn !== "function") throw callError(fn, desc, site)
@@ -1052,7 +1064,7 @@ class Compiler {
         const { kind: k1, slot: s1, value: v1, ev: e1 } = args[1]
         const { kind: k2, slot: s2, value: v2, ev: e2 } = args[2]
         return (f) => {
-          const fn = ck === SLOT ? f[cs] : ck === UPVALUE ? f[0][cs].v : ck === GLOBAL ? gmap.get(cv) : ce(f)
+          const fn = ck === SLOT ? f[cs] : ck === UPVALUE ? f[0][cs].v : ck === GLOBAL ? gfields[cv as string] : ce(f)
           const x = k0 === SLOT ? f[s0] : k0 === CONST ? v0 : k0 === UPVALUE ? f[0][s0].v : e0(f)
           const y = k1 === SLOT ? f[s1] : k1 === CONST ? v1 : k1 === UPVALUE ? f[0][s1].v : e1(f)
           const z = k2 === SLOT ? f[s2] : k2 === CONST ? v2 : k2 === UPVALUE ? f[0][s2].v : e2(f)
@@ -1109,7 +1121,7 @@ class Compiler {
     const strings = stringMeta
     const lookup = (o: LuaValue): LuaValue => {
       if (o instanceof LuaTable) {
-        const v = o.hash === undefined ? undefined : o.hash.get(name)
+        const v = o.fields === undefined ? undefined : o.fields[name]
         return v !== undefined || o.guard === undefined ? v : o.guard(name, site)
       }
       if (typeof o === "string") return strings.methods.getStr(name)
@@ -1222,19 +1234,24 @@ class Compiler {
         return t
       }
     }
-    if (positional.length === 0 && fields.every((x) => x.type === "TableKeyString")) {
-      const names = fields.map((x) => x.key.name as string)
+    const names = fields.map((x) => (x.type === "TableKeyString" ? (x.key.name as string) : ""))
+    if (positional.length === 0 && fields.every((x) => x.type === "TableKeyString") && new Set(names).size === names.length) {
+      // A record with distinct names: fill the string-keyed part directly.
       const values = fields.map((x) => this.expr(x.value))
       const n = names.length
       return (f) => {
         const t = new LuaTable()
-        const h = new Map<LuaValue, LuaValue>()
+        const o = new Fields()
+        let count = 0
         for (let i = 0; i < n; i++) {
           const v = values[i](f)
-          if (v !== undefined) h.set(names[i], v)
-          else h.delete(names[i])
+          if (v !== undefined) {
+            o[names[i]] = v
+            count++
+          }
         }
-        t.hash = h
+        t.fields = o
+        t.nfields = count
         return t
       }
     }

@@ -10,7 +10,7 @@
 import { JSON_NULL } from "./ops.js"
 import type { DataValue } from "./protocol.js"
 import { utf8Decode, utf8Encode } from "./utf8.js"
-import { LuaFloat, LuaTable, makeFloat, MAX_TABLE_ENTRIES, type LuaValue } from "./value.js"
+import { Fields, LuaFloat, LuaTable, makeFloat, MAX_TABLE_ENTRIES, type LuaValue } from "./value.js"
 
 /** The deepest data a copy may hold. */
 export const MAX_DATA_DEPTH = 64
@@ -87,8 +87,17 @@ export const toData = (value: LuaValue, root = "$"): DataValue => {
     seen.add(t)
     const h = t.hash
     const arr = t.arr
+    if (h !== undefined && h.size > 0) {
+      for (const k of h.keys()) {
+        const why =
+          typeof k === "number" && Number.isSafeInteger(k) && k > 0
+            ? `a sparse array (key ${k} without ${arr.length + 1}; arrays need keys 1..n)`
+            : `a table key that is not a string (${describeKey(k)})`
+        throw new DataProblem(why, path, false)
+      }
+    }
     let result: DataValue
-    if (h === undefined || h.size === 0) {
+    if (t.nfields === 0) {
       if (arr.length === 0) {
         grow(2, path)
         result = t.jsonArray ? [] : {}
@@ -108,21 +117,14 @@ export const toData = (value: LuaValue, root = "$"): DataValue => {
         result = out
       }
     } else {
-      for (const k of h.keys()) {
-        if (typeof k !== "string") {
-          const why =
-            typeof k === "number" && Number.isSafeInteger(k) && k > 0
-              ? `a sparse array (key ${k} without ${arr.length + 1}; arrays need keys 1..n)`
-              : `a table key that is not a string (${describeKey(k)})`
-          throw new DataProblem(why, path, false)
-        }
-      }
       if (arr.length > 0)
         throw new DataProblem("a table that mixes array items (keys 1..n) and string keys", path, false)
       grow(2, path)
       const out: Record<string, DataValue> = {}
-      for (const [k, item] of h) {
-        const key = utf8Decode(k as string)
+      const fields = t.fields!
+      for (const k in fields) {
+        const item = fields[k]
+        const key = utf8Decode(k)
         if (key === undefined) throw new DataProblem("a key that is not valid UTF-8", path, false)
         grow(key.length + 3, path)
         Object.defineProperty(out, key, {
@@ -151,6 +153,17 @@ export const fromData = (value: DataValue, topNull: "nil" | "json.null" = "nil")
   return convert(value, 0)
 }
 
+/** Object keys repeat across records: their byte-string forms are cached (up to a bound). */
+const keyCache = new Map<string, string>()
+const encodeKey = (key: string): string => {
+  let k = keyCache.get(key)
+  if (k === undefined) {
+    k = utf8Encode(key)
+    if (keyCache.size < 4096) keyCache.set(key, k)
+  }
+  return k
+}
+
 const convert = (v: DataValue, depth: number): LuaValue => {
   if (v === null) return JSON_NULL
   switch (typeof v) {
@@ -166,9 +179,8 @@ const convert = (v: DataValue, depth: number): LuaValue => {
   if (depth >= MAX_DATA_DEPTH)
     throw new DataProblem(`data is nested deeper than ${MAX_DATA_DEPTH} levels`, "$", true)
   const t = new LuaTable()
-  const count = Array.isArray(v) ? v.length : Object.keys(v).length
-  if (count > MAX_TABLE_ENTRIES)
-    throw new DataProblem(`data has a container with more than ${MAX_TABLE_ENTRIES} entries`, "$", true)
+  const tooBig = () => new DataProblem(`data has a container with more than ${MAX_TABLE_ENTRIES} entries`, "$", true)
+  if (Array.isArray(v) && v.length > MAX_TABLE_ENTRIES) throw tooBig()
   if (Array.isArray(v)) {
     const arr = new Array<LuaValue>(v.length)
     for (let i = 0; i < v.length; i++) arr[i] = convert(v[i], depth + 1)
@@ -176,9 +188,16 @@ const convert = (v: DataValue, depth: number): LuaValue => {
     t.jsonArray = true
     return t
   }
-  const h = new Map<LuaValue, LuaValue>()
   const o = v as { readonly [key: string]: DataValue }
-  for (const key of Object.keys(o)) h.set(utf8Encode(key), convert(o[key], depth + 1))
-  if (h.size > 0) t.hash = h
+  const fields = new Fields()
+  let n = 0
+  for (const key in o) {
+    fields[encodeKey(key)] = convert(o[key], depth + 1)
+    if (++n > MAX_TABLE_ENTRIES) throw tooBig()
+  }
+  if (n > 0) {
+    t.fields = fields
+    t.nfields = n
+  }
   return t
 }

@@ -92,15 +92,32 @@ export const typeName = (v: LuaValue): string => {
 /** The most entries one table may hold (array part plus hash part). */
 export const MAX_TABLE_ENTRIES = 1_000_000
 
+/** The string-keyed part of a table: a plain object whose prototype chain holds no properties. */
+export type Fields = Record<string, LuaValue>
+
 /**
- * A Lua table: an array part (`arr[i]` holds `t[i + 1]`) and a hash part. Keys in the hash part are normalised:
- * integral floats are stored as integers, and the hash part never holds the key `arr.length + 1` (appending migrates
- * following keys into the array part), so `arr.length` (after trailing nils are trimmed) is always a border.
+ * Makes the string-keyed part of a table. Objects made this way are ordinary fast-mode objects (records with the
+ * same keys share a hidden class, so field reads are cheap), and their prototype is an empty object with a null
+ * prototype, so no key (not even `__proto__` or `toString`) finds anything inherited.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const Fields: new () => Fields = function Fields(this: any) {} as any
+Fields.prototype = Object.create(null)
+
+/**
+ * A Lua table: an array part (`arr[i]` holds `t[i + 1]`), the string keys in `fields`, and every other key in
+ * `hash`. Keys are normalised (integral floats are stored as integers), and `hash` never holds the key
+ * `arr.length + 1` (appending migrates following keys into the array part), so `arr.length` (after trailing nils are
+ * trimmed) is always a border.
  */
 export class LuaTable {
   /** The array part: `arr[i]` is `t[i + 1]`. May contain `undefined` holes, never a trailing `undefined`. */
   arr: Array<LuaValue> = []
-  /** The hash part, created on first use. Never holds `undefined` values. */
+  /** The string keys, created on first use. Never holds `undefined` values. */
+  fields: Fields | undefined = undefined
+  /** How many keys `fields` holds. */
+  nfields = 0
+  /** Keys that are neither strings nor in the array part, created on first use. Never holds `undefined` values. */
   hash: Map<LuaValue, LuaValue> | undefined = undefined
   /** True when the table came from a JSON array (or `json.array()`), so that it leaves as an array even when empty. */
   jsonArray = false
@@ -115,8 +132,9 @@ export class LuaTable {
     return this.arr.length
   }
 
-  /** Raw get with an already-normalised key (see {@link normaliseKey}). */
+  /** Raw get with an already-normalised key (see `normaliseKey`). */
   get(key: LuaValue): LuaValue {
+    if (typeof key === "string") return this.fields === undefined ? undefined : this.fields[key]
     if (typeof key === "number") {
       const i = key - 1
       if (i >= 0 && i < this.arr.length && (i | 0) === i) return this.arr[i]
@@ -133,7 +151,7 @@ export class LuaTable {
 
   /** Raw get of a string key. */
   getStr(key: string): LuaValue {
-    return this.hash === undefined ? undefined : this.hash.get(key)
+    return this.fields === undefined ? undefined : this.fields[key]
   }
 
   /**
@@ -141,7 +159,29 @@ export class LuaTable {
    * grow the table beyond {@link MAX_TABLE_ENTRIES}; callers turn that into a located error.
    */
   set(key: LuaValue, value: LuaValue): boolean {
+    if (typeof key === "string") return this.setStr(key, value)
     return typeof key === "number" && Number.isSafeInteger(key) ? this.setInt(key, value) : this.setHash(key, value)
+  }
+
+  /** Raw set of a string key; false when the table is full (see {@link set}). */
+  setStr(key: string, value: LuaValue): boolean {
+    let o = this.fields
+    if (value === undefined) {
+      if (o !== undefined && o[key] !== undefined) {
+        delete o[key]
+        this.nfields--
+      }
+      return true
+    }
+    if (o === undefined) o = this.fields = new Fields()
+    else if (o[key] !== undefined) {
+      o[key] = value
+      return true
+    }
+    if (this.size() >= MAX_TABLE_ENTRIES) return false
+    o[key] = value
+    this.nfields++
+    return true
   }
 
   /** Raw set of an integer key held as a number; false when the table is full (see {@link set}). */
@@ -160,20 +200,15 @@ export class LuaTable {
         if (h !== undefined) h.delete(key)
         return true
       }
-      if (h === undefined) {
-        if (n >= MAX_TABLE_ENTRIES) return false
-        arr.push(value)
-        return true
-      }
-      if (n + h.size >= MAX_TABLE_ENTRIES) return false
+      if (this.size() >= MAX_TABLE_ENTRIES) return false
       arr.push(value)
-      if (h.size > 0) this.migrate()
+      if (h !== undefined && h.size > 0) this.migrate()
       return true
     }
     return this.setHash(key, value)
   }
 
-  /** Raw set of a key that belongs in the hash part; false when the table is full (see {@link set}). */
+  /** Raw set of a key that is neither a string nor in the array part; false when the table is full. */
   setHash(key: LuaValue, value: LuaValue): boolean {
     let h = this.hash
     if (value === undefined) {
@@ -183,7 +218,7 @@ export class LuaTable {
     if (h === undefined) h = this.hash = new Map()
     const before = h.size
     h.set(key, value)
-    if (h.size > before && this.arr.length + h.size > MAX_TABLE_ENTRIES) {
+    if (h.size > before && this.size() > MAX_TABLE_ENTRIES) {
       h.delete(key)
       return false
     }
@@ -218,9 +253,9 @@ export class LuaTable {
     return v
   }
 
-  /** Number of entries (array part without holes is not counted exactly; used for bounds and sizing). */
+  /** Number of entries (array slots, string keys and other keys). */
   size(): number {
-    return this.arr.length + (this.hash === undefined ? 0 : this.hash.size)
+    return this.arr.length + this.nfields + (this.hash === undefined ? 0 : this.hash.size)
   }
 
   /** Move keys `#arr + 1, #arr + 2, ...` from the hash part into the array part. */

@@ -19,62 +19,78 @@ export const ipairsIterator: LuaFunction = function (t: LuaValue, i: LuaValue) {
   return v === undefined ? undefined : [k, v]
 }
 
-/** Cursor of the last `next` traversal, so that a `while`-loop over `next` stays linear. */
-const cursor: { table: LuaTable | undefined; key: LuaValue; it: Iterator<[LuaValue, LuaValue]> | undefined } = {
+/** The last `next` traversal of a string-keyed part, so that a `while`-loop over `next` stays linear. */
+const cursor: { table: LuaTable | undefined; keys: Array<string>; index: number } = {
   table: undefined,
-  key: undefined,
-  it: undefined,
+  keys: [],
+  index: 0,
 }
 
-/** Lua's `next`: the entry after `key` (array part first, then the hash part in insertion order). */
+/** Lua's `next`: the entry after `key`: the array part first, then string keys, then other keys. */
 export const next: LuaFunction = function (t: LuaValue, key: LuaValue) {
   const table = checkTable(t, 1, "next", arguments.length >= 1)
   const arr = table.arr
   let i = 0
-  let k = key
-  if (k !== undefined) {
-    k = normaliseKey(k)
+  if (key !== undefined) {
+    const k = normaliseKey(key)
+    if (typeof k === "string") return nextField(table, k)
     if (typeof k === "number" && Number.isSafeInteger(k) && k >= 1 && k <= arr.length) i = k
     else return nextInHash(table, k)
   }
   for (; i < arr.length; i++) if (arr[i] !== undefined) return [i + 1, arr[i]]
+  cursor.table = undefined // a traversal of the string keys starts here: take a fresh snapshot
+  return fieldFrom(table, fieldKeys(table), 0)
+}
+
+const fieldKeys = (table: LuaTable): Array<string> => {
+  if (cursor.table === table) return cursor.keys
+  const keys = table.fields === undefined ? [] : Object.keys(table.fields)
+  cursor.table = table
+  cursor.keys = keys
+  cursor.index = 0
+  return keys
+}
+
+/** The first string key at or after position `from` of `keys` that still has a value, else the hash part. */
+const fieldFrom = (table: LuaTable, keys: Array<string>, from: number): LuaValue | Array<LuaValue> => {
+  const fields = table.fields
+  for (let i = from; i < keys.length; i++) {
+    const v = fields === undefined ? undefined : fields[keys[i]]
+    if (v !== undefined) {
+      cursor.index = i
+      return [keys[i], v]
+    }
+  }
   return firstInHash(table)
+}
+
+const nextField = (table: LuaTable, key: string): LuaValue | Array<LuaValue> => {
+  let keys = fieldKeys(table)
+  let at = keys[cursor.index] === key ? cursor.index : keys.indexOf(key)
+  if (at < 0) {
+    cursor.table = undefined
+    keys = fieldKeys(table)
+    at = keys.indexOf(key)
+    if (at < 0) throw libError("invalid key to 'next'")
+  }
+  return fieldFrom(table, keys, at + 1)
 }
 
 const firstInHash = (table: LuaTable): LuaValue | Array<LuaValue> => {
   const h = table.hash
-  if (h === undefined) return undefined
-  const it = h.entries()
-  return advance(table, it)
-}
-
-const advance = (table: LuaTable, it: Iterator<[LuaValue, LuaValue]>): LuaValue | Array<LuaValue> => {
-  for (;;) {
-    const r = it.next()
-    if (r.done) {
-      cursor.table = undefined
-      cursor.it = undefined
-      return undefined
-    }
-    const [k, v] = r.value
-    if (v === undefined) continue
-    cursor.table = table
-    cursor.key = k
-    cursor.it = it
-    return [k, v]
-  }
+  if (h !== undefined) for (const [k, v] of h) if (v !== undefined) return [k, v]
+  return undefined
 }
 
 const nextInHash = (table: LuaTable, key: LuaValue): LuaValue | Array<LuaValue> => {
-  if (cursor.table === table && cursor.it !== undefined && luaEquals(cursor.key, key)) return advance(table, cursor.it)
   const h = table.hash
   if (h !== undefined) {
-    const it = h.entries()
-    for (;;) {
-      const r = it.next()
-      if (r.done) break
-      if (r.value[0] === key) return advance(table, it)
+    let found = false
+    for (const [k, v] of h) {
+      if (found && v !== undefined) return [k, v]
+      if (luaEquals(k, key)) found = true
     }
+    if (found) return undefined
   }
   throw libError("invalid key to 'next'")
 }
@@ -97,7 +113,7 @@ const toNumberInBase = (s: string, base: number): LuaValue => {
 
 /** Build the basic library into `G`. `log` receives `print`'s lines. */
 export const installBase = (G: LuaTable, log: (line: string) => void): void => {
-  const def = (name: string, fn: LuaFunction) => G.setHash(name, fn)
+  const def = (name: string, fn: LuaFunction) => G.setStr(name, fn)
 
   def("print", function (...args: Array<LuaValue>) {
     let line = ""

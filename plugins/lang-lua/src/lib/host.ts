@@ -57,8 +57,8 @@ export const createTools = (shape: ToolShape, host: SandboxHost): LuaTable => {
           const data = input === undefined ? {} : argumentData(input, `the input of ${path}`, "InvalidToolInput", site)
           return callHost(host, { kind: "tool", path, input: data }, site)
         }
-        t.setHash(key, tool)
-      } else t.setHash(key, build(child, segments))
+        t.setStr(key, tool)
+      } else t.setStr(key, build(child, segments))
     }
     const where = prefix.length === 0 ? "tools" : luaToolExpression(prefix)
     t.guard = (k, site) => {
@@ -99,6 +99,6 @@ export const createExtensionGlobal = (
     return fn
   }
   const t = new LuaTable()
-  for (const key of Object.keys(shape)) t.setHash(key, createExtensionGlobal(extension, `${name}.${key}`, shape[key], host))
+  for (const key of Object.keys(shape)) t.setStr(key, createExtensionGlobal(extension, `${name}.${key}`, shape[key], host))
   return t
 }

@@ -7,7 +7,7 @@ import { stringMeta } from "../ops.js"
 import type { RunRequest, SandboxHost } from "../protocol.js"
 import { errorAt } from "../runtime.js"
 import { utf8DecodeLenient } from "../utf8.js"
-import { LuaTable } from "../value.js"
+import { Fields, LuaTable } from "../value.js"
 import { installBase, ipairsIterator, next } from "./base.js"
 import { createExtensionGlobal, createSearch, createTools } from "./host.js"
 import { createJsonLib } from "./json.js"
@@ -48,7 +48,7 @@ export const ABSENT: ReadonlyMap<string, string> = new Map([
 /** Build the globals for one run, talking to `host`. */
 export const createEnvironment = (request: RunRequest, host: SandboxHost): CompileEnv => {
   const G = new LuaTable()
-  G.hash = new Map()
+  G.fields = new Fields()
   installBase(G, (line) => host.log(utf8DecodeLenient(line)))
   const strings = createStringLib()
   strings.guard = (key, site) => {
@@ -57,18 +57,18 @@ export const createEnvironment = (request: RunRequest, host: SandboxHost): Compi
     return undefined
   }
   stringMeta.methods = strings
-  G.setHash("string", strings)
-  G.setHash("table", createTableLib())
-  G.setHash("math", createMathLib())
-  G.setHash("utf8", createUtf8Lib())
-  G.setHash("os", createOsLib((name) => ABSENT.get(name)))
-  G.setHash("json", createJsonLib())
-  G.setHash("tools", createTools(request.tools, host))
-  G.setHash("search", createSearch(host))
+  G.setStr("string", strings)
+  G.setStr("table", createTableLib())
+  G.setStr("math", createMathLib())
+  G.setStr("utf8", createUtf8Lib())
+  G.setStr("os", createOsLib((name) => ABSENT.get(name)))
+  G.setStr("json", createJsonLib())
+  G.setStr("tools", createTools(request.tools, host))
+  G.setStr("search", createSearch(host))
   for (const extension of request.extensions)
     for (const name of Object.keys(extension.globals))
-      G.setHash(name, createExtensionGlobal(extension, name, extension.globals[name], host))
-  G.setHash("_G", G)
-  G.setHash("_VERSION", "Lua 5.4")
+      G.setStr(name, createExtensionGlobal(extension, name, extension.globals[name], host))
+  G.setStr("_G", G)
+  G.setStr("_VERSION", "Lua 5.4")
   return { globals: G, next, ipairsIterator, absent: ABSENT }
 }

@@ -14,8 +14,8 @@ import { argError, checkString } from "./args.js"
 /** Build the json library table. */
 export const createJsonLib = (): LuaTable => {
   const J = new LuaTable()
-  const def = (name: string, fn: LuaFunction) => J.setHash(name, fn)
-  J.setHash("null", JSON_NULL)
+  const def = (name: string, fn: LuaFunction) => J.setStr(name, fn)
+  J.setStr("null", JSON_NULL)
 
   def("encode", function (v: LuaValue) {
     const site = rt.site

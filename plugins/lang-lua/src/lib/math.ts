@@ -70,17 +70,17 @@ const integralResult = (f: number): LuaValue => {
 /** Build the math library table. */
 export const createMathLib = (): LuaTable => {
   const M = new LuaTable()
-  const def = (name: string, fn: LuaFunction) => M.setHash(name, fn)
+  const def = (name: string, fn: LuaFunction) => M.setStr(name, fn)
   const float1 = (name: string, op: (x: number) => number) =>
     def(name, function (x: LuaValue) {
       return makeFloat(op(checkDouble(x, 1, name, arguments.length >= 1)))
     })
   const gen = new Xoshiro()
 
-  M.setHash("pi", Math.PI)
-  M.setHash("huge", Infinity)
-  M.setHash("maxinteger", MAX_INTEGER)
-  M.setHash("mininteger", MIN_INTEGER)
+  M.setStr("pi", Math.PI)
+  M.setStr("huge", Infinity)
+  M.setStr("maxinteger", MAX_INTEGER)
+  M.setStr("mininteger", MIN_INTEGER)
 
   def("abs", function (x: LuaValue) {
     const v = checkNumber(x, 1, "abs", arguments.length >= 1)

@@ -155,7 +155,7 @@ const strftime = (format: string, d: Date, utc: boolean): string => {
 /** Build the os library table; `absent` names the functions that are unavailable on purpose. */
 export const createOsLib = (absent: (name: string) => string | undefined): LuaTable => {
   const O = new LuaTable()
-  const def = (name: string, fn: LuaFunction) => O.setHash(name, fn)
+  const def = (name: string, fn: LuaFunction) => O.setStr(name, fn)
 
   def("time", function (t: LuaValue) {
     if (t === undefined) return Math.floor(Date.now() / 1000)
@@ -208,8 +208,8 @@ export const createOsLib = (absent: (name: string) => string | undefined): LuaTa
         wday: f.wday,
         yday: dayOfYear(f.year, f.month, f.day),
       }))
-        r.setHash(k, v)
-      r.setHash("isdst", false)
+        r.setStr(k, v)
+      r.setStr("isdst", false)
       return r
     }
     return strftime(format, d, utc)

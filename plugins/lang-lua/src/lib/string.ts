@@ -55,7 +55,7 @@ const replacementText = (v: LuaValue, site: number): string | null => {
 /** Build the string library table. */
 export const createStringLib = (): LuaTable => {
   const S = new LuaTable()
-  const def = (name: string, fn: LuaFunction) => S.setHash(name, fn)
+  const def = (name: string, fn: LuaFunction) => S.setStr(name, fn)
 
   def("len", function (s: LuaValue) {
     return checkString(s, 1, "len", arguments.length >= 1).length

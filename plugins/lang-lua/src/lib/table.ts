@@ -12,7 +12,7 @@ import { argError, checkFunction, checkPosition, checkTable, optPosition, optStr
 /** Build the table library table. */
 export const createTableLib = (): LuaTable => {
   const T = new LuaTable()
-  const def = (name: string, fn: LuaFunction) => T.setHash(name, fn)
+  const def = (name: string, fn: LuaFunction) => T.setStr(name, fn)
 
   def("insert", function (t: LuaValue, a: LuaValue, b: LuaValue) {
     const table = checkTable(t, 1, "insert", arguments.length >= 1)
@@ -84,7 +84,7 @@ export const createTableLib = (): LuaTable => {
     let n = args.length
     while (n > 0 && args[n - 1] === undefined) n--
     args.length = n
-    t.setHash("n", arguments.length)
+    t.setStr("n", arguments.length)
     return t
   })
 

@@ -51,8 +51,8 @@ const posrelat = (pos: number, len: number): number => (pos >= 0 ? pos : -pos > 
 /** Build the utf8 library table. */
 export const createUtf8Lib = (): LuaTable => {
   const U = new LuaTable()
-  const def = (name: string, fn: LuaFunction) => U.setHash(name, fn)
-  U.setHash("charpattern", "[\x00-\x7F\xC2-\xFD][\x80-\xBF]*")
+  const def = (name: string, fn: LuaFunction) => U.setStr(name, fn)
+  U.setStr("charpattern", "[\x00-\x7F\xC2-\xFD][\x80-\xBF]*")
 
   def("char", function (...codes: Array<LuaValue>) {
     let out = ""
