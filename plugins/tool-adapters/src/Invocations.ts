@@ -6,6 +6,8 @@
  */
 import { Deferred, Effect, Fiber } from "effect"
 import { InvocationSettledError, ToolChannelClosedError, ToolNotControllableError, ToolSettlementError } from "./Errors.js"
+import type { ProgressDisplay } from "./ProgressDisplay.js"
+import { view } from "./ProgressDisplay.js"
 import type { InvokeRequest, Line, TerminalLine } from "./Protocol.js"
 import { canonicalName, opencodeName } from "./ToolNames.js"
 
@@ -79,6 +81,10 @@ interface Entry {
   terminal: TerminalLine | undefined
   graceTimer: ReturnType<typeof setTimeout> | undefined
   handler: Fiber.Fiber<unknown, unknown> | undefined
+  /** The string progress so far (the live output shown on the tool part). */
+  output: string
+  /** Completes when every progress update so far is shown on the tool part. */
+  displayed: Promise<void>
 }
 
 interface Waiter {
@@ -96,6 +102,11 @@ export interface HubOptions {
   readonly handlers?: ReadonlyMap<string, Handler>
   /** How long a dropped adapter connection may stay away before the invocation counts as interrupted. */
   readonly reconnectGraceMs?: number
+  /**
+   * Shows progress on OpenCode's tool part. With a display, a terminal result reaches the adapter only after
+   * every earlier progress update was shown, so a late update never overwrites the completed part.
+   */
+  readonly display?: ProgressDisplay
 }
 
 /** The invocation hub. */
@@ -148,15 +159,20 @@ export const make = (options: HubOptions): Hub => {
 
   const describe = (entry: Entry) => `call ${entry.request.callID} (${entry.invocation.tool})`
 
-  const finish = (entry: Entry, outcome: "succeeded" | "failed" | "interrupted", line: TerminalLine) => {
-    entry.outcome = outcome
-    entry.terminal = line
-    if (entry.graceTimer !== undefined) clearTimeout(entry.graceTimer)
+  const deliver = (entry: Entry, line: TerminalLine) => {
     for (const sink of entry.sinks) {
       sink.write(line)
       sink.end()
     }
     entry.sinks.clear()
+  }
+
+  const finish = (entry: Entry, outcome: "succeeded" | "failed" | "interrupted", line: TerminalLine) => {
+    entry.outcome = outcome
+    entry.terminal = line
+    if (entry.graceTimer !== undefined) clearTimeout(entry.graceTimer)
+    if (options.display === undefined || outcome === "interrupted") deliver(entry, line)
+    else void entry.displayed.then(() => deliver(entry, line))
   }
 
   const interrupt = (entry: Entry, reason: string) => {
@@ -192,6 +208,8 @@ export const make = (options: HubOptions): Hub => {
       terminal: undefined,
       graceTimer: undefined,
       handler: undefined,
+      output: "",
+      displayed: Promise.resolve(),
     } as unknown as Entry
     const invocation: Invocation = {
       id: request.id,
@@ -213,6 +231,13 @@ export const make = (options: HubOptions): Hub => {
           const line: Line = { type: "progress", seq: entry.progress.length + 1, data }
           entry.progress.push(line)
           for (const sink of entry.sinks) sink.write(line)
+          const display = options.display
+          if (display !== undefined) {
+            const shown = view(data, entry.output, request.input)
+            entry.output = shown.output
+            const address = { sessionID: request.sessionID, messageID: request.messageID, callID: request.callID }
+            entry.displayed = entry.displayed.then(() => display.show(address, shown.view))
+          }
           return Effect.void
         }),
       succeed: (result) =>
@@ -266,8 +291,13 @@ export const make = (options: HubOptions): Hub => {
         if (line.type === "progress" && line.seq > (request.after ?? 0)) sink.write(line)
       }
       if (known.terminal !== undefined) {
-        sink.write(known.terminal)
-        sink.end()
+        const terminal = known.terminal
+        const replay = () => {
+          sink.write(terminal)
+          sink.end()
+        }
+        if (options.display === undefined || known.outcome === "interrupted") replay()
+        else void known.displayed.then(replay)
       } else {
         if (known.graceTimer !== undefined) clearTimeout(known.graceTimer)
         known.graceTimer = undefined

@@ -14,6 +14,7 @@ import {
   type ToolSettlementError,
 } from "./Errors.js"
 import * as Invocations from "./Invocations.js"
+import * as ProgressDisplay from "./ProgressDisplay.js"
 import * as Tool from "./Tool.js"
 import { isInterceptable, opencode1Names } from "./ToolNames.js"
 
@@ -59,6 +60,11 @@ export interface Adapters {
   readonly pending: () => ReadonlyArray<Invocations.PendingInvocation>
   /** The channel's address and token. */
   readonly channel: ControlChannel.ControlChannel
+  /**
+   * Show invocation progress live on OpenCode's tool parts, through the server's API. Call it once the OpenCode
+   * server is up; until then progress still reaches the adapter, but the running tool part does not show it.
+   */
+  readonly showProgressIn: (server: ProgressDisplay.ServerAccess) => Effect.Effect<void>
 }
 
 const collectHandlers = (register: ((registry: ToolRegistry) => void) | undefined) =>
@@ -99,7 +105,8 @@ export const make = (options: Options) =>
     if (staticTools.length === 0) {
       return yield* new ToolDeclarationError({ message: "no tools to intercept: options.tools is empty and registers no handler" })
     }
-    const hub = Invocations.make({ declared: options.declared, handlers, reconnectGraceMs: options.reconnectGraceMs })
+    const display = ProgressDisplay.make()
+    const hub = Invocations.make({ declared: options.declared, handlers, reconnectGraceMs: options.reconnectGraceMs, display })
     const channel = yield* ControlChannel.make(hub)
     const tools: Tools = {
       control: hub.control,
@@ -116,6 +123,7 @@ export const make = (options: Options) =>
       settle: hub.settle,
       pending: hub.pending,
       channel,
+      showProgressIn: (server) => Effect.sync(() => display.connect(server)),
     } satisfies Adapters
   })
 
@@ -134,17 +142,20 @@ export interface Prepared {
   readonly env: Readonly<Record<string, string>>
   readonly tools: Tools
   readonly settle: Effect.Effect<void, ToolSettlementError>
+  /** See {@link Adapters.showProgressIn}; Drive calls it once the OpenCode server is up. */
+  readonly showProgressIn: (server: ProgressDisplay.ServerAccess) => Effect.Effect<void>
 }
 
 /** Prepare the adapters for a Drive run (the `ToolAdapters.prepare` operation). */
 export const prepare = (
   setup: Setup,
 ): Effect.Effect<Prepared, ToolDeclarationError | ToolChannelStartError, Scope.Scope> =>
-  Effect.map(make({ declared: setup.declared, register: setup.register }), ({ files, env, tools, settle }) => ({
+  Effect.map(make({ declared: setup.declared, register: setup.register }), ({ files, env, tools, settle, showProgressIn }) => ({
     files,
     env,
     tools,
     settle,
+    showProgressIn,
   }))
 
 /** opencode-drive's tool-adapter service, under its service key. */

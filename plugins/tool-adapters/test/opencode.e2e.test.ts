@@ -3,7 +3,7 @@
  * loads the generated adapter files, a tiny scripted OpenAI-compatible endpoint plays the model, and the test
  * drives the intercepted calls through `tools.control`. Checks: the adapters load with the built-in's input shape;
  * two parallel `bash` calls are taken by call ID and settled in the opposite order, and both results reach the next
- * model request as the right tool messages; an undeclared tool (`read`) runs for real beside them; a failed
+ * model request as the right tool messages, with progress shown live on the running tool part; an undeclared tool (`read`) runs for real beside them; a failed
  * invocation reaches the model as a failed call; aborting the session completes `awaitInterrupted()`.
  */
 import * as ChildProcess from "node:child_process"
@@ -180,6 +180,7 @@ beforeAll(async () => {
   // The first request bootstraps the project instance: OpenCode installs @opencode-ai/plugin into .opencode/ and
   // loads the custom tools. It can take a while on a busy machine; the tests below start after it.
   await api("GET", "/experimental/tool/ids")
+  await Effect.runPromise(adapters.showProgressIn({ url: serverUrl, authorization }))
 }, 180_000)
 
 afterAll(async () => {
@@ -223,7 +224,7 @@ describe("static adapters inside the real OpenCode", () => {
     }
   }, 30_000)
 
-  it("delivers parallel calls by call ID, settled in any order, beside a real read", async () => {
+  it("delivers parallel calls by call ID, settled in any order, with live progress, beside a real read", async () => {
     sessionID = ((await api("POST", "/session", {})) as { id: string }).id
     model.replies.push(
       {
@@ -242,14 +243,21 @@ describe("static adapters inside the real OpenCode", () => {
     expect(build.input).toEqual({ command: "npm run build" })
     expect(test.sessionID).toBe(sessionID)
     await run(test.progress("running 3 suites\n"))
+    // The progress shows on OpenCode's running tool part (what the TUI renders) before the call completes.
+    const toolPart = async (callID: string) =>
+      ((await api("GET", `/session/${sessionID}/message`)) as Array<{ parts: Array<Record<string, any>> }>)
+        .flatMap((m) => m.parts)
+        .find((p) => p.type === "tool" && p.callID === callID)
+    let running = await toolPart("call_test")
+    while (running?.state?.metadata?.output !== "running 3 suites\n") {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      running = await toolPart("call_test")
+    }
+    expect(running.state.status).toBe("running")
     await run(test.succeed({ output: "Tests passed\n", exit: 0 }))
     await run(build.succeed({ output: "Build passed\n", exit: 0 }))
     await prompt
-    const parts = ((await api("GET", `/session/${sessionID}/message`)) as Array<{ parts: Array<Record<string, any>> }>).flatMap(
-      (m) => m.parts,
-    )
-    const testPart = parts.find((p) => p.type === "tool" && p.callID === "call_test")
-    expect(testPart?.state).toMatchObject({ status: "completed", output: "Tests passed\n", metadata: { output: "Tests passed\n", exit: 0 } })
+    expect((await toolPart("call_test"))?.state).toMatchObject({ status: "completed", output: "Tests passed\n", metadata: { output: "Tests passed\n", exit: 0 } })
     const results = toolMessages(model.requests[1])
     expect(results.call_build).toContain("Build passed")
     expect(results.call_test).toContain("Tests passed")
