@@ -10,12 +10,6 @@ export class ToolNotControllableError extends Data.TaggedError("ToolNotControlla
   readonly tool: string
 }> {}
 
-/** `take(callID)` named a call that another `take` already reserved. */
-export class InvocationAlreadyTakenError extends Data.TaggedError("InvocationAlreadyTakenError")<{
-  readonly message: string
-  readonly callID: string
-}> {}
-
 /** An invocation was settled (or given progress) after it had already settled or been interrupted. */
 export class InvocationSettledError extends Data.TaggedError("InvocationSettledError")<{
   readonly message: string
