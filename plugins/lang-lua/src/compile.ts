@@ -340,7 +340,7 @@ class Compiler {
         return GOTO
       }
     }
-    return this.fail(s, `no visible label '${name}' for goto`)
+    return this.fail(s, `no visible label '${name}' for <goto> at line ${s.loc?.start.line}`)
   }
 
   private localStatement(s: Node): Ex {
@@ -1039,7 +1039,7 @@ class Compiler {
         const { kind: k0, slot: s0, value: v0, ev: e0 } = args[0]
         return (f) => {
           const fn = ck === SLOT ? f[cs] : ck === UPVALUE ? f[0][cs].v : ck === GLOBAL ? gfields[cv as string] : ce(f)
-          const x = k0 === SLOT ? f[s0] : k0 === CONST ? v0 : k0 === UPVALUE ? f[0][s0].v : e0(f)
+          const x = k0 === SLOT ? f[s0] : k0 === CONST ? v0 : k0 === UPVALUE ? f[0][s0].v : k0 === GLOBAL ? gfields[v0 as string] : e0(f)
           if (typeof fn !== "function") throw callError(fn, desc, site)
           rt.site = site
           const r = fn(x)
@@ -1051,8 +1051,8 @@ class Compiler {
         const { kind: k1, slot: s1, value: v1, ev: e1 } = args[1]
         return (f) => {
           const fn = ck === SLOT ? f[cs] : ck === UPVALUE ? f[0][cs].v : ck === GLOBAL ? gfields[cv as string] : ce(f)
-          const x = k0 === SLOT ? f[s0] : k0 === CONST ? v0 : k0 === UPVALUE ? f[0][s0].v : e0(f)
-          const y = k1 === SLOT ? f[s1] : k1 === CONST ? v1 : k1 === UPVALUE ? f[0][s1].v : e1(f)
+          const x = k0 === SLOT ? f[s0] : k0 === CONST ? v0 : k0 === UPVALUE ? f[0][s0].v : k0 === GLOBAL ? gfields[v0 as string] : e0(f)
+          const y = k1 === SLOT ? f[s1] : k1 === CONST ? v1 : k1 === UPVALUE ? f[0][s1].v : k1 === GLOBAL ? gfields[v1 as string] : e1(f)
           if (typeof fn !== "function") throw callError(fn, desc, site)
           rt.site = site
           const r = fn(x, y)
@@ -1065,9 +1065,9 @@ class Compiler {
         const { kind: k2, slot: s2, value: v2, ev: e2 } = args[2]
         return (f) => {
           const fn = ck === SLOT ? f[cs] : ck === UPVALUE ? f[0][cs].v : ck === GLOBAL ? gfields[cv as string] : ce(f)
-          const x = k0 === SLOT ? f[s0] : k0 === CONST ? v0 : k0 === UPVALUE ? f[0][s0].v : e0(f)
-          const y = k1 === SLOT ? f[s1] : k1 === CONST ? v1 : k1 === UPVALUE ? f[0][s1].v : e1(f)
-          const z = k2 === SLOT ? f[s2] : k2 === CONST ? v2 : k2 === UPVALUE ? f[0][s2].v : e2(f)
+          const x = k0 === SLOT ? f[s0] : k0 === CONST ? v0 : k0 === UPVALUE ? f[0][s0].v : k0 === GLOBAL ? gfields[v0 as string] : e0(f)
+          const y = k1 === SLOT ? f[s1] : k1 === CONST ? v1 : k1 === UPVALUE ? f[0][s1].v : k1 === GLOBAL ? gfields[v1 as string] : e1(f)
+          const z = k2 === SLOT ? f[s2] : k2 === CONST ? v2 : k2 === UPVALUE ? f[0][s2].v : k2 === GLOBAL ? gfields[v2 as string] : e2(f)
           if (typeof fn !== "function") throw callError(fn, desc, site)
           rt.site = site
           const r = fn(x, y, z)

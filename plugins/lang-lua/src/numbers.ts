@@ -217,8 +217,11 @@ const bitwise = (op: Op, a: number | bigint, b: number | bigint): number | bigin
 }
 
 /** Arithmetic on two numbers already known to be numbers. */
+/** True for the bitwise operators. */
+const isBitwise = (op: Op): boolean => (op >= Op.BAnd && op <= Op.Shr) || op === Op.BNot
+
 export const arithNumbers = (op: Op, a: LuaNumber, b: LuaNumber, site: number): LuaValue => {
-  if (op >= Op.BAnd && op <= Op.BNot) return bitwise(op, bitOperand(a, site), bitOperand(b, site))
+  if (isBitwise(op)) return bitwise(op, bitOperand(a, site), bitOperand(b, site))
   if (op !== Op.Pow && op !== Op.Div && isInt(a) && isInt(b)) {
     switch (op) {
       case Op.Add:
@@ -228,10 +231,10 @@ export const arithNumbers = (op: Op, a: LuaNumber, b: LuaNumber, site: number): 
       case Op.Mul:
         return intMul(a, b)
       case Op.Mod:
-        if (b === 0) throw errorAt("attempt to perform 'n%%0'", site)
+        if (b === 0) throw errorAt("attempt to perform 'n%0'", site)
         return intMod(a, b)
       case Op.IDiv:
-        if (b === 0) throw errorAt("attempt to perform 'n//0'", site)
+        if (b === 0) throw errorAt("attempt to divide by zero", site)
         return intIDiv(a, b)
       case Op.Unm:
         return intSub(0, a)
@@ -264,7 +267,7 @@ export const arithNumbers = (op: Op, a: LuaNumber, b: LuaNumber, site: number): 
  * `descA`/`descB` name the operands for messages (`" (local 'x')"`, or "").
  */
 export const arith = (op: Op, a: LuaValue, b: LuaValue, site: number, descA = "", descB = ""): LuaValue => {
-  const bitwiseOp = op >= Op.BAnd && op <= Op.BNot
+  const bitwiseOp = isBitwise(op)
   const isNum = (v: LuaValue) => typeof v === "number" || typeof v === "bigint" || v instanceof LuaFloat
   if (isNum(a) && isNum(b)) return arithNumbers(op, a as LuaNumber, b as LuaNumber, site)
   if (!bitwiseOp && (typeof a === "string" || typeof b === "string")) {
@@ -280,7 +283,10 @@ export const arith = (op: Op, a: LuaValue, b: LuaValue, site: number, descA = ""
   throw errorAt(`attempt to ${what} a ${typeName(bad)} value${desc}`, site)
 }
 
-/** The comparison of two values of which at least one is not a plain number (or both strings), for `<`. */
+/**
+ * The general path of `<`. `site` locates errors; a negative site marks a comparison made by a library function
+ * (such as `table.sort`), whose errors carry no position prefix, as in Lua.
+ */
 export const lessThan = (a: LuaValue, b: LuaValue, site: number): boolean => {
   const x = a instanceof LuaFloat ? a.n : a
   const y = b instanceof LuaFloat ? b.n : b
@@ -301,7 +307,8 @@ export const lessEqual = (a: LuaValue, b: LuaValue, site: number): boolean => {
 const compareError = (a: LuaValue, b: LuaValue, site: number) => {
   const ta = typeName(a)
   const tb = typeName(b)
-  return errorAt(ta === tb ? `attempt to compare two ${ta} values` : `attempt to compare ${ta} with ${tb}`, site)
+  const message = ta === tb ? `attempt to compare two ${ta} values` : `attempt to compare ${ta} with ${tb}`
+  return errorAt(message, site)
 }
 
 /** Raw equality (`==` without metamethods), for values that are not `===`. */

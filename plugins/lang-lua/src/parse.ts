@@ -71,7 +71,11 @@ const translateSyntaxError = (e: unknown, source: string): ParseFailure => {
       line,
       column,
     )
-  const message = err.message.replace(/^\[\d+:\d+\]\s*/, "")
+  let message = err.message.replace(/^\[\d+:\d+\]\s*/, "")
+  // Lua names the goto's line in these two messages.
+  if (/^no visible label '.*' for <goto>$/.test(message)) message += ` at line ${line}`
+  if (/^no loop to break/.test(message)) message = `break outside a loop at line ${line}`
+  message = message.replace(/^(<goto [^>]*>) jumps into the scope/, `$1 at line ${line} jumps into the scope`)
   return parseError(`${CHUNK_NAME}:${line}: ${message}`, line, column)
 }
 

@@ -65,8 +65,11 @@ export const resetRuntime = (locations: Array<Location | undefined>, deadline: n
 /** The number of work steps spent so far. */
 export const stepsSpent = (): number => rt.spent + (CHUNK - rt.budget)
 
-/** The source location of a location id. */
-export const locationOf = (site: number): Location | undefined => rt.locations[site]
+/**
+ * The source location of a location id. Ids are positive; a negative id `-s` means "location `s`, but reached from a
+ * library function" (for example a function called by `pcall` itself), where Lua gives messages no position prefix.
+ */
+export const locationOf = (site: number): Location | undefined => rt.locations[site < 0 ? -site : site]
 
 /** Called when the step budget of a chunk runs out: account, enforce the work bound and the deadline. */
 export const meter = (site: number): void => {
@@ -89,6 +92,7 @@ export const charge = (n: number): void => {
 
 /** Lua's position prefix for a message raised at `site` (`input:3: `), or "" when unknown. */
 export const where = (site: number): string => {
+  if (site <= 0) return ""
   const loc = rt.locations[site]
   return loc === undefined ? "" : `${CHUNK_NAME}:${loc.line}: `
 }

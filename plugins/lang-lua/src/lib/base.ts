@@ -111,6 +111,10 @@ const toNumberInBase = (s: string, base: number): LuaValue => {
   return normaliseInteger(neg ? -n : n)
 }
 
+/** The error of `pcall(v)` for a value that is not a function: Lua gives no position (pcall is a C function). */
+const notCallable = (fn: LuaValue, site: number): LuaError =>
+  new LuaError(`attempt to call a ${typeName(fn)} value`, locationOf(site))
+
 /** Build the basic library into `G`. `log` receives `print`'s lines. */
 export const installBase = (G: LuaTable, log: (line: string) => void): void => {
   const def = (name: string, fn: LuaFunction) => G.setStr(name, fn)
@@ -150,13 +154,16 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
     const depth = rt.depth
     const site = rt.site
     try {
-      if (typeof fn !== "function") throw errorAt(`attempt to call a ${typeName(fn)} value`, site)
+      if (typeof fn !== "function") throw notCallable(fn, site)
+      // The function is called by pcall, not by Lua code: its errors get no position prefix (see locationOf).
+      rt.site = -Math.abs(site)
       const r = fn(...args)
       if (Array.isArray(r)) return [true, ...r]
       return [true, r]
     } catch (e) {
       if (!(e instanceof LuaError)) throw e
       rt.depth = depth
+      if (e.location === undefined) e.location = locationOf(site)
       return [false, e.value]
     }
   })
@@ -166,7 +173,7 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
     const depth = rt.depth
     const site = rt.site
     try {
-      if (typeof fn !== "function") throw errorAt(`attempt to call a ${typeName(fn)} value`, site)
+      if (typeof fn !== "function") throw notCallable(fn, site)
       const r = fn(...args)
       if (Array.isArray(r)) return [true, ...r]
       return [true, r]

@@ -151,7 +151,7 @@ export const createMathLib = (): LuaTable => {
   })
   const extreme = (name: string, wantMax: boolean) =>
     def(name, function (...args: Array<LuaValue>) {
-      if (args.length === 0) throw argError(1, name, "number expected, got no value")
+      if (args.length === 0) throw argError(1, name, "value expected")
       let best = checkNumber(args[0], 1, name)
       for (let i = 1; i < args.length; i++) {
         const v = checkNumber(args[i], i + 1, name)

@@ -120,7 +120,7 @@ export const createTableLib = (): LuaTable => {
           ? (a, b) => {
               if (typeof a === "number" && typeof b === "number") return a < b
               if (typeof a === "string" && typeof b === "string") return a < b
-              return lessThan(a, b, site)
+              return lessThan(a, b, -Math.abs(site))
             }
           : (a, b) => {
               rt.site = site

@@ -1,0 +1,21 @@
+/** All conformance cases, by group. */
+import type { Case } from "../support/case.js"
+import { base } from "./base.js"
+import { data } from "./data.js"
+import { errors } from "./errors.js"
+import { libraries } from "./libraries.js"
+import { numbers } from "./numbers.js"
+import { operators } from "./operators.js"
+import { statements } from "./statements.js"
+import { strings } from "./strings.js"
+
+export const allCases: Readonly<Record<string, ReadonlyArray<Case>>> = {
+  statements,
+  operators,
+  numbers,
+  base,
+  strings,
+  libraries,
+  errors,
+  data,
+}
