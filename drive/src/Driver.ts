@@ -10,7 +10,7 @@ import * as Path from "node:path"
 import { Recorder } from "@codemode/core"
 import { layer as recorderLayer, layerWith as recorderLayerWith } from "@codemode/recorder"
 import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk/v2/client"
-import { Context, Deferred, Effect, Layer, Scope } from "effect"
+import { Context, Deferred, Effect, Fiber, Layer, Scope } from "effect"
 import { type DriverError, type OpenCodeExitedError, ToolSettlementError, ToolsUnavailableError } from "./Errors.js"
 import * as FakeLlm from "./fake-llm/FakeLlm.js"
 import * as Options from "./Options.js"
@@ -18,6 +18,7 @@ import * as Compatibility from "./opencode/Compatibility.js"
 import * as OpenCodeBinary from "./opencode/OpenCodeBinary.js"
 import * as OpenCodeConfig from "./opencode/OpenCodeConfig.js"
 import * as OpenCodeServer from "./opencode/OpenCodeServer.js"
+import * as ServerRelay from "./opencode/ServerRelay.js"
 import * as Processes from "./run/Processes.js"
 import * as Project from "./run/Project.js"
 import * as ProjectFs from "./run/ProjectFs.js"
@@ -150,35 +151,59 @@ export const start = <E = never>(
       opts.config,
     )
     const command = yield* OpenCodeBinary.resolve(opts.opencode?.command)
-    const server = yield* OpenCodeServer.start({
-      command,
-      cwd: paths.files,
-      env: { ...env, ...prepared?.env },
-      configContent: JSON.stringify(config),
-      logFile: Path.join(paths.logs, "opencode-server.log"),
-      readyTimeoutMs: startTimeout,
-    })
-
-    const requested = opts.opencode?.compatibility ?? "preferred"
-    // Also the first request for the project directory, so the server bootstraps it before any TUI attaches.
-    const compatibility = yield* Compatibility.negotiate(server, requested, paths.files, prepared !== undefined)
+    const credentials = OpenCodeServer.credentials()
+    const relay = yield* ServerRelay.make
+    const starting = yield* Effect.forkChild(
+      Effect.gen(function* () {
+        const started = yield* OpenCodeServer.start({
+          port: yield* OpenCodeServer.freePort,
+          credentials,
+          command,
+          cwd: paths.files,
+          env: { ...env, ...prepared?.env },
+          configContent: JSON.stringify(config),
+          logFile: Path.join(paths.logs, "opencode-server.log"),
+          readyTimeoutMs: startTimeout,
+        })
+        relay.forwardTo(Number(new URL(started.url).port))
+        return started
+      }),
+    )
+    let startedServer: OpenCodeServer.OpenCodeServer | undefined
 
     const screenshots: Array<string> = []
     const manager = Tuis.make({
       command,
-      serverUrl: server.url,
-      serverUsername: server.username,
-      serverPassword: server.password,
+      serverUrl: relay.url,
+      serverUsername: credentials.username,
+      serverPassword: credentials.password,
       projectDir: paths.files,
       mediaDir: paths.media,
       env,
       recorder,
-      serverCrashed: server.crashed,
+      serverCrashed: () => startedServer?.crashed(),
       launchTimeoutMs: startTimeout,
       screenshots,
     })
     yield* Effect.addFinalizer(() => manager.closeAll)
-    const primary = yield* manager.launchNamed("primary", opts.tui, true)
+
+    // The server and the primary TUI boot in parallel (the TUI attaches through the relay, which holds its
+    // connections until the server listens). The compatibility probe is also the first request for the project
+    // directory, so the server bootstraps it while the TUI starts. `"required"` fails before any TUI starts.
+    const requested = opts.opencode?.compatibility ?? "preferred"
+    const serverReady = Fiber.join(starting).pipe(
+      Effect.tap((server) =>
+        Effect.sync(() => {
+          startedServer = server
+        }),
+      ),
+      Effect.flatMap((server) => Compatibility.negotiate(server, requested, paths.files, prepared !== undefined)),
+    )
+    const [compatibility, primary] =
+      requested === "required"
+        ? [yield* serverReady, yield* manager.launchNamed("primary", opts.tui, true)]
+        : yield* Effect.all([serverReady, manager.launchNamed("primary", opts.tui, true)], { concurrency: 2 })
+    const server = startedServer!
 
     const opencode = createOpencodeClient({
       baseUrl: server.url,

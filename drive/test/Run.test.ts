@@ -127,6 +127,8 @@ describe("OpenCode server start", () => {
       Effect.scoped(
         Effect.flip(
           OpenCodeServer.start({
+            port: 1,
+            credentials: OpenCodeServer.credentials(),
             command: ["/bin/sh", "-c", "echo 'cannot start: missing thing' >&2; exit 3", "sh"],
             cwd: logs,
             env: { PATH: process.env.PATH ?? "" },

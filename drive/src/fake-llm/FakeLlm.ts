@@ -161,25 +161,41 @@ export const make: Effect.Effect<FakeLlm, never, Scope.Scope> = Effect.gen(funct
     )
   }
 
-  const writeStep = (res: Http.ServerResponse, step: WireStep): Effect.Effect<void> => {
-    switch (step.kind) {
-      case "sleep":
-        return Effect.sleep(step.milliseconds)
-      case "disconnect":
-        // let already written events leave the socket first, then drop the connection without finishing
-        return Effect.callback<void>((resume) => {
-          setImmediate(() => {
-            res.destroy()
-            resume(Effect.void)
+  const writeText = (res: Http.ServerResponse, text: string) =>
+    Effect.callback<void>((resume) => {
+      if (res.write(text)) resume(Effect.void)
+      else res.once("drain", () => resume(Effect.void))
+    })
+
+  /**
+   * Execute wire steps in order. Consecutive events with no pause between them go out in one socket write (the
+   * client still receives them as separate SSE events); a pause or a disconnect flushes what came before it.
+   */
+  const writeSteps = (res: Http.ServerResponse, steps: ReadonlyArray<WireStep>): Effect.Effect<void> =>
+    Effect.gen(function* () {
+      let pending = ""
+      for (const step of steps) {
+        if (step.kind === "event") {
+          pending += `data: ${step.data}\n\n`
+          if (pending.length < 65_536) continue
+        }
+        if (pending !== "") {
+          yield* writeText(res, pending)
+          pending = ""
+        }
+        if (step.kind === "sleep") yield* Effect.sleep(step.milliseconds)
+        if (step.kind === "disconnect") {
+          // let already written events leave the socket first, then drop the connection without finishing
+          yield* Effect.callback<void>((resume) => {
+            setImmediate(() => {
+              res.destroy()
+              resume(Effect.void)
+            })
           })
-        })
-      case "event":
-        return Effect.callback<void>((resume) => {
-          if (res.write(`data: ${step.data}\n\n`)) resume(Effect.void)
-          else res.once("drain", () => resume(Effect.void))
-        })
-    }
-  }
+        }
+      }
+      if (pending !== "") yield* writeText(res, pending)
+    })
 
   /** Stream outputs as SSE until a terminal output; an invalid output or failing handler drops the stream. */
   const streamOutputs = (res: Http.ServerResponse, request: LlmRequest, outputs: Stream.Stream<unknown, unknown>) =>
@@ -200,7 +216,7 @@ export const make: Effect.Effect<FakeLlm, never, Scope.Scope> = Effect.gen(funct
         Stream.runForEach((raw) =>
           Effect.gen(function* () {
             const output = yield* decodeOne(raw, position++)
-            for (const step of encoder.encode(output)) yield* writeStep(res, step)
+            yield* writeSteps(res, encoder.encode(output))
           }),
         ),
         Effect.flip,
@@ -209,10 +225,10 @@ export const make: Effect.Effect<FakeLlm, never, Scope.Scope> = Effect.gen(funct
       if (failure._tag === "Some") {
         const reason = failure.value instanceof LlmOutputError ? failure.value.message : String(failure.value)
         handlerFailures.push(`${describeRequest(request)}: ${reason}`)
-        yield* writeStep(res, { kind: "disconnect" })
+        yield* writeSteps(res, [{ kind: "disconnect" }])
         return
       }
-      for (const step of encoder.end()) yield* writeStep(res, step)
+      yield* writeSteps(res, encoder.end())
       if (!res.destroyed) res.end()
     })
 

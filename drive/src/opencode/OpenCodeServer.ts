@@ -1,11 +1,12 @@
 /**
- * The shared `opencode serve` process: started on a free loopback port with a random basic-auth password and
+ * The shared `opencode serve` process: started on a free loopback port (chosen by Drive) with a random basic-auth password and
  * Drive's configuration, ready when `/global/health` answers, stopped with its whole process group when the scope
  * closes. Its output goes to `logs/opencode-server.log`; the tail is kept in memory for error messages. An exit
  * that Drive did not ask for is reported as `OpenCodeExitedError` with the exit status and the log tail.
  */
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
+import * as Net from "node:net"
 import { randomBytes } from "node:crypto"
 import { Deferred, Effect, Schedule, Scope } from "effect"
 import { OpenCodeExitedError, OpenCodeStartError } from "../Errors.js"
@@ -39,8 +40,44 @@ export interface OpenCodeServer {
   readonly getJson: (path: string, timeoutMs?: number) => Effect.Effect<unknown, string>
 }
 
+/**
+ * Switches for every OpenCode process of a run: no self-update, no model-catalog download, no LSP downloads, no
+ * sharing, no built-in provider-auth plugins (project plugins still load), no reading of Claude Code files.
+ */
+export const quietEnvironment: Readonly<Record<string, string>> = {
+  OPENCODE_DISABLE_AUTOUPDATE: "1",
+  OPENCODE_DISABLE_MODELS_FETCH: "1",
+  OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+  OPENCODE_DISABLE_SHARE: "1",
+  OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+  OPENCODE_DISABLE_CLAUDE_CODE: "1",
+}
+
+/** Basic-auth credentials of a server. */
+export interface Credentials {
+  readonly username: string
+  readonly password: string
+}
+
+/** Fresh random credentials. */
+export const credentials = (): Credentials => ({ username: "opencode", password: randomBytes(18).toString("base64url") })
+
+/** A loopback port that was free a moment ago (the server is told to listen there, so TUIs can start early). */
+export const freePort: Effect.Effect<number, OpenCodeStartError> = Effect.callback<number, OpenCodeStartError>((resume) => {
+  const probe = Net.createServer()
+  probe.once("error", (error) =>
+    resume(Effect.fail(new OpenCodeStartError({ message: `cannot find a free loopback port: ${error.message}`, logTail: "" }))),
+  )
+  probe.listen(0, "127.0.0.1", () => {
+    const port = (probe.address() as Net.AddressInfo).port
+    probe.close(() => resume(Effect.succeed(port)))
+  })
+})
+
 /** How to start the server. */
 export interface StartOptions {
+  readonly port: number
+  readonly credentials: Credentials
   readonly command: Command
   readonly cwd: string
   readonly env: Record<string, string>
@@ -57,8 +94,7 @@ const describeExit = (exit: ProcessExit) =>
 /** Start `opencode serve`; the process group is stopped when the scope closes. */
 export const start = (options: StartOptions): Effect.Effect<OpenCodeServer, OpenCodeStartError, Scope.Scope> =>
   Effect.gen(function* () {
-    const username = "opencode"
-    const password = randomBytes(18).toString("base64url")
+    const { username, password } = options.credentials
     const authorization = `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`
     const log = Fs.openSync(options.logFile, "a")
     const lines: Array<string> = []
@@ -84,7 +120,7 @@ export const start = (options: StartOptions): Effect.Effect<OpenCodeServer, Open
         try: () =>
           ChildProcess.spawn(
             file,
-            [...leading, "serve", "--hostname", "127.0.0.1", "--port", "0", "--print-logs", "--log-level", "INFO"],
+            [...leading, "serve", "--hostname", "127.0.0.1", "--port", String(options.port), "--print-logs", "--log-level", "INFO"],
             {
               cwd: options.cwd,
               detached: true,
@@ -94,12 +130,7 @@ export const start = (options: StartOptions): Effect.Effect<OpenCodeServer, Open
                 OPENCODE_SERVER_USERNAME: username,
                 OPENCODE_SERVER_PASSWORD: password,
                 OPENCODE_CONFIG_CONTENT: options.configContent,
-                OPENCODE_DISABLE_AUTOUPDATE: "1",
-                OPENCODE_DISABLE_MODELS_FETCH: "1",
-                OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-                OPENCODE_DISABLE_SHARE: "1",
-                OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
-                OPENCODE_DISABLE_CLAUDE_CODE: "1",
+                ...quietEnvironment,
               },
             },
           ),

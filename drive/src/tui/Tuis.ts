@@ -15,6 +15,7 @@ import {
   TuiLaunchError,
 } from "../Errors.js"
 import type { Command } from "../opencode/OpenCodeBinary.js"
+import * as OpenCodeServer from "../opencode/OpenCodeServer.js"
 import * as Terminal from "./Terminal.js"
 import * as Ui from "./Ui.js"
 
@@ -66,6 +67,7 @@ export interface Recording {
 /** What the TUI manager needs from the run. */
 export interface TuisContext {
   readonly command: Command
+  /** The URL TUIs attach to (a relay that accepts connections before the server listens). */
   readonly serverUrl: string
   readonly serverUsername: string
   readonly serverPassword: string
@@ -129,7 +131,7 @@ export const make = (context: TuisContext): TuiManager => {
   let generated = 0
   let sealed = false
 
-  const launchNamed = (name: string, options: TuiOptions | undefined, primary: boolean) =>
+  const launchNamed = (name: string, options: TuiOptions | undefined, primary: boolean): Effect.Effect<Tui, TuiLaunchFailure> =>
     Effect.gen(function* () {
       if (sealed) {
         return yield* new DriverSettledError({
@@ -154,68 +156,81 @@ export const make = (context: TuisContext): TuiManager => {
       if (crash) return yield* crash
 
       const [file, ...leading] = context.command
-      const terminal = yield* Terminal.spawn({
-        file,
-        args: [...leading, "attach", context.serverUrl, "--dir", context.projectDir],
-        cwd: context.projectDir,
-        env: {
-          ...context.env,
-          OPENCODE_SERVER_USERNAME: context.serverUsername,
-          OPENCODE_SERVER_PASSWORD: context.serverPassword,
-          OPENCODE_DISABLE_AUTOUPDATE: "1",
-        },
-        cols: viewport.cols,
-        rows: viewport.rows,
-      }).pipe(Effect.mapError((message) => new TuiLaunchError({ message, tui: name, screen: "" })))
+      const spawnTerminal = Terminal.spawn({
+          file,
+          args: [...leading, "attach", context.serverUrl, "--dir", context.projectDir],
+          cwd: context.projectDir,
+          env: {
+            ...context.env,
+            OPENCODE_SERVER_USERNAME: context.serverUsername,
+            OPENCODE_SERVER_PASSWORD: context.serverPassword,
+            ...OpenCodeServer.quietEnvironment,
+          },
+          cols: viewport.cols,
+          rows: viewport.rows,
+        }).pipe(Effect.mapError((message) => new TuiLaunchError({ message, tui: name, screen: "" })))
+
+      const uiOf = (terminal: Terminal.TerminalProcess, isClosed: () => boolean) =>
+        Ui.make({
+          name,
+          terminal,
+          isClosed,
+          serverCrashed: context.serverCrashed,
+          recorder: context.recorder,
+          mediaDir: context.mediaDir,
+          screenshotPrefix: primary ? "" : `${name}-`,
+          screenshots: context.screenshots,
+        })
+
+      /** Wait for the prompt; an exit while starting is returned, other failures fail the launch. */
+      const awaitPrompt = (terminal: Terminal.TerminalProcess) =>
+        uiOf(terminal, () => false)
+          .waitFor(promptReadyText, { timeout: context.launchTimeoutMs, interval: 50 })
+          .pipe(
+            Effect.flatMap(() => uiOf(terminal, () => false).waitForIdle({ quietMs: 100, timeout: 2_000 })),
+            Effect.as(undefined),
+            Effect.catchTag("UiTimeoutError", (error) =>
+              error.condition.startsWith("idle")
+                ? Effect.succeed(undefined)
+                : Effect.fail(
+                    new TuiLaunchError({
+                      message: `TUI ${name} did not show its prompt within ${context.launchTimeoutMs} ms. Screen:\n${error.screen}`,
+                      tui: name,
+                      screen: error.screen,
+                    }),
+                  ),
+            ),
+            Effect.catchTag("TuiExitedError", (error) => Effect.succeed(error)),
+            Effect.tapError(() => terminal.close),
+          )
+
+      const terminal = yield* spawnTerminal
+      const exited = yield* awaitPrompt(terminal).pipe(Effect.onInterrupt(() => terminal.close))
+      if (exited) {
+        yield* terminal.close
+        return yield* new TuiLaunchError({ message: `TUI ${name} exited while starting: ${exited.message}`, tui: name, screen: exited.screen })
+      }
 
       let closed = false
       const count = (launchCounts.get(name) ?? 0) + 1
       launchCounts.set(name, count)
-      const ui = Ui.make({
-        name,
-        terminal,
-        isClosed: () => closed,
-        serverCrashed: context.serverCrashed,
-        recorder: context.recorder,
-        mediaDir: context.mediaDir,
-        screenshotPrefix: primary ? "" : `${name}-`,
-        screenshots: context.screenshots,
-      })
+      const started = terminal
       const tui: Tui = {
         name,
-        ui,
+        ui: uiOf(started, () => closed),
         recording,
         close: () =>
           Effect.gen(function* () {
             if (closed) return
             closed = true
             if (open.get(name)?.tui === tui) open.delete(name)
-            yield* terminal.close
+            yield* started.close
           }),
-        timeline: () => Effect.sync(() => terminal.timeline()),
+        timeline: () => Effect.sync(() => started.timeline()),
       }
-      const launch: Launch = { tui, terminal, fileBase: count === 1 ? name : `${name}-${count}` }
+      const launch: Launch = { tui, terminal: started, fileBase: count === 1 ? name : `${name}-${count}` }
       open.set(name, launch)
       launches.push(launch)
-
-      yield* ui.waitFor(promptReadyText, { timeout: context.launchTimeoutMs, interval: 50 }).pipe(
-        Effect.flatMap(() => ui.waitForIdle({ quietMs: 100, timeout: 2_000 })),
-        Effect.catchTag("UiTimeoutError", (error) =>
-          error.condition.startsWith("idle")
-            ? Effect.void
-            : Effect.fail(
-                new TuiLaunchError({
-                  message: `TUI ${name} did not show its prompt within ${context.launchTimeoutMs} ms. Screen:\n${error.screen}`,
-                  tui: name,
-                  screen: error.screen,
-                }),
-              ),
-        ),
-        Effect.catchTag("TuiExitedError", (error) =>
-          Effect.fail(new TuiLaunchError({ message: `TUI ${name} exited while starting: ${error.message}`, tui: name, screen: error.screen })),
-        ),
-        Effect.tapError(() => tui.close()),
-      )
       return tui
     })
 

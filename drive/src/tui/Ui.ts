@@ -206,7 +206,7 @@ export const make = (context: UiContext): Ui => {
         const current = yield* screen
         const matched =
           typeof condition === "string"
-            ? current.text.includes(condition) || current.lines.some((line) => line.includes(condition))
+            ? current.text.includes(condition)
             : condition instanceof RegExp
               ? condition.test(current.text)
               : yield* Effect.suspend(() => {
