@@ -175,3 +175,11 @@ ${runtime}`
 /** The adapter files for a set of canonical names, keyed by path relative to `.opencode/` (aliases share a file). */
 export const files = (declared: ReadonlyArray<string>): Readonly<Record<string, string>> =>
   Object.fromEntries(declared.map((name) => [adapterPath(name), render(name)]))
+
+/**
+ * Environment switches the OpenCode server needs so that it offers the adapters to the model. OpenCode 1.x offers
+ * its `websearch` tool (and so an adapter replacing it) only with its own provider or when a web-search backend is
+ * enabled; `OPENCODE_ENABLE_EXA` enables it for any provider, and the adapter then answers instead of the backend.
+ */
+export const environment = (declared: ReadonlyArray<string>): Readonly<Record<string, string>> =>
+  declared.some((name) => opencodeName(name) === "websearch") ? { OPENCODE_ENABLE_EXA: "1" } : {}

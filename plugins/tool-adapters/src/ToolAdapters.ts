@@ -50,7 +50,7 @@ export interface Options {
 export interface Adapters {
   /** Files to write under `<project>/.opencode/` before OpenCode starts (e.g. `tools/bash.ts`). */
   readonly files: Readonly<Record<string, string>>
-  /** Environment the OpenCode server must get (the channel URL and bearer token). */
+  /** Environment the OpenCode server must get (the channel URL and bearer token, and switches some adapters need). */
   readonly env: Readonly<Record<string, string>>
   /** The live capability. */
   readonly tools: Tools
@@ -118,7 +118,7 @@ export const make = (options: Options) =>
     }
     return {
       files: AdapterSource.files(staticTools),
-      env: channel.env,
+      env: { ...channel.env, ...AdapterSource.environment(staticTools) },
       tools,
       settle: hub.settle,
       pending: hub.pending,

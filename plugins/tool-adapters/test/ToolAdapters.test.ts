@@ -109,7 +109,7 @@ describe("layer", () => {
       Scope.provide(service.prepare({ declared: ["websearch"], projectDir: "/project", logsDir: "/logs", env: {} }), scope),
     )
     expect(Object.keys(prepared.files)).toEqual(["tools/websearch.ts"])
-    expect(Object.keys(prepared.env).sort()).toEqual([tokenVariable, urlVariable].sort())
+    expect(Object.keys(prepared.env).sort()).toEqual(["OPENCODE_ENABLE_EXA", tokenVariable, urlVariable].sort())
     await Effect.runPromise(prepared.settle)
     await Effect.runPromise(Scope.close(scope, Exit.void))
   })

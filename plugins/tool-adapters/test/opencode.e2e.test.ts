@@ -118,7 +118,7 @@ beforeAll(async () => {
   Fs.writeFileSync(Path.join(project, "NOTES.md"), "The answer is 42.\n")
 
   scope = Effect.runSync(Scope.make())
-  adapters = await Effect.runPromise(Scope.provide(ToolAdapters.make({ declared: ["shell", "webfetch"] }), scope))
+  adapters = await Effect.runPromise(Scope.provide(ToolAdapters.make({ declared: ["shell", "webfetch", "websearch", "write"] }), scope))
   for (const [path, source] of Object.entries(adapters.files)) {
     const file = Path.join(project, ".opencode", path)
     Fs.mkdirSync(Path.dirname(file), { recursive: true })
@@ -206,17 +206,24 @@ describe("static adapters inside the real OpenCode", () => {
 
   it("load in place of the built-ins, keeping their input shape", async () => {
     const ids = (await api("GET", "/experimental/tool/ids")) as Array<string>
-    expect(ids).toEqual(expect.arrayContaining(["bash", "webfetch", "read"]))
+    expect(ids).toEqual(expect.arrayContaining(["bash", "webfetch", "websearch", "write", "read"]))
     const tools = (await api("GET", "/experimental/tool?provider=scripted&model=simulated")) as Array<{
       id: string
       description: string
       parameters: { properties: Record<string, unknown>; required?: Array<string> }
     }>
-    for (const name of ["bash", "webfetch"]) {
+    const ours: Record<string, string> = {
+      bash: "Run a shell command",
+      webfetch: "Fetch a web page",
+      websearch: "Search the web",
+      write: "Write a file",
+    }
+    for (const [name, opening] of Object.entries(ours)) {
       const entries = tools.filter((t) => t.id === name)
-      const adapter = entries.find((t) => t.description.startsWith(name === "bash" ? "Run a shell command" : "Fetch a web page"))
+      const adapter = entries.find((t) => t.description.startsWith(opening))
       const builtin = entries.find((t) => t !== adapter)
       expect(adapter, `the generated ${name} adapter is listed`).toBeDefined()
+      if (name === "bash" || name === "write") expect(builtin, `OpenCode lists its built-in ${name} too`).toBeDefined()
       if (builtin !== undefined) {
         expect(Object.keys(adapter!.parameters.properties).sort()).toEqual(Object.keys(builtin.parameters.properties).sort())
         expect([...(adapter!.parameters.required ?? [])].sort()).toEqual([...(builtin.parameters.required ?? [])].sort())
