@@ -1,18 +1,33 @@
 /**
  * `@codemode/lang-lua`: a fast, metered Lua 5.4 for CodeMode tool programs. This entry point is light: it describes
- * the language for discovery and names the worker module; the interpreter itself lives in `./worker`, which only the
+ * the language to core and names the worker module; the interpreter itself lives in `./worker`, which only the
  * sandbox worker loads.
  */
+import { Language } from "@codemode/core"
+import type { Layer } from "effect"
 import { instructions } from "./instructions.js"
 
-/** The Lua language as CodeMode's `Language` service needs it. */
-export const Lua = {
+const workerModule = new URL("./worker.js", import.meta.url).href
+const definition: Language.Definition = Language.define("lua", workerModule)
+
+/** The Lua language as CodeMode needs it. */
+export const Lua: {
+  readonly name: "lua"
+  readonly instructions: string
+  readonly workerModule: string
+  readonly definition: Language.Definition
+  readonly layer: Layer.Layer<Language.Language>
+} = {
   /** The language name used in `CodeMode.make({ language: "lua" })`. */
   name: "lua" as const,
   /** A short model-facing guide: the language subset, `search`, `pcall`, `json.null`/`json.array`. */
   instructions,
   /** The file URL of the built worker module, which exports `run(request, host)` for the sandbox worker. */
-  workerModule: new URL("./worker.js", import.meta.url).href,
+  workerModule,
+  /** Core's language definition for Lua (limits, built-in names, signature style, worker module). */
+  definition,
+  /** A layer that contributes Lua to a runtime built from layers (`CodeMode.layer`). */
+  layer: Language.layer(definition),
 }
 
 export { instructions }
