@@ -60,7 +60,13 @@ describe("opencode-drive command", () => {
     writeModule("helper.ts", 'export const greeting = (name: string): string => `hello ${name}`\n')
     const file = writeModule(
       "pure.ts",
-      ['import { Effect } from "effect"', 'import { greeting } from "./helper.js"', 'export default Effect.succeed(greeting("drive"))', ""].join("\n"),
+      [
+        'import { Effect } from "effect"',
+        'import { greeting } from "./helper.js"',
+        "// Node globals type-check too",
+        'export default Effect.succeed(greeting(typeof process.pid === "number" ? "drive" : "nobody"))',
+        "",
+      ].join("\n"),
     )
     const result = await runCli(["run", file])
     expect(result.stderr).toBe("")

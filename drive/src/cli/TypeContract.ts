@@ -31,7 +31,7 @@ const contractSource = (contract: Contract, specifier: string) =>
         "",
       ].join("\n")
 
-const options: ts.CompilerOptions = {
+const baseOptions: ts.CompilerOptions = {
   strict: true,
   noEmit: true,
   target: ts.ScriptTarget.ES2022,
@@ -45,6 +45,28 @@ const options: ts.CompilerOptions = {
   esModuleInterop: true,
   resolveJsonModule: true,
   isolatedModules: true,
+}
+
+/** Every `node_modules/@types` directory from `dir` up to the root. */
+const typeRootsFrom = (dir: string): ReadonlyArray<string> => {
+  const roots: Array<string> = []
+  for (let current = dir; ; current = Path.dirname(current)) {
+    const candidate = Path.join(current, "node_modules", "@types")
+    if (Fs.existsSync(candidate)) roots.push(candidate)
+    if (Path.dirname(current) === current) return roots
+  }
+}
+
+/**
+ * Compiler options for a module in `dir`: Node's types when `@types/node` is found from the module or from Drive,
+ * otherwise the DOM library, so that globals such as `console` type-check either way.
+ */
+const optionsFor = (dir: string, fallbackDir: string): ts.CompilerOptions => {
+  const typeRoots = [...new Set([...typeRootsFrom(dir), ...typeRootsFrom(fallbackDir)])]
+  const hasNode = typeRoots.some((root) => Fs.existsSync(Path.join(root, "node", "package.json")))
+  return hasNode
+    ? { ...baseOptions, typeRoots, types: ["node"] }
+    : { ...baseOptions, types: [], lib: [...(baseOptions.lib ?? []), "lib.dom.d.ts"] }
 }
 
 const oneLine = (diagnostic: ts.Diagnostic, base: string) => {
@@ -64,6 +86,7 @@ export const check = (modulePath: string, contract: Contract, fallbackDir: strin
   const dir = Path.dirname(absolute)
   const contractFile = Path.join(dir, `__opencode_drive_contract_${process.pid}__.ts`)
   const contractText = contractSource(contract, `./${Path.basename(absolute)}`)
+  const options = optionsFor(dir, fallbackDir)
   const host = ts.createCompilerHost(options, true)
   const getSourceFile = host.getSourceFile.bind(host)
   const fileExists = host.fileExists.bind(host)
