@@ -1,7 +1,7 @@
 /**
  * `opencode-drive`: drive the real OpenCode TUI end to end with a scripted, simulated LLM.
  */
-export * as OpenCodeDriver from "./Driver.js"
+export * as OpenCodeDriver from "./OpenCodeDriver.js"
 export * as Llm from "./Llm.js"
 export * as Errors from "./Errors.js"
 export * as ToolNames from "./fake-llm/ToolNames.js"

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { typescriptCandidates } from "../src/cli/ts-hooks.js"
 import { paletteColor, x11Color } from "../src/tui/TerminalQueries.js"
-import { toOffered, toOpenCode1 } from "../src/fake-llm/ToolNames.js"
+import { toOffered } from "../src/fake-llm/ToolNames.js"
 import { isTitleRequest, titleFor } from "../src/fake-llm/Requests.js"
 
 describe("TypeScript import fallbacks", () => {
@@ -30,7 +30,6 @@ describe("tool names", () => {
     expect(toOffered("bash", ["shell"])).toBe("shell")
     expect(toOffered("read", ["bash", "read"])).toBe("read")
     expect(toOffered("patch", ["edit"])).toBe("patch")
-    expect(toOpenCode1("shell")).toBe("bash")
   })
 })
 

@@ -153,7 +153,7 @@ export class SseEncoder {
   }
 }
 
-/** Encode a whole response at once (used by tests and title answers). */
+/** Encode a whole response at once. */
 export const encodeResponse = (outputs: ReadonlyArray<Output>, context: EncoderContext): ReadonlyArray<WireStep> => {
   const encoder = new SseEncoder(context)
   const steps: Array<WireStep> = []

@@ -1,7 +1,6 @@
 /**
  * Canonical tool names and their names in a running OpenCode. Scripts say `shell`; OpenCode 1.x offers the same
- * tool as `bash`. The fake LLM uses this table when it emits tool calls, and tool adapters use it to name the
- * files that replace built-ins.
+ * tool as `bash`. The fake LLM uses this table when it emits tool calls, choosing the name the request offers.
  */
 
 /** Canonical name → the names OpenCode versions have used for that tool, most recent first. */
@@ -20,6 +19,3 @@ export const toOffered = (name: string, offered: ReadonlyArray<string>): string 
   for (const alias of aliases[name] ?? []) if (offered.includes(alias)) return alias
   return name
 }
-
-/** The OpenCode 1.x name of a canonical built-in tool (`shell` → `bash`); other names are returned unchanged. */
-export const toOpenCode1 = (name: string): string => (name === "shell" ? "bash" : name)

@@ -27,7 +27,6 @@ export interface OpenCodeServer {
   readonly password: string
   /** The version `/global/health` reported. */
   readonly version: string
-  readonly pid: number
   /** `Authorization` header value for the server. */
   readonly authorization: string
   /** The error describing an unexpected exit, if the server exited on its own. */
@@ -220,7 +219,6 @@ export const start = (options: StartOptions): Effect.Effect<OpenCodeServer, Open
       username,
       password,
       version,
-      pid: child.pid!,
       authorization,
       crashed,
       awaitCrash,

@@ -47,7 +47,7 @@ export interface TerminalProcess {
   readonly lastOutputAt: () => number
   readonly exit: () => TerminalExit | undefined
   readonly awaitExit: Effect.Effect<TerminalExit>
-  readonly modes: () => { readonly applicationCursorKeys: boolean; readonly mouseTracking: boolean }
+  readonly modes: () => { readonly applicationCursorKeys: boolean }
   /** Stop the program and its process group; idempotent. */
   readonly close: Effect.Effect<void>
 }
@@ -188,7 +188,6 @@ export const spawn = (options: SpawnOptions): Effect.Effect<TerminalProcess, str
       awaitExit: Deferred.await(exited),
       modes: () => ({
         applicationCursorKeys: terminal.modes.applicationCursorKeysMode,
-        mouseTracking: terminal.modes.mouseTrackingMode !== "none",
       }),
       close,
     } satisfies TerminalProcess

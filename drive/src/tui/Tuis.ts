@@ -89,8 +89,6 @@ export interface TuiManager {
   readonly closeAll: Effect.Effect<void>
   /** Save `.cast` and export `.mp4` for every recorded launch (call after `closeAll`). */
   readonly exportRecordings: Effect.Effect<ReadonlyArray<Recording>, RecorderError>
-  /** Process ids of every TUI ever launched. */
-  readonly pids: () => ReadonlyArray<number>
 }
 
 /** OpenCode 1.x shows this placeholder in its prompt once the home screen accepts input. */
@@ -269,6 +267,5 @@ export const make = (context: TuisContext): TuiManager => {
     },
     closeAll,
     exportRecordings,
-    pids: () => launches.map((entry) => entry.terminal.pid),
   }
 }

@@ -1,0 +1,5 @@
+/**
+ * The public `OpenCodeDriver` namespace: `use`, `useReport` and `make`, and the driver's types.
+ */
+export { make, use, useReport } from "./Driver.js"
+export type { Driver, Program, RunArtifacts, RunPaths, RunReport, ServerInfo, SetupContext } from "./Driver.js"
