@@ -163,8 +163,8 @@ export const runProgram = (request: RunRequest, host: SandboxHost): RunOutcome =
     if (e instanceof FatalError) outcome = { ok: false, error: e.diagnostic }
     else if (e instanceof CompileError) {
       outcome = { ok: false, error: diagnostic("UnsupportedSyntax", `${e.message}. ${e.hint}`, e.location) }
-    } else if (rt.dead) {
-      outcome = { ok: false, error: diagnostic("ExecutionFailure", String(e)) }
+    } else if (rt.dead || e instanceof Error) {
+      outcome = { ok: false, error: diagnostic("ExecutionFailure", `Internal interpreter error: ${e instanceof Error ? e.message : String(e)}`) }
     } else {
       outcome = { ok: false, error: uncaught(e, "Uncaught ") }
     }

@@ -2,7 +2,7 @@
  * `Object` and `Object.prototype`.
  */
 import { setPrototype } from "../compiler/ops.js"
-import { fromHostDescriptor, toHostDescriptor } from "../runtime/descriptors.js"
+import { defineFromProgram, fromHostDescriptor } from "../runtime/descriptors.js"
 import { throwTypeError } from "../runtime/errors.js"
 import {
   arg,
@@ -171,14 +171,14 @@ export const installObject = (realm: Realm): void => {
   const defineProperties = (o: Value, props: Value): Value => {
     const src = toObject(realm, props, "Object.defineProperties")
     for (const k of ownKeys(src)) {
-      if (Object.prototype.propertyIsEnumerable.call(src, k)) Object.defineProperty(o, k, toHostDescriptor(src[k]))
+      if (Object.prototype.propertyIsEnumerable.call(src, k)) defineFromProgram(o, k, src[k])
     }
     return o
   }
   const requireObject = (o: Value, what: string): Value => (isObject(o) ? o : throwTypeError(`${what} called on non-object`))
   defineMethod(ctor, "defineProperty", 3, (_t, a) => {
     const o = requireObject(arg(a, 0), "Object.defineProperty")
-    Object.defineProperty(o, toPropertyKey(arg(a, 1)), toHostDescriptor(arg(a, 2)))
+    defineFromProgram(o, toPropertyKey(arg(a, 1)), arg(a, 2))
     return o
   })
   defineMethod(ctor, "defineProperties", 2, (_t, a) => defineProperties(requireObject(arg(a, 0), "Object.defineProperties"), arg(a, 1)))

@@ -1,7 +1,7 @@
 /**
  * `Reflect`: the reflective operations, over program objects only.
  */
-import { fromHostDescriptor, toHostDescriptor } from "../runtime/descriptors.js"
+import { defineFromProgram, fromHostDescriptor } from "../runtime/descriptors.js"
 import { throwTypeError } from "../runtime/errors.js"
 import { arg, call, construct, defineMethod, defineValue, isConstructor, isObject, type Value } from "../runtime/functions.js"
 import { toPropertyKey } from "../runtime/operators.js"
@@ -24,7 +24,7 @@ export const installReflect = (realm: Realm): void => {
   })
   defineMethod(reflect, "defineProperty", 3, (_t, a) => {
     try {
-      Object.defineProperty(target(arg(a, 0), "defineProperty"), toPropertyKey(arg(a, 1)), toHostDescriptor(arg(a, 2)))
+      defineFromProgram(target(arg(a, 0), "defineProperty"), toPropertyKey(arg(a, 1)), arg(a, 2))
       return true
     } catch (e) {
       if (e instanceof TypeError) return false

@@ -187,7 +187,10 @@ class Analyzer {
     this.scope = scope
     for (const s of program.body) {
       if (s.type === "ImportDeclaration") {
-        for (const spec of s.specifiers) this.declare(spec.local.name, "import", scope, 0)
+        for (const spec of s.specifiers) {
+          this.refs.set(spec.local, this.declare(spec.local.name, "import", scope, 0))
+          this.refScopes.set(spec.local, scope)
+        }
       }
     }
     this.hoistVars(program.body, scope)

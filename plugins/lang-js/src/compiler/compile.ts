@@ -23,7 +23,7 @@ import {
   type ConstructImpl,
   type Value,
 } from "../runtime/functions.js"
-import { CALL, ENV, FIELDS, HOME, registerPrivateName, type FunctionMeta } from "../runtime/internals.js"
+import { CALL, CONSTRUCT, ENV, FIELDS, HOME, registerPrivateName, type FunctionMeta } from "../runtime/internals.js"
 import { DONE, getIterator, arrayIterationIsPristine } from "../runtime/iterators.js"
 import { refuel, tooDeep } from "../runtime/meter.js"
 import {
@@ -103,6 +103,14 @@ export interface FunctionTemplate {
   readonly call: CallImpl
   readonly construct: ConstructImpl | undefined
   readonly meta: FunctionMeta
+}
+
+/** How an operand is read (see `Compiler.operand`). */
+export interface Operand {
+  readonly kind: 0 | 1 | 2 | 3
+  readonly slot: number
+  readonly value: Value
+  readonly expr: Expr
 }
 
 /** Resolves `import` specifiers to module values (provided by the host bridge). */
@@ -899,6 +907,24 @@ export class Compiler {
     }
   }
 
+  /**
+   * How an operand is read: a local slot of the current environment (kind 0), a constant (kind 1), a slot of the
+   * parent environment (kind 3) or any other compiled expression (kind 2). Hot closures read the first three inline
+   * instead of calling a closure.
+   */
+  operand(n: Node): Operand {
+    if (n.type === "Identifier") {
+      const b = this.binding(n)
+      if (b !== null && !b.tdz) {
+        const hops = hopsTo(this.analysis.refScopes.get(n)!, b)
+        if (hops === 0) return { kind: 0, slot: b.slot, value: undefined, expr: this.expr(n) }
+        if (hops === 1) return { kind: 3, slot: b.slot, value: undefined, expr: this.expr(n) }
+      }
+    }
+    if (n.type === "Literal" && !n.regex && n.bigint === undefined) return { kind: 1, slot: -1, value: n.value, expr: this.expr(n) }
+    return { kind: 2, slot: -1, value: undefined, expr: this.expr(n) }
+  }
+
   private binary(n: Node): Expr {
     const op: string = n.operator
     if (n.left.type === "PrivateIdentifier") {
@@ -907,85 +933,98 @@ export class Compiler {
       const loc = this.loc(n)
       return (env) => privateIn(sym(env), r(env), loc)
     }
-    const l = this.expr(n.left)
-    const r = this.expr(n.right)
-    const right = n.right
-    const constant = right.type === "Literal" && typeof right.value === "number" ? (right.value as number) : undefined
+    const A = this.operand(n.left)
+    const B = this.operand(n.right)
+    const ak = A.kind
+    const as = A.slot
+    const av = A.value
+    const ae = A.expr
+    const bk = B.kind
+    const bs = B.slot
+    const bv = B.value
+    const be = B.expr
     switch (op) {
       case "+":
-        if (constant !== undefined) {
-          return (env) => {
-            const a = l(env)
-            return typeof a === "number" ? a + constant : add(a, constant)
-          }
-        }
         return (env) => {
-          const a = l(env)
-          const b = r(env)
+          const a = ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env)
+          const b = bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env)
           return typeof a === "number" && typeof b === "number" ? a + b : add(a, b)
         }
       case "-":
-        if (constant !== undefined) {
-          return (env) => {
-            const a = l(env)
-            return typeof a === "number" ? a - constant : arithmetic("-", a, constant)
-          }
-        }
         return (env) => {
-          const a = l(env)
-          const b = r(env)
+          const a = ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env)
+          const b = bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env)
           return typeof a === "number" && typeof b === "number" ? a - b : arithmetic("-", a, b)
         }
       case "*":
         return (env) => {
-          const a = l(env)
-          const b = r(env)
+          const a = ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env)
+          const b = bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env)
           return typeof a === "number" && typeof b === "number" ? a * b : arithmetic("*", a, b)
+        }
+      case "/":
+        return (env) => {
+          const a = ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env)
+          const b = bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env)
+          return typeof a === "number" && typeof b === "number" ? a / b : arithmetic("/", a, b)
         }
       case "%":
         return (env) => {
-          const a = l(env)
-          const b = r(env)
+          const a = ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env)
+          const b = bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env)
           return typeof a === "number" && typeof b === "number" ? a % b : arithmetic("%", a, b)
         }
       case "<":
-        if (constant !== undefined) {
-          return (env) => {
-            const a = l(env)
-            return typeof a === "number" ? a < constant : compare("<", a, constant)
-          }
-        }
         return (env) => {
-          const a = l(env)
-          const b = r(env)
-          return typeof a === "number" && typeof b === "number" ? a < b : binaryLess(a, b)
+          const a = ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env)
+          const b = bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env)
+          return typeof a === "number" && typeof b === "number" ? a < b : compareAny("<", a, b)
         }
       case "<=":
         return (env) => {
-          const a = l(env)
-          const b = r(env)
+          const a = ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env)
+          const b = bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env)
           return typeof a === "number" && typeof b === "number" ? a <= b : compareAny("<=", a, b)
         }
       case ">":
         return (env) => {
-          const a = l(env)
-          const b = r(env)
+          const a = ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env)
+          const b = bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env)
           return typeof a === "number" && typeof b === "number" ? a > b : compareAny(">", a, b)
         }
       case ">=":
         return (env) => {
-          const a = l(env)
-          const b = r(env)
+          const a = ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env)
+          const b = bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env)
           return typeof a === "number" && typeof b === "number" ? a >= b : compareAny(">=", a, b)
         }
       case "===":
-        if (constant !== undefined) return (env) => l(env) === constant
-        return (env) => l(env) === r(env)
+        return (env) => {
+          const a = ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env)
+          const b = bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env)
+          return a === b
+        }
       case "!==":
-        return (env) => l(env) !== r(env)
+        return (env) => {
+          const a = ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env)
+          const b = bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env)
+          return a !== b
+        }
+      case "&":
+        return (env) => {
+          const a = ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env)
+          const b = bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env)
+          return typeof a === "number" && typeof b === "number" ? a & b : arithmetic("&", a, b)
+        }
+      case "|":
+        return (env) => {
+          const a = ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env)
+          const b = bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env)
+          return typeof a === "number" && typeof b === "number" ? a | b : arithmetic("|", a, b)
+        }
     }
     const f = binaryOperator(op)
-    return (env) => f(l(env), r(env))
+    return (env) => f(ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env), bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env))
   }
 
   private logical(n: Node): Expr {
@@ -1257,14 +1296,18 @@ export class Compiler {
           return typeof obj === "object" && obj !== null ? obj[key] : getPrimitiveProp(obj, key, loc)
         }
       }
+      const O = this.operand(n.object)
+      const ok = O.kind
+      const os = O.slot
+      const oe = O.expr
       if (key === "length") {
         return (env) => {
-          const obj = o(env)
+          const obj = ok === 0 ? env[os] : ok === 3 ? env[0][os] : oe(env)
           return typeof obj === "string" ? obj.length : typeof obj === "object" && obj !== null ? obj.length : getPrimitiveProp(obj, key, loc)
         }
       }
       return (env) => {
-        const obj = o(env)
+        const obj = ok === 0 ? env[os] : ok === 3 ? env[0][os] : oe(env)
         return typeof obj === "object" && obj !== null ? obj[key] : getPrimitiveProp(obj, key, loc)
       }
     }
@@ -1276,9 +1319,18 @@ export class Compiler {
         return getComputed(obj, k(env), loc)
       }
     }
+    const O = this.operand(n.object)
+    const K = this.operand(n.property)
+    const ok = O.kind
+    const os = O.slot
+    const oe = O.expr
+    const kk = K.kind
+    const ks = K.slot
+    const kv = K.value
+    const ke = K.expr
     return (env) => {
-      const obj = o(env)
-      const key = k(env)
+      const obj = ok === 0 ? env[os] : ok === 3 ? env[0][os] : oe(env)
+      const key = kk === 0 ? env[ks] : kk === 1 ? kv : kk === 3 ? env[0][ks] : ke(env)
       if (typeof obj === "object" && obj !== null && typeof key === "number") return obj[key]
       return getComputed(obj, key, loc)
     }
@@ -1309,12 +1361,28 @@ export class Compiler {
       case 0:
         return () => NO_ARGS
       case 1: {
-        const [a] = items
-        return (env) => [a(env)]
+        const A = this.operand(nodes[0])
+        const ak = A.kind
+        const as = A.slot
+        const av = A.value
+        const ae = A.expr
+        return (env) => [ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env)]
       }
       case 2: {
-        const [a, b] = items
-        return (env) => [a(env), b(env)]
+        const A = this.operand(nodes[0])
+        const B = this.operand(nodes[1])
+        const ak = A.kind
+        const as = A.slot
+        const av = A.value
+        const ae = A.expr
+        const bk = B.kind
+        const bs = B.slot
+        const bv = B.value
+        const be = B.expr
+        return (env) => [
+          ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env),
+          bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env),
+        ]
       }
       case 3: {
         const [a, b, c] = items
@@ -1373,6 +1441,9 @@ export class Compiler {
       const memberLoc = this.loc(callee)
       const o = chain ? this.chainPart(callee.object) : this.expr(callee.object)
       const optionalMember: boolean = callee.optional
+      const O = this.operand(callee.object)
+      const ok = chain ? 2 : O.kind
+      const os = O.slot
       if (!callee.computed) {
         const key: string = callee.property.name
         if (chain) {
@@ -1391,7 +1462,7 @@ export class Compiler {
           }
         }
         return (env) => {
-          const obj = o(env)
+          const obj = ok === 0 ? env[os] : ok === 3 ? env[0][os] : o(env)
           const f = typeof obj === "object" && obj !== null ? obj[key] : getPrimitiveProp(obj, key, memberLoc)
           const a = args(env)
           rt.loc = loc
@@ -1428,8 +1499,11 @@ export class Compiler {
       }
     }
     const fe = chain ? this.chainPart(callee) : this.expr(callee)
+    const F = this.operand(callee)
+    const fk = chain ? 2 : F.kind
+    const fs = F.slot
     return (env) => {
-      const f = fe(env)
+      const f = fk === 0 ? env[fs] : fk === 3 ? env[0][fs] : fe(env)
       if (chain && (f === SHORT || (optionalCall && (f === undefined || f === null)))) return SHORT
       const a = args(env)
       rt.loc = loc
@@ -1470,8 +1544,8 @@ export class Compiler {
       const f = c(env)
       const a = args(env)
       rt.loc = loc
-      if (typeof f !== "object" || f === null || f[CALL] === undefined) return notFunction(text, f, loc)
-      return construct(f, a)
+      if (typeof f !== "object" || f === null || f[CONSTRUCT] === undefined) return throwTypeError(`${text} is not a constructor`, loc)
+      return f[CONSTRUCT](a, f, f)
     }
   }
 
@@ -1495,13 +1569,8 @@ export class Compiler {
   /** Compile a statement. `labels` are the labels directly applied to it (for loops). */
   statement(n: Node, labels: string[] = []): Stmt {
     switch (n.type) {
-      case "ExpressionStatement": {
-        const e = this.expr(n.expression)
-        return (env) => {
-          e(env)
-          return undefined
-        }
-      }
+      case "ExpressionStatement":
+        return this.effect(n.expression)
       case "VariableDeclaration":
         return this.variableDeclaration(n)
       case "FunctionDeclaration":
@@ -1586,6 +1655,38 @@ export class Compiler {
         return unsupported(n, "`export` is not supported", "Programs are not modules that export: return the value instead")
       default:
         return unsupported(n, `${n.type} is not supported`, "Rewrite this statement with the supported subset (see SUPPORT.md)")
+    }
+  }
+
+  /** An expression evaluated only for its effects, as a statement (updates and assignments skip the value). */
+  effect(e: Node): Stmt {
+    if (e.type === "UpdateExpression" && e.argument.type === "Identifier") {
+      const b = this.binding(e.argument)
+      if (b !== null && !b.tdz && !b.immutable && hopsTo(this.analysis.refScopes.get(e.argument)!, b) === 0) {
+        const slot = b.slot
+        const delta = e.operator === "++" ? 1 : -1
+        return (env) => {
+          const v = env[slot]
+          env[slot] = typeof v === "number" ? v + delta : toNumber(toPrimitive(v, "number")) + delta
+          return undefined
+        }
+      }
+    }
+    if (e.type === "AssignmentExpression" && e.operator === "=" && e.left.type === "Identifier") {
+      const b = this.binding(e.left)
+      if (b !== null && !b.tdz && !b.immutable && hopsTo(this.analysis.refScopes.get(e.left)!, b) === 0) {
+        const slot = b.slot
+        const v = this.expr(e.right, e.left.name)
+        return (env) => {
+          env[slot] = v(env)
+          return undefined
+        }
+      }
+    }
+    const x = this.expr(e)
+    return (env) => {
+      x(env)
+      return undefined
     }
   }
 
@@ -1764,6 +1865,8 @@ export class Compiler {
       }
     }
     const enter = this.scopeEnter(scope)
+    const counting = labels.length === 0 ? this.countingLoop(n, init, body, enter) : undefined
+    if (counting) return counting
     if (labels.length === 0) {
       return (env) => {
         enter(env)
@@ -1792,6 +1895,64 @@ export class Compiler {
           if (!continues.includes(s)) return s
         }
         if (update !== undefined) update(env)
+        if (--rt.fuel < 0) refuel(loc)
+      }
+      return undefined
+    }
+  }
+
+  /**
+   * The fused form of the counting loop `for (...; i < limit; i++)` over a local `i`: the test and the update run
+   * inline instead of through closures. Undefined when the loop does not have that shape.
+   */
+  private countingLoop(n: Node, init: Stmt | undefined, body: Stmt, enter: (env: Env) => Env): Stmt | undefined {
+    const test = n.test
+    const update = n.update
+    if (!test || !update || test.type !== "BinaryExpression" || !["<", "<=", ">", ">="].includes(test.operator)) return undefined
+    if (test.left.type !== "Identifier") return undefined
+    const I = this.operand(test.left)
+    if (I.kind !== 0) return undefined
+    const slot = I.slot
+    let delta: number
+    if (update.type === "UpdateExpression" && update.argument.type === "Identifier" && update.argument.name === test.left.name) {
+      delta = update.operator === "++" ? 1 : -1
+    } else if (
+      update.type === "AssignmentExpression" &&
+      (update.operator === "+=" || update.operator === "-=") &&
+      update.left.type === "Identifier" &&
+      update.left.name === test.left.name &&
+      update.right.type === "Literal" &&
+      typeof update.right.value === "number"
+    ) {
+      delta = update.operator === "+=" ? update.right.value : -update.right.value
+    } else return undefined
+    const target = this.binding(update.type === "UpdateExpression" ? update.argument : update.left)
+    if (target === null || target.slot !== slot || target.immutable || target.tdz) return undefined
+    const L = this.operand(test.right)
+    const lk = L.kind
+    const ls = L.slot
+    const lv = L.value
+    const le = L.expr
+    const op: string = test.operator
+    const less = op === "<"
+    const compareSlow = binaryOperator(op)
+    const loc = this.loc(n)
+    return (env) => {
+      enter(env)
+      if (init) init(env)
+      for (;;) {
+        const i = env[slot]
+        const limit = lk === 0 ? env[ls] : lk === 1 ? lv : lk === 3 ? env[0][ls] : le(env)
+        if (typeof i === "number" && typeof limit === "number") {
+          if (less ? !(i < limit) : !(op === "<=" ? i <= limit : op === ">" ? i > limit : i >= limit)) break
+        } else if (!compareSlow(i, limit)) break
+        const s = body(env)
+        if (s !== undefined) {
+          if (s === BREAK) break
+          if (s !== CONTINUE) return s
+        }
+        const v = env[slot]
+        env[slot] = typeof v === "number" ? v + delta : toNumber(toPrimitive(v, "number")) + delta
         if (--rt.fuel < 0) refuel(loc)
       }
       return undefined

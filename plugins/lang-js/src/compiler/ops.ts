@@ -8,7 +8,7 @@ import { call, construct, isConstructor, isObject, NO_ARGS, type Value } from ".
 import { CALL, FIELDS } from "../runtime/internals.js"
 import { getIterator, DONE } from "../runtime/iterators.js"
 import { charge } from "../runtime/meter.js"
-import { arrayTooLong, createDataProperty } from "../runtime/properties.js"
+import { arrayTooLong, createDataProperty, noteAccessor } from "../runtime/properties.js"
 import { rt } from "../runtime/state.js"
 
 /** `ReferenceError` for a binding read or written before its declaration ran. */
@@ -191,6 +191,7 @@ export const defineMethodProperty = (
     else Object.defineProperty(target, key, { value: fn, writable: true, enumerable: false, configurable: true })
     return
   }
+  noteAccessor(target)
   const existing = Object.getOwnPropertyDescriptor(target, key)
   const d: PropertyDescriptor = { enumerable, configurable: true }
   if (kind === "get") {

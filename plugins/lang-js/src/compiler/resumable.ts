@@ -8,10 +8,10 @@ import type { Node } from "../parse.js"
 import type { Location } from "../protocol.js"
 import { caught, throwTypeError, throwValue } from "../runtime/errors.js"
 import { call, construct, hostGetter, hostSetter, isObject, NO_ARGS, type CallImpl, type Value } from "../runtime/functions.js"
-import { CALL } from "../runtime/internals.js"
+import { CALL, CONSTRUCT } from "../runtime/internals.js"
 import { DONE, getIterator, getIteratorMethod, protocolIterator, type Iter } from "../runtime/iterators.js"
 import { refuel, tooDeep } from "../runtime/meter.js"
-import { copyDataProperties, createDataProperty, getComputed, getPrimitiveProp, setComputed } from "../runtime/properties.js"
+import { copyDataProperties, createDataProperty, getComputed, getPrimitiveProp, noteAccessor, setComputed } from "../runtime/properties.js"
 import { concat, toNumber, toPrimitive, toPropertyKey, toStr, typeOf, unary } from "../runtime/operators.js"
 import {
   makeAsyncGenerator,
@@ -668,7 +668,7 @@ export class Resumable {
           const fn = yield* f(env)
           const a = yield* args(env)
           rt.loc = loc
-          if (typeof fn !== "object" || fn === null || fn[CALL] === undefined) return notFunction(text, fn, loc)
+          if (typeof fn !== "object" || fn === null || fn[CONSTRUCT] === undefined) return throwTypeError(`${text} is not a constructor`, loc)
           return construct(fn, a)
         }
       }
@@ -972,6 +972,7 @@ export class Resumable {
         const fn = new SF(t.call, t.construct, env, t.meta, o)
         if (kind === "method") createDataProperty(o, key, fn)
         else {
+          noteAccessor(o)
           const existing = Object.getOwnPropertyDescriptor(o, key)
           const d: PropertyDescriptor = { enumerable: true, configurable: true }
           if (kind === "get") {

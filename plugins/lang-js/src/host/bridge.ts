@@ -5,7 +5,7 @@
  * loop receives their outcome; `search` and sync extension calls block (`host.call`). A fatal failure ends the
  * execution with the call site's location; other failures become catchable program errors carrying their kind.
  */
-import { caught, fatal, markKind, throwValue } from "../runtime/errors.js"
+import { caught, fatal, markKind, noteThrow, throwValue } from "../runtime/errors.js"
 import { DataConversionError, fromData, toData } from "../runtime/data.js"
 import { call as callFunction, defineValue, isCallable, isObject, makeNative, type Value } from "../runtime/functions.js"
 import { newPromise, performThen, type PromiseRecord, promiseResolve, rejectPromise, resolvePromise } from "../runtime/promises.js"
@@ -137,7 +137,7 @@ export class Bridge {
     const e = this.realm.makeError("Error", message)
     defineValue(e, "kind", kind)
     markKind(e, kind)
-    if (location) rt.loc = location
+    noteThrow(e, location)
     return e
   }
 

@@ -4,6 +4,7 @@
  */
 import { throwTypeError } from "./errors.js"
 import { hostGetter, hostSetter, isCallable, isObject, programAccessor, shortDescription, type Value } from "./functions.js"
+import { noteAccessor } from "./properties.js"
 import { rt } from "./state.js"
 
 /** `ToPropertyDescriptor(obj)`: a program descriptor object to a host descriptor. */
@@ -28,6 +29,13 @@ export const toHostDescriptor = (d: Value): PropertyDescriptor => {
     throwTypeError("Invalid property descriptor. Cannot both specify accessors and a value or writable attribute")
   }
   return out
+}
+
+/** `Object.defineProperty` with a program descriptor. */
+export const defineFromProgram = (o: object, key: PropertyKey, d: Value): void => {
+  const host = toHostDescriptor(d)
+  if (host.get !== undefined || host.set !== undefined) noteAccessor(o)
+  Object.defineProperty(o, key, host)
 }
 
 /** `FromPropertyDescriptor(desc)`: a host descriptor to a program object. */

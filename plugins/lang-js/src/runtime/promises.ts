@@ -50,7 +50,6 @@ export const resetPromises = (): void => {
   queue = []
   head = 0
   unhandled.clear()
-  originalThen = undefined
 }
 
 /** Remember the realm's own `Promise.prototype.then` (resolving with its promises may skip a program call). */

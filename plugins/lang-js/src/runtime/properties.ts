@@ -146,5 +146,15 @@ export const copyDataProperties = (target: Value, source: Value, excluded?: Read
   }
 }
 
+const withAccessors = new WeakSet<object>()
+
+/** Note that a program object got an own accessor property (JSON's fast path must not run its getters twice). */
+export const noteAccessor = (o: object): void => {
+  withAccessors.add(o)
+}
+
+/** True when a program object may have own accessor properties. */
+export const hasAccessors = (o: object): boolean => withAccessors.has(o)
+
 /** True when `o` is a program function (for checks in built-ins). */
 export const isFunctionObject = (o: Value): boolean => typeof o === "object" && o !== null && o[CALL] !== undefined
