@@ -49,6 +49,7 @@ export class SseEncoder {
   private started = false
   private ended = false
   private completionChars = 0
+  private prefix: string | undefined
 
   constructor(private readonly context: EncoderContext) {}
 
@@ -142,10 +143,9 @@ export class SseEncoder {
   }
 
   private chunk(delta: Record<string, unknown>, finishReason: string | null): WireStep {
-    return {
-      kind: "event",
-      data: JSON.stringify({ ...this.envelope(), choices: [{ index: 0, delta, finish_reason: finishReason }] }),
-    }
+    // The envelope is the same for every chunk of a response: serialise it once, and only the delta per chunk.
+    this.prefix ??= `${JSON.stringify(this.envelope()).slice(0, -1)},"choices":[{"index":0,"delta":`
+    return { kind: "event", data: `${this.prefix}${JSON.stringify(delta)},"finish_reason":${JSON.stringify(finishReason)}}]}` }
   }
 
   private envelope() {
