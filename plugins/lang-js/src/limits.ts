@@ -24,8 +24,8 @@ export const MAX_CALL_DEPTH = 2_000
 /** Longest string a program may build, in UTF-16 code units (32 Mi). */
 export const MAX_STRING_LENGTH = 32 * 1024 * 1024
 
-/** Longest array a program may build (16 Mi elements). */
-export const MAX_ARRAY_LENGTH = 16 * 1024 * 1024
+/** Longest array a program may build (8 Mi elements). */
+export const MAX_ARRAY_LENGTH = 8 * 1024 * 1024
 
 /** Longest string a regular expression may run on (4 Mi code units). */
 export const MAX_REGEX_INPUT = 4 * 1024 * 1024

@@ -231,6 +231,9 @@ export const installArray = (realm: Realm): void => {
     return out
   })
   method("concat", 1, (o, a) => {
+    let total = lengthOf(o)
+    for (const v of a) total += Array.isArray(v) ? v.length : 1
+    checkLength(total)
     const out = newArray()
     let n = 0
     const add = (v: Value) => {

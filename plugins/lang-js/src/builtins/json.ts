@@ -53,7 +53,7 @@ const SKIP = Symbol("skip")
  * without `toJSON`, functions, boxed primitives or own accessors, no cycles, within the nesting and string bounds.
  * Reading the values here runs nothing (there are no getters to run).
  */
-const isPlainData = (realm: Realm, value: Value): boolean => {
+const isPlainData = (realm: Realm, value: Value, gap: number): boolean => {
   if (typeof value !== "object" || value === null) return typeof value !== "bigint"
   const stack: Value[] = []
   let size = 0
@@ -87,7 +87,8 @@ const isPlainData = (realm: Realm, value: Value): boolean => {
         else size += 6
       }
     }
-    if (size > MAX_STRING_LENGTH / 2) return false
+    if (gap > 0) size += (v.length ?? 0) * (gap * stack.length + 1)
+    if (size > MAX_STRING_LENGTH) stringTooLong(size)
     charge(1)
     stack.pop()
     return true
@@ -110,7 +111,8 @@ export const stringifyJson = (realm: Realm, value: Value, replacer: Value, space
   if (isObject(space) && (space[BRAND] === Brand.Number || space[BRAND] === Brand.String)) space = space[SLOT]
   if (typeof space === "number") gap = Math.min(10, Math.max(0, toInteger(space)))
   else if (typeof space === "string") gap = space.slice(0, 10)
-  if (replacerFn === undefined && isPlainData(realm, value)) return JSON.stringify(value, null, gap)
+  const gapLength = typeof gap === "number" ? gap : typeof gap === "string" ? gap.length : 0
+  if (replacerFn === undefined && isPlainData(realm, value, gapLength)) return JSON.stringify(value, null, gap)
   const indentPerLevel = typeof gap === "number" ? gap : typeof gap === "string" ? gap.length : 0
   const stack: Value[] = []
   let size = 0
