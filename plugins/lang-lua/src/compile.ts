@@ -10,11 +10,7 @@
 import type { Chunk, Node } from "luaparse"
 import {
   arith,
-  equalSlow,
-  intIDiv,
   intAdd,
-  lessEqual,
-  lessThan,
   normaliseKey,
   Op,
   stringToNumber,
@@ -89,7 +85,6 @@ export interface Program {
 /** Everything the compiled function needs to make a closure. */
 interface Proto {
   readonly body: Ex
-  readonly size: number
   readonly params: ReadonlyArray<VarInfo>
   readonly vararg: boolean
   readonly upvalues: ReadonlyArray<UpvalueSource>
@@ -125,8 +120,6 @@ export const compile = (parsed: Parsed, env: CompileEnv): Program => {
   return compiler.program(parsed.chunk)
 }
 
-const truthy = (v: LuaValue): boolean => v !== undefined && v !== false
-
 class Compiler {
   private readonly resolved: Resolved
   private readonly parens: ParenFinder
@@ -149,7 +142,7 @@ class Compiler {
     const fnInfo = this.resolved.functions.get(chunk)!
     this.fn = fnInfo
     const body = this.blockOf(chunk.body, false)
-    const proto: Proto = { body, size: fnInfo.maxSlots, params: [], vararg: true, upvalues: [] }
+    const proto: Proto = { body, params: [], vararg: true, upvalues: [] }
     return { main: instantiate(proto, []), locations: this.locations }
   }
 
@@ -1203,7 +1196,7 @@ class Compiler {
     const body = this.blockOf(node.body, false)
     this.fn = outerFn
     this.block = outerBlock
-    const proto: Proto = { body, size: info.maxSlots, params, vararg: info.vararg, upvalues: info.upvalues }
+    const proto: Proto = { body, params, vararg: info.vararg, upvalues: info.upvalues }
     const sources = info.upvalues
     const n = sources.length
     return (f) => {
@@ -1530,7 +1523,7 @@ const labelBlock = (xs: Array<Ex>, ctx: BlockCtx, site: number): Ex => {
 
 /** Make a Lua function value from its prototype and captured upvalue cells. */
 const instantiate = (p: Proto, ups: Array<Cell>): LuaFunction => {
-  const { body, size, params, vararg } = p
+  const { body, params, vararg } = p
   const nparams = params.length
   const simple = !vararg && params.every((v) => !v.captured)
   if (simple && nparams <= 3) {

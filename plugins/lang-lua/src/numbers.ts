@@ -8,7 +8,6 @@ import { errorAt } from "./runtime.js"
 import {
   floatToInteger,
   LuaFloat,
-  LuaTable,
   makeFloat,
   normaliseInteger,
   typeName,
@@ -350,11 +349,3 @@ export const toIntegerExact = (v: LuaValue): number | bigint | undefined => {
   return undefined
 }
 
-/** The float value of a number or numeric string, or `undefined`. */
-export const toFloat = (v: LuaValue): number | undefined => {
-  const n = toNumeric(v)
-  return n === undefined ? undefined : dbl(n)
-}
-
-/** True when `v` is a table (used by callers that only need the check). */
-export const isTable = (v: LuaValue): v is LuaTable => v instanceof LuaTable

@@ -2,7 +2,7 @@
  * The general paths of Lua operations that compiled code inlines only for the common case: indexing, assignment to
  * fields, calls of non-functions, concatenation, length, and `tostring`.
  */
-import { errorAt, checkStringLength, fatalAt, rt } from "./runtime.js"
+import { errorAt, checkStringLength, fatalAt } from "./runtime.js"
 import { normaliseKey, numberToString } from "./numbers.js"
 import { LuaFloat, LuaTable, MAX_TABLE_ENTRIES, typeName, type LuaValue } from "./value.js"
 import type { LuaFatal } from "./errors.js"
@@ -123,6 +123,3 @@ export const tostring = (v: LuaValue): string => {
       return "table: " + addressOf(v)
   }
 }
-
-/** The current call site, for library code that raises errors after calling back into Lua. */
-export const currentSite = (): number => rt.site

@@ -62,9 +62,6 @@ export const resetRuntime = (locations: Array<Location | undefined>, deadline: n
   for (const f of frames) f.fill(undefined)
 }
 
-/** The number of work steps spent so far. */
-export const stepsSpent = (): number => rt.spent + (CHUNK - rt.budget)
-
 /**
  * The source location of a location id. Ids are positive; a negative id `-s` means "location `s`, but reached from a
  * library function" (for example a function called by `pcall` itself), where Lua gives messages no position prefix.

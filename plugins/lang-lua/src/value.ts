@@ -43,18 +43,6 @@ export const normaliseInteger = (b: bigint): number | bigint => {
 /** Make a float value from a JS number, boxing it when it would read as a safe integer. */
 export const makeFloat = (n: number): number | LuaFloat => (Number.isSafeInteger(n) ? new LuaFloat(n) : n)
 
-/** True when `v` is a Lua integer. */
-export const isInteger = (v: unknown): v is number | bigint =>
-  typeof v === "bigint" || (typeof v === "number" && Number.isSafeInteger(v))
-
-/** True when `v` is a Lua float. */
-export const isFloat = (v: unknown): v is number | LuaFloat =>
-  v instanceof LuaFloat || (typeof v === "number" && !Number.isSafeInteger(v))
-
-/** True when `v` is a Lua number of either subtype. */
-export const isNumber = (v: unknown): v is number | bigint | LuaFloat =>
-  typeof v === "number" || typeof v === "bigint" || v instanceof LuaFloat
-
 /** The numeric value of a Lua number as a JS double (integers beyond 2^53 are rounded as C's cast would). */
 export const toDouble = (v: number | bigint | LuaFloat): number =>
   typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : v.n

@@ -5,7 +5,7 @@
 import { LuaError } from "../errors.js"
 import { luaEquals, normaliseKey, stringToNumber } from "../numbers.js"
 import { setIndex, tostring } from "../ops.js"
-import { callSites, errorAt, libError, locationOf, rt, where } from "../runtime.js"
+import { callSites, libError, locationOf, rt, where } from "../runtime.js"
 import { normaliseInteger, LuaFloat, LuaTable, typeName, type LuaFunction, type LuaValue } from "../value.js"
 import { argError, checkAny, checkInteger, checkTable } from "./args.js"
 
