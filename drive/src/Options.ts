@@ -1,6 +1,6 @@
 /**
- * The options of `OpenCodeDriver.make`/`use` and `defineScript`, and their validation: unknown keys and
- * malformed values are rejected with a message naming the option.
+ * The options of `OpenCodeDriver.make`/`use` and `defineScript`, and their validation before anything starts:
+ * unknown keys and malformed values are rejected with a message naming the option.
  */
 import { Effect } from "effect"
 import { InvalidOptionsError } from "./Errors.js"
@@ -8,7 +8,8 @@ import type { Command } from "./opencode/OpenCodeBinary.js"
 import type { JsonObject } from "./opencode/OpenCodeConfig.js"
 import type { ProjectFiles } from "./run/Project.js"
 import type { ToolsOption } from "./tools/Tools.js"
-import type { TuiOptions } from "./tui/Tuis.js"
+import { resolveInside } from "./run/Project.js"
+import { validateViewport, type TuiOptions } from "./tui/Tuis.js"
 
 /** The project OpenCode works in. */
 export interface ProjectOptions {
@@ -94,7 +95,12 @@ export const validate = (options: DriverOptions | undefined): Effect.Effect<Driv
         if (typeof content !== "string" && !(content instanceof Uint8Array)) {
           return yield* fail(`options.project.files[${JSON.stringify(path)}] must be a string or a Uint8Array`)
         }
+        yield* resolveInside("/project", path)
       }
+    }
+    if (value.tui?.viewport !== undefined) yield* validateViewport(value.tui.viewport)
+    if (value.tui?.recording !== undefined && typeof value.tui.recording !== "boolean") {
+      return yield* fail("options.tui.recording must be true or false")
     }
     if (value.config !== undefined && !isObject(value.config)) return yield* fail("options.config must be an object (OpenCode configuration)")
     const compatibility = value.opencode?.compatibility

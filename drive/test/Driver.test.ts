@@ -1,13 +1,22 @@
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import * as Os from "node:os"
 import { Recorder } from "@codemode/core"
 import { Cause, Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
-import { OpenCodeDriver } from "../src/index.js"
+import * as Driver from "../src/Driver.js"
 
-const runsRoot = Path.join(Os.tmpdir(), "opencode-drive")
-const runDirectories = () => (Fs.existsSync(runsRoot) ? Fs.readdirSync(runsRoot) : [])
+/** Start a run and run `program`, noting the run directory as soon as it exists. */
+const runWith = (options: Parameters<typeof Driver.start>[0], seen: { root?: string }) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const { driver } = yield* Driver.start(options, ({ fs }) =>
+        Effect.sync(() => {
+          seen.root = Path.dirname(fs.root)
+        }),
+      )
+      yield* driver.settle()
+    }),
+  )
 
 const failure = async (effect: Effect.Effect<unknown, unknown>) => {
   const exit = await Effect.runPromiseExit(effect)
@@ -29,31 +38,31 @@ describe("OpenCodeDriver.make before OpenCode starts", () => {
         return Effect.fail(new Recorder.RecorderError({ message: "video recording is unavailable: no ffmpeg; set FFMPEG_PATH" }))
       }),
     }
-    const before = runDirectories()
-    const error = await failure(
-      OpenCodeDriver.use({ tui: { recording: true } }, () => Effect.void).pipe(Effect.provideService(Recorder.Recorder, noVideo)),
-    )
+    const seen: { root?: string } = {}
+    const error = await failure(runWith({ tui: { recording: true } }, seen).pipe(Effect.provideService(Recorder.Recorder, noVideo)))
     expect(checked).toBe(1)
     expect(error._tag).toBe("RecorderError")
     expect(error.message).toContain("no ffmpeg")
-    expect(runDirectories()).toEqual(before)
+    expect(seen.root).toBeUndefined()
   })
 
   it("rejects invalid options with a message naming the option", async () => {
-    const error = await failure(OpenCodeDriver.use({ tui: { viewport: { cols: 10, rows: 2 } } }, () => Effect.void))
+    const seen: { root?: string } = {}
+    const error = await failure(runWith({ tui: { viewport: { cols: 10, rows: 2 } } }, seen))
     expect(error._tag).toBe("InvalidOptionsError")
     expect(error.message).toContain("tui viewport 10×2 is invalid")
+    const escaping = await failure(runWith({ project: { files: { "../outside.txt": "x" } } }, seen))
+    expect(escaping.message).toContain('project file path "../outside.txt" must be relative')
+    expect(seen.root).toBeUndefined()
   })
 })
 
 describe("compatibility", () => {
   it('fails with CompatibilityError when the simulation endpoint is "required", before any TUI starts', async () => {
-    const before = runDirectories()
-    const error = await failure(OpenCodeDriver.use({ opencode: { compatibility: "required" } }, () => Effect.void))
-    const kept = runDirectories().filter((name) => !before.includes(name))
-    expect(kept).toHaveLength(1)
-    expect(Fs.readdirSync(Path.join(runsRoot, kept[0], "media"))).toEqual([])
-    Fs.rmSync(Path.join(runsRoot, kept[0]), { recursive: true, force: true })
+    const seen: { root?: string } = {}
+    const error = await failure(runWith({ opencode: { compatibility: "required" } }, seen))
+    expect(Fs.readdirSync(seen.root!).sort()).toEqual(["files", "home", "logs", "media"])
+    Fs.rmSync(seen.root!, { recursive: true, force: true })
     expect(error._tag).toBe("CompatibilityError")
     expect(error.message).toContain("OpenCode 1.18.33 offers no Drive simulation endpoint")
     expect(error.message).toContain('use opencode.compatibility: "preferred"')

@@ -96,7 +96,8 @@ export const promptReadyText = "Ask anything"
 
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 
-const validateViewport = (viewport: Viewport | undefined): Effect.Effect<Viewport, InvalidOptionsError> => {
+/** The viewport of a TUI (default 120×40), or why it is invalid. */
+export const validateViewport = (viewport: Viewport | undefined): Effect.Effect<Viewport, InvalidOptionsError> => {
   const value = viewport ?? { cols: 120, rows: 40 }
   if (
     !Number.isInteger(value.cols) ||
