@@ -40,6 +40,44 @@ const programs: string[] = [
   "Promise.resolve().then(() => console.log('A')); (async () => { console.log('B'); await undefined; console.log('C'); await undefined; console.log('D') })(); Promise.resolve().then(() => console.log('E')).then(() => console.log('F'))",
 ]
 
+const awaitPositions: string[] = [
+  "const a = async (v) => v; const r = [await a(1), await a(2)]; console.log(JSON.stringify(r))",
+  "const a = async (v) => v; const o = { x: await a(1), [await a('k')]: await a(2), ...(await a({ s: 3 })) }; console.log(JSON.stringify(o))",
+  "const a = async (v) => v; console.log(`${await a('t')}-${await a(1)}`)",
+  "const a = async (v) => v; const f = (x, y) => x + y; console.log(f(await a(1), await a(2)))",
+  "const a = async (v) => v; console.log(await a(1) + await a(2), (await a({ p: 'prop' })).p)",
+  "const a = async (v) => v; console.log(await a(true) ? await a('yes') : await a('no'), (await a(null)) ?? await a('dflt'), (await a(0)) || 'zero')",
+  "const a = async (v) => v; let x = 1; x += await a(2); const o = { k: 0 }; o.k = await a(5); o['k'] += await a(1); console.log(x, o.k)",
+  "const a = async (v) => v; let n = 0; for (let i = 0; i < 3; i++) n += await a(i); let w = 0; while (await a(w < 2)) w++; console.log(n, w)",
+  "const a = async (v) => v; switch (await a(2)) { case await a(1): console.log('one'); break; case 2: console.log('two', await a('!')); }",
+  "const a = async (v) => v; try { await Promise.reject(new Error('x')) } catch (e) { console.log('catch', await a(e.message)) } finally { console.log('finally', await a(1)) }",
+  "const a = async (v) => v; const list = []; for (const x of await a([1, 2])) list.push(await a(x * 10)); console.log(list.join())",
+  "const a = async (v) => v; const { p, q = 'q' } = await a({ p: 'p' }); console.log(p, q)",
+  "const a = async (v) => v; const r = await a([3, 1, 2]).then((x) => x.sort()); console.log(r.join(), typeof (await a(() => 1)))",
+  "async function* g() { yield 1; yield* [2, 3]; const x = yield 4; console.log('sent', x) } const it = g(); for (let i = 0; i < 5; i++) { const r = await it.next(i === 4 ? 'v' : undefined); console.log(JSON.stringify(r)) }",
+  "async function* g() { try { yield 1; yield 2 } finally { console.log('cleanup') } } for await (const v of g()) { console.log(v); break }",
+  "const a = async (v) => v; label: for (const x of [1, 2, 3]) { for (const y of [1, 2]) { if (await a(x === 2)) continue label; console.log(x, y) } }",
+  "class K { async m() { return this.v } v = 7 } console.log(await new K().m())",
+  "const a = async (v) => v; const f = async ({ x }, [y] = [2]) => x + (await a(y)); console.log(await f({ x: 1 }))",
+]
+
+describe("await in every position matches Node", () => {
+  it.each(awaitPositions)("%s", async (program) => {
+    await sameLogsAsNode(program)
+  })
+})
+
+describe("call depth across suspensions", () => {
+  it("catching errors after resuming does not leak call depth", () => {
+    const r = runJs("async function f() { let n = 0; for (let i = 0; i < 5000; i++) { try { if (i % 2) await null; throw new Error('x') } catch { n++ } } return n } await f()")
+    expect(r.value).toBe(5000)
+  })
+  it("deep synchronous work inside async functions still counts depth", () => {
+    const r = runJs("async function f(n) { await null; return n === 0 ? 0 : 1 + (await f(n - 1)) } await f(300)")
+    expect(r.value).toBe(300)
+  })
+})
+
 describe("promise ordering matches Node", () => {
   it.each(programs)("%s", async (program) => {
     await sameLogsAsNode(program)

@@ -179,6 +179,13 @@ export const installArray = (realm: Realm): void => {
     return i < 0 || i >= len ? undefined : o[i]
   })
   method("push", 1, (o, a) => {
+    if (Array.isArray(o)) {
+      const n = o.length
+      if (n + a.length > MAX_ARRAY_LENGTH) arrayTooLong(n + a.length)
+      if (a.length === 1) o[n] = a[0]
+      else for (let i = 0; i < a.length; i++) o[n + i] = a[i]
+      return o.length
+    }
     let len = lengthOf(o)
     checkLength(len + a.length)
     charge(a.length)

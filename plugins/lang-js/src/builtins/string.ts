@@ -62,6 +62,7 @@ export const installString = (realm: Realm): void => {
   )
   linkConstructor(ctor, proto)
   defineMethod(ctor, "fromCharCode", 1, (_t, a) => {
+    if (a.length === 1 && typeof a[0] === "number") return String.fromCharCode(a[0])
     checkResult(a.length)
     return String.fromCharCode(...a.map(toNumber))
   })

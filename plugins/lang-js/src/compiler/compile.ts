@@ -13,7 +13,6 @@ import type { Location } from "../protocol.js"
 import { caught, throwReferenceError, throwTypeError, throwUnsupported, throwValue } from "../runtime/errors.js"
 import {
   call,
-  construct,
   hostGetter,
   hostSetter,
   isConstructor,
@@ -218,8 +217,6 @@ export const binaryOperator = (op: string): ((a: Value, b: Value) => Value) => {
 /** The name a property key gives a function (`[description]` for symbols). */
 export const keyName = (key: PropertyKey): string =>
   typeof key === "symbol" ? (key.description === undefined ? "" : `[${key.description}]`) : String(key)
-
-const binaryLess = (a: Value, b: Value): boolean => (typeof a === "string" && typeof b === "string" ? a < b : compare("<", a, b))
 
 const compareAny = (op: string, a: Value, b: Value): boolean => {
   if (typeof a === "string" && typeof b === "string") {
@@ -609,7 +606,12 @@ export class Compiler {
         return this.dynamicImport(n)
       case "AwaitExpression":
       case "YieldExpression":
-        throw new Error(`internal: ${n.type} outside of a resumable context`)
+        // Resumable code handles these; reaching here means a position the resumable form does not cover.
+        return unsupported(
+          n,
+          `\`${n.type === "AwaitExpression" ? "await" : "yield"}\` is not supported in this position`,
+          "Await the value in a separate statement first",
+        )
       case "ParenthesizedExpression":
         return this.expr(n.expression, name)
       default:
@@ -2380,10 +2382,10 @@ export class Compiler {
     const resumable = info.isAsync || info.isGenerator ? info.suspends || info.isGenerator : false
     if (resumable) {
       const gbody = this.resumable.functionBody(n, info, kind, name)
-      return { call: this.resumable.callImpl(info, loc, setup, gbody), construct: undefined, meta }
+      return { call: this.resumable.callImpl(info, setup, gbody), construct: undefined, meta }
     }
     const body = this.functionBody(n, kind, name)
-    if (info.isAsync) return { call: this.resumable.plainAsyncCall(loc, setup, body), construct: undefined, meta }
+    if (info.isAsync) return { call: this.resumable.plainAsyncCall(setup, body), construct: undefined, meta }
     if (kind === "constructor") {
       return { call: classCallError(name, loc), construct: this.classConstruct(info, loc, setup, body), meta }
     }

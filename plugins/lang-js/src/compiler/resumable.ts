@@ -5,7 +5,6 @@
  */
 import { MAX_CALL_DEPTH } from "../limits.js"
 import type { Node } from "../parse.js"
-import type { Location } from "../protocol.js"
 import { caught, throwTypeError, throwValue } from "../runtime/errors.js"
 import { call, construct, hostGetter, hostSetter, isObject, NO_ARGS, type CallImpl, type Value } from "../runtime/functions.js"
 import { CALL, CONSTRUCT } from "../runtime/internals.js"
@@ -79,7 +78,7 @@ export class Resumable {
   }
 
   /** `CALL` of an async function, generator or async generator. */
-  callImpl(info: FunctionInfo, loc: Location, setup: Setup, body: (env: Env) => Body): CallImpl {
+  callImpl(info: FunctionInfo, setup: Setup, body: (env: Env) => Body): CallImpl {
     const realm = this.c.realm
     if (info.isGenerator) {
       const fallback = info.isAsync ? realm.AsyncGeneratorProto : realm.GeneratorProto
@@ -114,7 +113,7 @@ export class Resumable {
   }
 
   /** `CALL` of an async function without any `await`: runs to completion, returns a settled promise. */
-  plainAsyncCall(loc: Location, setup: Setup, body: Expr): CallImpl {
+  plainAsyncCall(setup: Setup, body: Expr): CallImpl {
     return (thisValue, args, self) => {
       if (--rt.fuel < 0) refuel()
       if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
@@ -184,10 +183,10 @@ export class Resumable {
       }
       case "VariableDeclaration": {
         const parts = n.declarations.map((d: Node): GStmt => {
-          const write = d.id.type === "Identifier" ? c.initWriter(d.id) : c.pattern(d.id, "init")
           if (d.id.type !== "Identifier" && c.suspends(d.id)) {
             unsupported(d.id, "`await` inside a destructuring default", "Await the value first, then destructure it")
           }
+          const write = d.id.type === "Identifier" ? c.initWriter(d.id) : c.pattern(d.id, "init")
           const v = d.init ? this.expr(d.init, d.id.type === "Identifier" ? d.id.name : undefined) : undefined
           const isVar = n.kind === "var"
           return function* (env) {

@@ -156,12 +156,6 @@ export const defineValue = (target: object, name: string | symbol, value: Value,
 /** Argument `i`, or `undefined` when absent. */
 export const arg = (args: Value[], i: number): Value => (i < args.length ? args[i] : undefined)
 
-/** Make a function throw when called with the wrong `this` kind. */
-export const requireThis = <T>(ok: boolean, value: T, what: string): T => {
-  if (!ok) throwTypeError(`${what} called on an incompatible receiver`)
-  return value
-}
-
 /** Make a constructor's `prototype` link both ways, as the language does for built-ins. */
 export const linkConstructor = (ctor: Value, proto: object): void => {
   Object.defineProperty(ctor, "prototype", { value: proto, writable: false, enumerable: false, configurable: false })

@@ -25,9 +25,6 @@ export const resetMeter = (hostDeadline: number): void => {
   rt.fuel = allowance
 }
 
-/** Units of work spent so far. */
-export const workSpent = (): number => rt.spent + (allowance - rt.fuel)
-
 /** Called when `rt.fuel` drops below zero: account the spent allowance, enforce the budget and the deadline. */
 export const refuel = (location?: Location): void => {
   rt.spent += allowance - rt.fuel
@@ -51,11 +48,6 @@ export const refuel = (location?: Location): void => {
 export const charge = (units: number): void => {
   rt.fuel -= units
   if (rt.fuel < 0) refuel()
-}
-
-/** Check the deadline now (before blocking or after a long built-in). */
-export const checkDeadline = (location?: Location): void => {
-  if (deadline !== Infinity && Date.now() > deadline) fatal("TimeoutExceeded", "The execution timed out", location ?? rt.loc)
 }
 
 /** Fail because the call stack is deeper than the interpreter allows. */

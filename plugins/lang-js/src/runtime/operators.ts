@@ -105,11 +105,6 @@ export const toPropertyKey = (v: Value): string | number | symbol => {
   return typeof p === "symbol" ? p : toStr(p)
 }
 
-/** `ToObject(v)` for property lookups: throws on `null`/`undefined`. */
-export const requireObjectCoercible = (v: Value, what: string): void => {
-  if (v === undefined || v === null) throwTypeError(`${what} called on ${v}`)
-}
-
 /** The `+` operator when the operands are not both numbers. */
 export const add = (a: Value, b: Value): Value => {
   if (typeof a === "string" && typeof b === "string") return concat(a, b)

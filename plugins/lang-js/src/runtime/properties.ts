@@ -8,7 +8,7 @@
 import { MAX_ARRAY_LENGTH } from "../limits.js"
 import type { Location } from "../protocol.js"
 import { fatal, throwTypeError } from "./errors.js"
-import { CALL, isInternalKey } from "./internals.js"
+import { isInternalKey } from "./internals.js"
 import { type Value, shortDescription } from "./functions.js"
 import { toPropertyKey } from "./operators.js"
 import { rt } from "./state.js"
@@ -155,6 +155,3 @@ export const noteAccessor = (o: object): void => {
 
 /** True when a program object may have own accessor properties. */
 export const hasAccessors = (o: object): boolean => withAccessors.has(o)
-
-/** True when `o` is a program function (for checks in built-ins). */
-export const isFunctionObject = (o: Value): boolean => typeof o === "object" && o !== null && o[CALL] !== undefined
