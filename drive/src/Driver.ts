@@ -193,8 +193,11 @@ export const start = <E = never>(
     const requested = opts.opencode?.compatibility ?? "preferred"
     const serverReady = Fiber.join(starting).pipe(
       Effect.tap((server) =>
-        Effect.sync(() => {
+        Effect.gen(function* () {
           startedServer = server
+          if (prepared?.showProgressIn) {
+            yield* prepared.showProgressIn({ url: server.url, authorization: server.authorization, directory: paths.files })
+          }
         }),
       ),
       Effect.flatMap((server) => Compatibility.negotiate(server, requested, paths.files, prepared !== undefined)),

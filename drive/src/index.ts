@@ -19,7 +19,7 @@ export type { CompatibilityReport } from "./opencode/Compatibility.js"
 export type { ProjectFs } from "./run/ProjectFs.js"
 export type { Retention } from "./run/RunDirectory.js"
 export { ToolAdapters } from "./tools/ToolAdapters.js"
-export type { PreparedToolAdapters, ToolAdapterSetup } from "./tools/ToolAdapters.js"
+export type { PreparedToolAdapters, ServerAccess, ToolAdapterSetup } from "./tools/ToolAdapters.js"
 export type {
   DynamicInvocation,
   DynamicToolRegistration,

@@ -24,6 +24,16 @@ export interface ToolAdapterSetup {
   readonly env: Readonly<Record<string, string>>
 }
 
+/** How adapters reach the running OpenCode server (its public API). */
+export interface ServerAccess {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string
+  /** The `Authorization` header value (basic auth of `opencode serve`). */
+  readonly authorization: string
+  /** The project directory (send it as `?directory=`). */
+  readonly directory: string
+}
+
 /** What a tool-adapter implementation contributes to the run. */
 export interface PreparedToolAdapters {
   /** Files to write under `<project>/.opencode/` (relative paths, e.g. `tools/bash.ts`), before OpenCode starts. */
@@ -36,6 +46,8 @@ export interface PreparedToolAdapters {
   readonly tools: Tools
   /** Settlement: fails when intercepted invocations were never taken or never settled. */
   readonly settle: Effect.Effect<void, ToolError>
+  /** Called once the OpenCode server answers, so adapters can show live progress through its API. */
+  readonly showProgressIn?: (server: ServerAccess) => Effect.Effect<void>
 }
 
 /** The tool-adapter service. Its resources live in the run's scope. */
