@@ -177,8 +177,8 @@ const main = async () => {
       console.error(`checksum mismatch on ${w.name}: ${names.map((n, i) => `${n}=${values[i]}`).join(" ")}`)
     }
   }
-  const col = (s, n = 16) => String(s).padStart(n)
-  console.log(`\n${"workload".padEnd(28)}${names.map((n) => col(`${n} ms`)).join("")}${names.slice(1).map((n) => col(`${n}/lang-js`, 22)).join("")}`)
+  const col = (s, n = 18) => String(s).padStart(n)
+  console.log(`\n${"workload".padEnd(28)}${names.map((n) => col(`${n} ms`)).join("")}${names.slice(1).map((n) => col(`${n}/lang-js`, 24)).join("")}`)
   const logs = Object.fromEntries(names.map((n) => [n, 0]))
   for (const w of workloads) {
     let line = w.name.padEnd(28)
@@ -186,14 +186,14 @@ const main = async () => {
     for (const n of names.slice(1)) {
       const ratio = results[n][w.name].ms / (base ? base[w.name].ms : 1)
       logs[n] += Math.log(ratio)
-      line += col(`${results[n][w.name].capped ? ">" : ""}${ratio.toFixed(2)}x`, 22)
+      line += col(`${results[n][w.name].capped ? ">" : ""}${ratio.toFixed(2)}x`, 24)
     }
     for (const n of names) logs[`${n}:ms`] = (logs[`${n}:ms`] ?? 0) + Math.log(results[n][w.name].ms)
     console.log(line)
   }
   let gm = "geometric mean".padEnd(28)
   for (const n of names) gm += col(Math.exp(logs[`${n}:ms`] / workloads.length).toFixed(1))
-  for (const n of names.slice(1)) gm += col(`${Math.exp(logs[n] / workloads.length).toFixed(2)}x`, 22)
+  for (const n of names.slice(1)) gm += col(`${Math.exp(logs[n] / workloads.length).toFixed(2)}x`, 24)
   console.log(gm)
   console.log("\n(ratios > 1 mean the peer is slower than lang-js; lang-js runs with its work meter on;")
   console.log(` ">" marks an engine stopped at the ${capMs} ms cap: its time and ratio are lower bounds)`)

@@ -14,7 +14,7 @@ import { caught, FatalError, kindOf, locationOf, resetErrors } from "./runtime/e
 import { isObject, type Value } from "./runtime/functions.js"
 import { runTopLevel } from "./runtime/generators.js"
 import { inspect } from "./runtime/inspect.js"
-import { BRAND, Brand } from "./runtime/internals.js"
+import { BRAND, Brand, resetPrivateNames } from "./runtime/internals.js"
 import { resetMeter } from "./runtime/meter.js"
 import {
   drainJobs,
@@ -76,6 +76,7 @@ const reset = (host: SandboxHost): void => {
   resetMeter(host.deadline)
   resetPromises()
   resetErrors()
+  resetPrivateNames()
 }
 
 /** Start the program: its outcome settles the returned promise. */

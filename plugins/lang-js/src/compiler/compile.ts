@@ -2471,8 +2471,10 @@ export class Compiler {
     const statements: Node[] = n.body.body
     const last = statements[statements.length - 1]
     if (last && last.type === "ReturnStatement" && last.argument) {
-      const head = this.statementList(statements.slice(0, -1), false)
       const tail = this.expr(last.argument)
+      const rest = statements.slice(0, -1).filter((s) => s.type !== "FunctionDeclaration" && s.type !== "EmptyStatement")
+      if (rest.length === 0) return tail
+      const head = this.statementList(statements.slice(0, -1), false)
       return (env) => {
         const s = head(env)
         if (s !== undefined) return rt.ret

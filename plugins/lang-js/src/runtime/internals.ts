@@ -24,14 +24,21 @@ export const BRAND: unique symbol = Symbol("brand")
 export const FIELDS: unique symbol = Symbol("fields")
 
 const internal = new Set<PropertyKey>([CALL, CONSTRUCT, ENV, META, HOME, SLOT, BRAND, FIELDS])
+const privateNames = new Set<PropertyKey>()
 
 /** Private names (`#x`) are symbols too; they are registered here so reflection never lists them. */
 export const registerPrivateName = (symbol: symbol): void => {
-  internal.add(symbol)
+  privateNames.add(symbol)
+}
+
+/** Forget the private names of the previous execution (its objects are gone). */
+export const resetPrivateNames = (): void => {
+  privateNames.clear()
 }
 
 /** True when `key` is an interpreter-internal key that a program must never see. */
-export const isInternalKey = (key: PropertyKey): boolean => typeof key === "symbol" && internal.has(key)
+export const isInternalKey = (key: PropertyKey): boolean =>
+  typeof key === "symbol" && (internal.has(key) || privateNames.has(key))
 
 /** The kinds of built-in objects that carry host state under `SLOT`. */
 export const Brand = {
