@@ -67,15 +67,22 @@ const lua: Dialect = {
   integer: "integer",
   separator: ",",
   comment: () => "",
-  trailingComment: (lines) => (lines.length ? ` -- ${lines.join("; ")}` : ""),
+  trailingComment: (lines) => (lines.length ? ` -- ${joinDoc(lines)}` : ""),
   key: (name) => (isLuaName(name) ? name : `[${JSON.stringify(name)}]`),
   record: (value) => `{ [string]: ${value} }`,
   result: (type) => type,
   call: (expression, input, output) => `${expression}(${input}) -> ${output}`,
 }
 
-const propertyDoc = (p: Property): ReadonlyArray<string> =>
-  p.type.kind === "number" && p.type.integer && p.doc.every((d) => d !== "integer") ? [...p.doc, "integer"] : p.doc
+/** Doc lines on one line: sentences keep their punctuation, other lines are separated by semicolons. */
+const joinDoc = (lines: ReadonlyArray<string>): string =>
+  lines.reduce((text, line) => (text === "" ? line : /[.!?:;]$/.test(text) ? `${text} ${line}` : `${text}; ${line}`), "")
+
+/** A property's doc lines; TypeScript has no integer type, so its doc says so. */
+const propertyDoc = (p: Property, dialect: Dialect): ReadonlyArray<string> =>
+  dialect.integer !== "integer" && p.type.kind === "number" && p.type.integer && p.doc.every((d) => d !== "integer")
+    ? [...p.doc, "integer"]
+    : p.doc
 
 const render = (type: Type, dialect: Dialect, indent: string): string => {
   switch (type.kind) {
@@ -111,11 +118,11 @@ const render = (type: Type, dialect: Dialect, indent: string): string => {
     case "object": {
       if (type.properties.length === 0) return type.additional ? dialect.record(render(type.additional, dialect, indent)) : "{}"
       const inner = indent + "  "
-      const documented = type.properties.some((p) => p.doc.length > 0 || (p.type.kind === "number" && p.type.integer))
       const fields = type.properties.map((p) => {
         const value = render(p.type, dialect, inner)
-        return { p, doc: propertyDoc(p), text: `${dialect.key(p.name)}${p.optional ? "?" : ""}: ${value}` }
+        return { p, doc: propertyDoc(p, dialect), text: `${dialect.key(p.name)}${p.optional ? "?" : ""}: ${value}` }
       })
+      const documented = fields.some((f) => f.doc.length > 0)
       const oneLine = `{ ${fields.map((f) => f.text).join(`${dialect.separator} `)} }`
       if (!documented && oneLine.length <= 72 && !oneLine.includes("\n")) return oneLine
       const lines = fields.map(

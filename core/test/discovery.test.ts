@@ -113,7 +113,7 @@ describe("type model and signatures", () => {
       [
         "{",
         "  id: string, -- The order ID",
-        "  limit?: integer, -- minimum: 1; integer",
+        "  limit?: integer, -- minimum: 1",
         '  status: "open" | "closed",',
         "  note: string | json.null,",
         "  tags: string[],",
@@ -169,6 +169,11 @@ describe("type model and signatures", () => {
     }
     const model = TypeModel.fromSchema(schema)
     expect(Signature.renderType(TypeModel.project(model, "request"), "javascript")).toBe("{ name?: string }")
+  })
+
+  it("joins Lua doc lines readably", () => {
+    const text = render({ type: "object", properties: { since: { type: "string", format: "date", description: "First order date." } } }, "lua")
+    expect(text).toBe("{\n  since?: string, -- First order date. format: date\n}")
   })
 
   it("documents constraints such as format, default and pattern", () => {
