@@ -20,6 +20,12 @@ export const sameAsNode = (body: string): void => {
   expect(evaluate(body)).toEqual(nodeValue(body))
 }
 
+/** Like `sameAsNode` for bodies that use `await` (Node runs them as an async function). */
+export const sameAsNodeAsync = async (body: string): Promise<void> => {
+  const v = await new AsyncFunction(`"use strict";\n${body}`)()
+  expect(evaluate(body)).toEqual(v === undefined ? null : JSON.parse(JSON.stringify(v)))
+}
+
 /** The lines Node's console.log prints for an async function body (values formatted with JSON). */
 export const nodeLogs = async (body: string): Promise<string[]> => {
   const lines: string[] = []

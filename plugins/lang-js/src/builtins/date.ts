@@ -16,6 +16,7 @@ import {
 import { BRAND, Brand, SLOT } from "../runtime/internals.js"
 import { toNumber, toPrimitive, toStr } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
+import { localeOf, localeOptions } from "./locale.js"
 
 const MAX_TIME = 8.64e15
 
@@ -40,6 +41,11 @@ const yearText = (y: number) => (y < 0 ? `-${pad(-y, 6)}` : pad(y, 4))
 
 const dateString = (d: Date) => `${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${pad(d.getUTCDate())} ${yearText(d.getUTCFullYear())}`
 const timeString = (d: Date) => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} GMT+0000 (Coordinated Universal Time)`
+
+const dateOptionKeys = [
+  "weekday", "era", "year", "month", "day", "hour", "minute", "second", "hour12", "hourCycle", "timeZoneName",
+  "dateStyle", "timeStyle", "fractionalSecondDigits",
+]
 
 /** Install `Date`. */
 export const installDate = (realm: Realm): void => {
@@ -161,9 +167,15 @@ export const installDate = (realm: Realm): void => {
   text("toTimeString", timeString)
   text("toUTCString", (d) => d.toUTCString())
   text("toGMTString", (d) => d.toUTCString())
-  text("toLocaleString", (d) => d.toLocaleString("en-US", { timeZone: "UTC" }))
-  text("toLocaleDateString", (d) => d.toLocaleDateString("en-US", { timeZone: "UTC" }))
-  text("toLocaleTimeString", (d) => d.toLocaleTimeString("en-US", { timeZone: "UTC" }))
+  const localeText = (name: "toLocaleString" | "toLocaleDateString" | "toLocaleTimeString") =>
+    defineMethod(proto, name, 0, (t, a) => {
+      const d = valid(t, name)
+      if (Number.isNaN(d.getTime())) return "Invalid Date"
+      return d[name](localeOf(a[0]), { ...localeOptions(a[1], dateOptionKeys), timeZone: "UTC" })
+    })
+  localeText("toLocaleString")
+  localeText("toLocaleDateString")
+  localeText("toLocaleTimeString")
   defineMethod(proto, Symbol.toPrimitive, 1, (t, a) => {
     const hint = arg(a, 0)
     if (hint !== "default" && hint !== "string" && hint !== "number") return throwTypeError("Invalid hint")

@@ -6,6 +6,7 @@ import { arg, defineMethod, defineValue, isObject, linkConstructor, makeNative, 
 import { BRAND, Brand, SLOT } from "../runtime/internals.js"
 import { toInteger, toNumber, toPrimitive, toStr } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
+import { localeOf, localeOptions } from "./locale.js"
 
 const thisNumber = (t: Value, name: string): number => {
   if (typeof t === "number") return t
@@ -25,6 +26,12 @@ const box = (proto: Value, brand: number, value: Value, newTarget: Value): Value
   o[BRAND] = brand
   return o
 }
+
+const numberOptionKeys = [
+  "style", "currency", "currencyDisplay", "currencySign", "unit", "unitDisplay", "notation", "compactDisplay",
+  "signDisplay", "useGrouping", "minimumIntegerDigits", "minimumFractionDigits", "maximumFractionDigits",
+  "minimumSignificantDigits", "maximumSignificantDigits", "roundingMode",
+]
 
 /** Install `Number`, `Boolean` and the numeric globals. */
 export const installNumber = (realm: Realm): void => {
@@ -60,15 +67,9 @@ export const installNumber = (realm: Realm): void => {
     const radix = a[0] === undefined ? 10 : toInteger(a[0])
     return n.toString(radix)
   })
-  defineMethod(proto, "toLocaleString", 0, (t, a) => {
-    const n = thisNumber(t, "toLocaleString")
-    const options = isObject(a[1]) ? a[1] : undefined
-    return n.toLocaleString("en-US", {
-      minimumFractionDigits: options?.minimumFractionDigits,
-      maximumFractionDigits: options?.maximumFractionDigits,
-      useGrouping: options?.useGrouping === undefined ? undefined : !!options.useGrouping,
-    })
-  })
+  defineMethod(proto, "toLocaleString", 0, (t, a) =>
+    thisNumber(t, "toLocaleString").toLocaleString(localeOf(a[0]), localeOptions(a[1], numberOptionKeys)),
+  )
   defineMethod(proto, "valueOf", 0, (t) => thisNumber(t, "valueOf"))
   defineMethod(proto, "toFixed", 1, (t, a) => thisNumber(t, "toFixed").toFixed(toInteger(arg(a, 0))))
   defineMethod(proto, "toPrecision", 1, (t, a) => {

@@ -29,7 +29,8 @@ export const constAssignError = (location: Location): never =>
 /** `TypeError` for calling something that is not a function. */
 export const notFunction = (text: string, value: Value, location: Location): never => {
   const what = value === undefined || value === null ? ` (it is ${value})` : ""
-  return throwTypeError(`${text} is not a function${what}`, location)
+  const hint = text.startsWith("tools.") && value === undefined ? "; use search({ query }) to find the available tools" : ""
+  return throwTypeError(`${text} is not a function${what}${hint}`, location)
 }
 
 /** Check a value can be destructured. */
