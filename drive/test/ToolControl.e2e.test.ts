@@ -2,7 +2,7 @@
  * Tool control end to end, through Drive's public API only: a run declares `tools: ["shell"]`, Drive composes
  * `@codemode/tool-adapters` (loaded at run time), the real OpenCode calls the generated `bash` adapter, and the
  * script takes and settles each call with `tools.control("shell")`. What the model sees afterwards is read from
- * the next request the fake LLM received. One OpenCode run covers all cases (each start costs 10-20 s).
+ * the next request the fake LLM received. Two OpenCode runs cover all cases (each start costs 10-20 s).
  */
 import * as Path from "node:path"
 import { Effect } from "effect"
@@ -122,6 +122,53 @@ describe("tool control against the real OpenCode", () => {
       expect(value.parts["call_read"]).toMatchObject({ tool: "read", state: { status: "completed" } })
 
       expect(report.llm).toMatchObject({ modelRequests: 4, responsesStreamed: 4 })
+    },
+    testTimeout,
+  )
+
+  it(
+    "intercepts webfetch without any network and completes awaitInterrupted() when the user interrupts a running shell call",
+    async () => {
+      const { value, report } = await Effect.runPromise(
+        OpenCodeDriver.useReport(
+          { tools: ["shell", "webfetch"], tui: { viewport: { cols: 110, rows: 40 }, recording: false } },
+          ({ tools, llm, ui }) =>
+            Effect.gen(function* () {
+              // A `.invalid` host never resolves: only the adapter can answer this call.
+              yield* llm.queue(
+                Llm.toolCall({ index: 0, id: "call_fetch", name: "webfetch", input: { url: "https://docs.example.invalid/guide", format: "text" } }),
+                Llm.finish("tool-calls"),
+              )
+              yield* llm.queue(Llm.text("The guide says to use version 7."))
+              yield* ui.submit("What does the guide say?")
+              const fetches = yield* tools.control("webfetch")
+              const fetch = yield* fetches.take("call_fetch")
+              yield* fetch.succeed({ output: "Use version 7 of the widget.\n" })
+              yield* ui.waitFor("The guide says to use version 7.", answer)
+
+              yield* llm.queue(
+                Llm.toolCall({ index: 0, id: "call_long", name: "shell", input: { command: "sleep 600", description: "Wait a long time" } }),
+                Llm.finish("tool-calls"),
+              )
+              yield* ui.submit("Wait a long time")
+              const shells = yield* tools.control("shell")
+              const long = yield* shells.take("call_long")
+              // OpenCode interrupts a busy session on the second escape.
+              yield* ui.press("escape")
+              yield* Effect.sleep("300 millis")
+              yield* ui.press("escape")
+              yield* long.awaitInterrupted().pipe(Effect.timeout("60 seconds"))
+              const late = yield* Effect.flip(long.succeed({ output: "too late\n" }))
+              return { requests: yield* llm.requests, fetchInput: fetch.input, late: late.message }
+            }),
+        ),
+      )
+      expect(value.fetchInput).toMatchObject({ url: "https://docs.example.invalid/guide", format: "text" })
+      const models = value.requests.filter((request) => request.kind === "model")
+      expect(models).toHaveLength(3)
+      expect(toolMessages(models[1].messages as ReadonlyArray<Message>).get("call_fetch")).toContain("Use version 7 of the widget.")
+      expect(value.late).toContain("interrupted")
+      expect(report.llm).toMatchObject({ modelRequests: 3, responsesStreamed: 3 })
     },
     testTimeout,
   )
