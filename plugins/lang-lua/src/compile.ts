@@ -1323,6 +1323,14 @@ class Compiler {
     if (slot >= 0) return { kind: "slot", slot }
     const c = this.constant(node)
     if (c !== NOT_CONSTANT) return { kind: "const", value: c }
+    if (node.type === "MemberExpression" && node.indexer === "." && this.slotOf(node.base) >= 0)
+      return {
+        kind: "field",
+        slot: this.slotOf(node.base),
+        name: node.identifier.name,
+        site: this.site(node),
+        desc: this.describe(node.base),
+      }
     return { kind: "ev", ev: this.expr(node) }
   }
 

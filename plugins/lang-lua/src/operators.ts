@@ -7,7 +7,8 @@
  * are module-level functions (one call target each), which V8 inlines.
  */
 import { arith, intAdd, intIDiv, intMul, intSub, lessEqual, lessThan, equalSlow, floatMod, Op } from "./numbers.js"
-import { LuaFloat, type LuaValue } from "./value.js"
+import { index } from "./ops.js"
+import { LuaFloat, LuaTable, type LuaValue } from "./value.js"
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Frame = Array<any>
@@ -19,10 +20,20 @@ export type Operand =
   | { readonly kind: "slot"; readonly slot: number }
   | { readonly kind: "const"; readonly value: LuaValue }
   | { readonly kind: "ev"; readonly ev: Ev }
+  /** A field of a plain local (`r.price`): `site` and `desc` locate and name the base for index errors. */
+  | { readonly kind: "field"; readonly slot: number; readonly name: string; readonly site: number; readonly desc: string }
 
 /** The operand as a closure (for the general variants). */
 export const operandEv = (o: Operand): Ev => {
   if (o.kind === "ev") return o.ev
+  if (o.kind === "field") {
+    const { slot, name, site, desc } = o
+    return (f) => {
+      const t = f[slot]
+      const v = t instanceof LuaTable && t.fields !== undefined ? t.fields[name] : undefined
+      return v !== undefined ? v : fieldMiss(t, name, site, desc)
+    }
+  }
   if (o.kind === "slot") {
     const s = o.slot
     return (f) => f[s]
@@ -30,6 +41,10 @@ export const operandEv = (o: Operand): Ev => {
   const v = o.value
   return () => v
 }
+
+/** The rest of `t.name` after the fast path found nothing: guards, string methods, nil, or the index error. */
+export const fieldMiss = (t: LuaValue, name: string, site: number, desc: string): LuaValue =>
+  t instanceof LuaTable ? (t.guard === undefined ? undefined : t.guard(name, site)) : index(t, name, site, desc)
 
 // ------------------------------------------------------------------------------------------------ number × number
 
@@ -296,6 +311,10 @@ export const luaEq = (a: LuaValue, b: LuaValue): boolean =>
 
 /** A condition closure for `L op R` with op one of `== ~= < <= > >=`. */
 export const comparison = (op: string, L: Operand, R: Operand, site: number): Test => {
+  if (L.kind === "field") {
+    const fused = fieldComparison(op, L, R, site)
+    if (fused !== undefined) return fused
+  }
   switch (op) {
     case "==":
     case "~=":
@@ -595,5 +614,126 @@ export const ifCompare = (
     return (typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string")
       ? cmpPrim(op, a, b) ? then(f) : other(f)
       : cmpSlow(op, a, b, site) ? then(f) : other(f)
+  }
+}
+
+/**
+ * Comparisons of a field of a local with a constant or another field (`r.price > 10`, `a.k < b.k`): both reads
+ * happen inside the comparison's closure. Undefined for other shapes.
+ */
+const fieldComparison = (
+  op: string,
+  L: Extract<Operand, { kind: "field" }>,
+  R: Operand,
+  site: number,
+): Test | undefined => {
+  const { slot: ls, name: ln, site: lsite, desc: ldesc } = L
+  if (R.kind === "const") {
+    const c = R.value
+    if (op === "==" || op === "~=") {
+      const eq = op === "=="
+      return (f) => {
+        const t = f[ls]
+        let a = t instanceof LuaTable && t.fields !== undefined ? t.fields[ln] : undefined
+        if (a === undefined) a = fieldMiss(t, ln, lsite, ldesc)
+        return luaEq(a, c) === eq
+      }
+    }
+    if (typeof c !== "number") return undefined
+    switch (op) {
+      case "<":
+        return (f) => {
+          const t = f[ls]
+          let a = t instanceof LuaTable && t.fields !== undefined ? t.fields[ln] : undefined
+          if (a === undefined) a = fieldMiss(t, ln, lsite, ldesc)
+          return typeof a === "number" ? a < c : lessThan(a, c, site)
+        }
+      case "<=":
+        return (f) => {
+          const t = f[ls]
+          let a = t instanceof LuaTable && t.fields !== undefined ? t.fields[ln] : undefined
+          if (a === undefined) a = fieldMiss(t, ln, lsite, ldesc)
+          return typeof a === "number" ? a <= c : lessEqual(a, c, site)
+        }
+      case ">":
+        return (f) => {
+          const t = f[ls]
+          let a = t instanceof LuaTable && t.fields !== undefined ? t.fields[ln] : undefined
+          if (a === undefined) a = fieldMiss(t, ln, lsite, ldesc)
+          return typeof a === "number" ? a > c : lessThan(c, a, site)
+        }
+      default:
+        return (f) => {
+          const t = f[ls]
+          let a = t instanceof LuaTable && t.fields !== undefined ? t.fields[ln] : undefined
+          if (a === undefined) a = fieldMiss(t, ln, lsite, ldesc)
+          return typeof a === "number" ? a >= c : lessEqual(c, a, site)
+        }
+    }
+  }
+  if (R.kind !== "field") return undefined
+  const { slot: rs, name: rn, site: rsite, desc: rdesc } = R
+  switch (op) {
+    case "==":
+    case "~=": {
+      const eq = op === "=="
+      return (f) => {
+        const t = f[ls]
+        let a = t instanceof LuaTable && t.fields !== undefined ? t.fields[ln] : undefined
+        if (a === undefined) a = fieldMiss(t, ln, lsite, ldesc)
+        const u = f[rs]
+        let b = u instanceof LuaTable && u.fields !== undefined ? u.fields[rn] : undefined
+        if (b === undefined) b = fieldMiss(u, rn, rsite, rdesc)
+        return luaEq(a, b) === eq
+      }
+    }
+    case "<":
+      return (f) => {
+        const t = f[ls]
+        let a = t instanceof LuaTable && t.fields !== undefined ? t.fields[ln] : undefined
+        if (a === undefined) a = fieldMiss(t, ln, lsite, ldesc)
+        const u = f[rs]
+        let b = u instanceof LuaTable && u.fields !== undefined ? u.fields[rn] : undefined
+        if (b === undefined) b = fieldMiss(u, rn, rsite, rdesc)
+        return (typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string")
+          ? a < b
+          : lessThan(a, b, site)
+      }
+    case "<=":
+      return (f) => {
+        const t = f[ls]
+        let a = t instanceof LuaTable && t.fields !== undefined ? t.fields[ln] : undefined
+        if (a === undefined) a = fieldMiss(t, ln, lsite, ldesc)
+        const u = f[rs]
+        let b = u instanceof LuaTable && u.fields !== undefined ? u.fields[rn] : undefined
+        if (b === undefined) b = fieldMiss(u, rn, rsite, rdesc)
+        return (typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string")
+          ? a <= b
+          : lessEqual(a, b, site)
+      }
+    case ">":
+      return (f) => {
+        const t = f[ls]
+        let a = t instanceof LuaTable && t.fields !== undefined ? t.fields[ln] : undefined
+        if (a === undefined) a = fieldMiss(t, ln, lsite, ldesc)
+        const u = f[rs]
+        let b = u instanceof LuaTable && u.fields !== undefined ? u.fields[rn] : undefined
+        if (b === undefined) b = fieldMiss(u, rn, rsite, rdesc)
+        return (typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string")
+          ? a > b
+          : lessThan(b, a, site)
+      }
+    default:
+      return (f) => {
+        const t = f[ls]
+        let a = t instanceof LuaTable && t.fields !== undefined ? t.fields[ln] : undefined
+        if (a === undefined) a = fieldMiss(t, ln, lsite, ldesc)
+        const u = f[rs]
+        let b = u instanceof LuaTable && u.fields !== undefined ? u.fields[rn] : undefined
+        if (b === undefined) b = fieldMiss(u, rn, rsite, rdesc)
+        return (typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string")
+          ? a >= b
+          : lessEqual(b, a, site)
+      }
   }
 }

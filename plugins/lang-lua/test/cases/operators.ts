@@ -52,5 +52,9 @@ export const operators: ReadonlyArray<Case> = [
   e("arithmetic on a non-numeric string", "return 'abc' + 1", "ExecutionFailure", "attempt to add a 'string' with a 'number'", 1),
   e("bitwise on a string", "local x = '3' return x & 1", "ExecutionFailure", "attempt to perform bitwise operation on a string value (local 'x')", 1),
   e("bitwise on a float without integer value", "return 1.5 | 1", "ExecutionFailure", "number has no integer representation", 1),
+  v("comparing fields of locals", "local a, b = {k = 'x', n = 1}, {k = 'y', n = 1} return {a.k < b.k, a.n <= b.n, a.n == b.n, a.k ~= b.k, a.n > 0, a.k == 'x', a.missing == nil}", [true, true, true, true, true, true, true]),
+  v("fields of a string local are string methods", "local s = 'abc' return s.len == string.len", true),
+  e("comparing a field of a nil local", "local t\nreturn t.x < 1", "ExecutionFailure", "attempt to index a nil value (local 't')", 2),
+  e("comparing a missing field", "local t = {}\nreturn t.x < 1", "ExecutionFailure", "attempt to compare nil with number", 2),
   v("comparison operators produce booleans", "local b = 1 < 2 return type(b)", "boolean"),
 ]
