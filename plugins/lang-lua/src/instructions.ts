@@ -8,8 +8,10 @@ export const instructions = `Write a Lua 5.4 program. It runs in a sandbox and r
 - Call tools as \`tools.<namespace>.<name>({ ... })\`, with \`["x-y"]\` for names that are not identifiers:
   \`tools.orders["lookup-by-id"]({ id = "42" })\`. The input is a Lua table. Calls wait for their result; they run
   one after another.
-- Find tools with \`search({ query = "order lookup" })\`: it returns matching tool paths with their signatures. Use the
-  exact path it returns. \`search({ path = "orders.lookup" })\` looks one up; \`search({})\` browses.
+- Find tools with \`search({ query = "order lookup" })\`. It returns a page \`{ items = { { path, description,
+  signature }, ... }, remaining, next }\`; use the exact path it returns. An exact path as the query looks that tool
+  up, \`namespace = "orders"\` limits the search to a namespace, an empty query browses, and \`limit\`/\`offset\`
+  page through the results. Each search counts as a tool call.
 - End with an explicit \`return <value>\`. Only the first value is returned; no return (or nil) gives null.
 - Results are JSON: tables with keys 1..n are arrays, tables with string keys are objects, \`{}\` is an empty object.
   Use \`json.array()\` for an empty array and \`json.null\` to keep a null (assigning nil removes a field). Arrays and

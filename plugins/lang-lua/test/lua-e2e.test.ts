@@ -90,11 +90,11 @@ describe("Lua through CodeMode.make", () => {
 
   it("searches and calls extension globals", async () => {
     const result = await execute(`
-      local found = search({ query = "order" })
+      local found = search({ query = "lookup" })
       local page = fetch("https://example.test")
-      return { searched = type(found) == "table", body = page.body }
+      return { first = found.items[1].path, body = page.body }
     `)
-    expect(result).toMatchObject({ ok: true, value: { searched: true, body: "fetched https://example.test" } })
+    expect(result).toMatchObject({ ok: true, value: { first: "orders.lookup-by-id", body: "fetched https://example.test" } })
   })
 
   it("returns logs, parse errors and runtime errors", async () => {

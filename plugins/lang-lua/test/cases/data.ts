@@ -62,7 +62,7 @@ export const data: ReadonlyArray<Case> = [
   d("tool failure caught by pcall in a closure", "local ok, m = pcall(function() return tools.ns.fail() end) return ok", false),
   bad("fatal host failure cannot be caught", "local ok = pcall(tools.ns.limit, {})\nreturn 'caught'", "ToolCallLimitExceeded", "too many tool calls", 1),
   bad("fatal host failure inside a function", "local function f()\n  return tools.ns.limit()\nend\nlocal ok = pcall(f)\nreturn ok", "ToolCallLimitExceeded", undefined, 2),
-  d("search", "local r = search({query = 'echo'}) return r[1].path", "ns.echo"),
+  d("search", "local r = search({query = 'echo'}) return {r.items[1].path, r.next == json.null, r.remaining}", ["ns.echo", true, 0]),
   d("extension function", "return fetch('https://example.test', {method = 'GET'})", { extension: "web", name: "fetch", args: ["https://example.test", { method: "GET" }] }),
   d("extension object of functions", "return fs.readFile('a.txt').name", "fs.readFile"),
   d("nested extension object", "return fs.promises.stat('x').name", "fs.promises.stat"),

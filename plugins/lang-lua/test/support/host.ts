@@ -47,7 +47,11 @@ const deep = (n: number): DataValue => (n === 0 ? "leaf" : { next: deep(n - 1) }
 
 /** How the fake host answers each call. */
 const answer = (call: HostCall): HostOutcome => {
-  if (call.kind === "search") return { ok: true, value: [{ path: "ns.echo", description: "Echo the input" }] }
+  if (call.kind === "search")
+    return {
+      ok: true,
+      value: { items: [{ path: "ns.echo", description: "Echo the input", signature: "tools.ns.echo(input)" }], remaining: 0, next: null },
+    }
   if (call.kind === "extension") return { ok: true, value: { extension: call.extension, name: call.name, args: call.args } }
   const input = call.input as { readonly [key: string]: DataValue }
   switch (call.path) {
