@@ -7,7 +7,6 @@ import { MAX_SOURCE_LENGTH, MAX_SYNTAX_DEPTH } from "./limits.js"
 import type { Diagnostic, Location } from "./protocol.js"
 
 /** An ESTree node as acorn produces it (the compiler reads nodes structurally). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Node = any
 
 /** A parsed program, or the diagnostic that explains why it could not be parsed. */

@@ -15,9 +15,10 @@ import {
   linkConstructor,
   makeNative,
   shortDescription,
+  type Call3Impl,
   type Value,
 } from "../runtime/functions.js"
-import { CALL } from "../runtime/internals.js"
+import { CALL, CALL3 } from "../runtime/internals.js"
 import { DONE, getIterator, getIteratorMethod } from "../runtime/iterators.js"
 import { charge } from "../runtime/meter.js"
 import { concat as concatStrings, sameValueZero, stringTooLong, toInteger, toNumber, toStr } from "../runtime/operators.js"
@@ -59,6 +60,16 @@ const checkLength = (n: number): void => {
   if (n > MAX_ARRAY_LENGTH) arrayTooLong(n)
 }
 
+/** Call a program callback with up to three arguments, through its list-free entry when it has one. */
+const callback3 = (fn: Value, count = 3): Call3Impl => {
+  const c3 = fn[CALL3]
+  if (c3 !== undefined) return c3
+  const c = fn[CALL]
+  return count === 2
+    ? (thisValue, a0, a1, _a2, self) => c(thisValue, [a0, a1], self)
+    : (thisValue, a0, a1, a2, self) => c(thisValue, [a0, a1, a2], self)
+}
+
 /** Compare for the default sort: by string value, `undefined` last. */
 const defaultCompare = (a: { k: string }, b: { k: string }): number => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0)
 
@@ -78,9 +89,9 @@ export const sortValues = (values: Value[], comparator: Value): Value[] => {
     keyed.sort(defaultCompare)
     sorted = keyed.map((e) => e.v)
   } else {
-    const c = comparator[CALL]
+    const c = callback3(comparator, 2)
     sorted = defined.sort((a, b) => {
-      const r = c(undefined, [a, b], comparator)
+      const r = c(undefined, a, b, undefined, comparator)
       const x = typeof r === "number" ? r : toNumber(r)
       return x !== x ? 0 : x
     })
@@ -335,18 +346,18 @@ export const installArray = (realm: Realm): void => {
     return false
   })
 
-  const iterateCallback = (name: string, body: (o: Value, len: number, fn: Value, c: Value, thisArg: Value) => Value) =>
+  const iterateCallback = (name: string, body: (o: Value, len: number, fn: Value, c: Call3Impl, thisArg: Value) => Value) =>
     method(name, 1, (o, a) => {
       const fn = arg(a, 0)
       requireCallback(fn, name)
-      return body(o, lengthOf(o), fn, fn[CALL], arg(a, 1))
+      return body(o, lengthOf(o), fn, callback3(fn), arg(a, 1))
     })
 
   iterateCallback("forEach", (o, len, fn, c, thisArg) => {
     for (let i = 0; i < len; i++) {
       const v = o[i]
       if (v === undefined && !hasIndex(o, i)) continue
-      c(thisArg, [v, i, o], fn)
+      c(thisArg, v, i, o, fn)
     }
     return undefined
   })
@@ -355,7 +366,7 @@ export const installArray = (realm: Realm): void => {
     for (let i = 0; i < len; i++) {
       const v = o[i]
       if (v === undefined && !hasIndex(o, i)) continue
-      out[i] = c(thisArg, [v, i, o], fn)
+      out[i] = c(thisArg, v, i, o, fn)
     }
     if (out.length !== len) out.length = len
     return out
@@ -366,7 +377,7 @@ export const installArray = (realm: Realm): void => {
     for (let i = 0; i < len; i++) {
       const v = o[i]
       if (v === undefined && !hasIndex(o, i)) continue
-      if (c(thisArg, [v, i, o], fn)) out[n++] = v
+      if (c(thisArg, v, i, o, fn)) out[n++] = v
     }
     return out
   })
@@ -374,7 +385,7 @@ export const installArray = (realm: Realm): void => {
     for (let i = 0; i < len; i++) {
       const v = o[i]
       if (v === undefined && !hasIndex(o, i)) continue
-      if (c(thisArg, [v, i, o], fn)) return true
+      if (c(thisArg, v, i, o, fn)) return true
     }
     return false
   })
@@ -382,30 +393,30 @@ export const installArray = (realm: Realm): void => {
     for (let i = 0; i < len; i++) {
       const v = o[i]
       if (v === undefined && !hasIndex(o, i)) continue
-      if (!c(thisArg, [v, i, o], fn)) return false
+      if (!c(thisArg, v, i, o, fn)) return false
     }
     return true
   })
   iterateCallback("find", (o, len, fn, c, thisArg) => {
     for (let i = 0; i < len; i++) {
       const v = o[i]
-      if (c(thisArg, [v, i, o], fn)) return v
+      if (c(thisArg, v, i, o, fn)) return v
     }
     return undefined
   })
   iterateCallback("findIndex", (o, len, fn, c, thisArg) => {
-    for (let i = 0; i < len; i++) if (c(thisArg, [o[i], i, o], fn)) return i
+    for (let i = 0; i < len; i++) if (c(thisArg, o[i], i, o, fn)) return i
     return -1
   })
   iterateCallback("findLast", (o, len, fn, c, thisArg) => {
     for (let i = len - 1; i >= 0; i--) {
       const v = o[i]
-      if (c(thisArg, [v, i, o], fn)) return v
+      if (c(thisArg, v, i, o, fn)) return v
     }
     return undefined
   })
   iterateCallback("findLastIndex", (o, len, fn, c, thisArg) => {
-    for (let i = len - 1; i >= 0; i--) if (c(thisArg, [o[i], i, o], fn)) return i
+    for (let i = len - 1; i >= 0; i--) if (c(thisArg, o[i], i, o, fn)) return i
     return -1
   })
   const reduce = (name: string, right: boolean) =>
@@ -457,7 +468,7 @@ export const installArray = (realm: Realm): void => {
     const out = newArray()
     for (let i = 0; i < len; i++) {
       if (!hasIndex(o, i)) continue
-      const r = c(thisArg, [o[i], i, o], fn)
+      const r = c(thisArg, o[i], i, o, fn)
       if (Array.isArray(r)) flatten(out, r, 0)
       else out[out.length] = r
     }

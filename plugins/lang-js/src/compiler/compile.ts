@@ -18,11 +18,12 @@ import {
   isConstructor,
   isObject,
   NO_ARGS,
+  type Call3Impl,
   type CallImpl,
   type ConstructImpl,
   type Value,
 } from "../runtime/functions.js"
-import { CALL, CONSTRUCT, ENV, FIELDS, HOME, registerPrivateName, type FunctionMeta } from "../runtime/internals.js"
+import { CALL, CALL3, CONSTRUCT, ENV, FIELDS, HOME, registerPrivateName, type FunctionMeta } from "../runtime/internals.js"
 import { DONE, getIterator, arrayIterationIsPristine } from "../runtime/iterators.js"
 import { refuel, tooDeep } from "../runtime/meter.js"
 import {
@@ -102,6 +103,8 @@ export interface FunctionTemplate {
   readonly call: CallImpl
   readonly construct: ConstructImpl | undefined
   readonly meta: FunctionMeta
+  /** The argument-list-free entry, for functions with at most three plain parameters. */
+  readonly call3?: Call3Impl
 }
 
 /** How an operand is read (see `Compiler.operand`). */
@@ -110,6 +113,23 @@ export interface Operand {
   readonly slot: number
   readonly value: Value
   readonly expr: Expr
+}
+
+/** Up to three call arguments as inline operands (see `Compiler.directArguments`). */
+interface DirectArguments {
+  readonly n: number
+  readonly k0: number
+  readonly s0: number
+  readonly v0: Value
+  readonly e0: Expr
+  readonly k1: number
+  readonly s1: number
+  readonly v1: Value
+  readonly e1: Expr
+  readonly k2: number
+  readonly s2: number
+  readonly v2: Value
+  readonly e2: Expr
 }
 
 /** Resolves `import` specifiers to module values (provided by the host bridge). */
@@ -823,7 +843,7 @@ export class Compiler {
       return (env, o) => {
         const key = keyOf(env)
         const t = fixed ?? template(kind === "method" ? keyName(key) : `${kind} ${keyName(key)}`)
-        const fn = new SF(t.call, t.construct, env, t.meta, o)
+        const fn = new SF(t.call, t.construct, env, t.meta, o, t.call3)
         defineMethodProperty(o, key, kind, fn, true, hostGetter, hostSetter)
       }
     })
@@ -1399,6 +1419,22 @@ export class Compiler {
     }
   }
 
+  /**
+   * Up to three plain arguments as inline operands (for calls that can skip the argument list); undefined when
+   * there are more, or spread.
+   */
+  private directArguments(nodes: Node[]): DirectArguments | undefined {
+    if (nodes.length > 3 || nodes.some((a) => a.type === "SpreadElement")) return undefined
+    const none: Operand = { kind: 1, slot: -1, value: undefined, expr: () => undefined }
+    const [A, B, C] = [0, 1, 2].map((i) => (i < nodes.length ? this.operand(nodes[i]) : none))
+    return {
+      n: nodes.length,
+      k0: A.kind, s0: A.slot, v0: A.value, e0: A.expr,
+      k1: B.kind, s1: B.slot, v1: B.value, e1: B.expr,
+      k2: C.kind, s2: C.slot, v2: C.value, e2: C.expr,
+    }
+  }
+
   /** Evaluate a callee and the `this` it should be called with (tagged templates). */
   private calleeAndThis(callee: Node, chain: boolean): (env: Env) => [Value, Value] {
     if (callee.type === "MemberExpression" && callee.object.type === "Super") {
@@ -1463,6 +1499,25 @@ export class Compiler {
             return notFunction(text, f, loc)
           }
         }
+        const direct = this.directArguments(n.arguments)
+        if (direct) {
+          const { n: count, k0, s0, v0, e0, k1, s1, v1, e1, k2, s2, v2, e2 } = direct
+          return (env) => {
+            const obj = ok === 0 ? env[os] : ok === 3 ? env[0][os] : o(env)
+            const f = typeof obj === "object" && obj !== null ? obj[key] : getPrimitiveProp(obj, key, memberLoc)
+            const a0 = k0 === 0 ? env[s0] : k0 === 1 ? v0 : k0 === 3 ? env[0][s0] : e0(env)
+            const a1 = k1 === 0 ? env[s1] : k1 === 1 ? v1 : k1 === 3 ? env[0][s1] : e1(env)
+            const a2 = k2 === 0 ? env[s2] : k2 === 1 ? v2 : k2 === 3 ? env[0][s2] : e2(env)
+            rt.loc = loc
+            if (typeof f === "object" && f !== null) {
+              const c3 = f[CALL3]
+              if (c3 !== undefined) return c3(obj, a0, a1, a2, f)
+              const c = f[CALL]
+              if (c !== undefined) return c(obj, count === 0 ? NO_ARGS : count === 1 ? [a0] : count === 2 ? [a0, a1] : [a0, a1, a2], f)
+            }
+            return notFunction(text, f, loc)
+          }
+        }
         return (env) => {
           const obj = ok === 0 ? env[os] : ok === 3 ? env[0][os] : o(env)
           const f = typeof obj === "object" && obj !== null ? obj[key] : getPrimitiveProp(obj, key, memberLoc)
@@ -1504,6 +1559,24 @@ export class Compiler {
     const F = this.operand(callee)
     const fk = chain ? 2 : F.kind
     const fs = F.slot
+    const direct = chain ? undefined : this.directArguments(n.arguments)
+    if (direct) {
+      const { n: count, k0, s0, v0, e0, k1, s1, v1, e1, k2, s2, v2, e2 } = direct
+      return (env) => {
+        const f = fk === 0 ? env[fs] : fk === 3 ? env[0][fs] : fe(env)
+        const a0 = k0 === 0 ? env[s0] : k0 === 1 ? v0 : k0 === 3 ? env[0][s0] : e0(env)
+        const a1 = k1 === 0 ? env[s1] : k1 === 1 ? v1 : k1 === 3 ? env[0][s1] : e1(env)
+        const a2 = k2 === 0 ? env[s2] : k2 === 1 ? v2 : k2 === 3 ? env[0][s2] : e2(env)
+        rt.loc = loc
+        if (typeof f === "object" && f !== null) {
+          const c3 = f[CALL3]
+          if (c3 !== undefined) return c3(undefined, a0, a1, a2, f)
+          const c = f[CALL]
+          if (c !== undefined) return c(undefined, count === 0 ? NO_ARGS : count === 1 ? [a0] : count === 2 ? [a0, a1] : [a0, a1, a2], f)
+        }
+        return notFunction(text, f, loc)
+      }
+    }
     return (env) => {
       const f = fk === 0 ? env[fs] : fk === 3 ? env[0][fs] : fe(env)
       if (chain && (f === SHORT || (optionalCall && (f === undefined || f === null)))) return SHORT
@@ -2129,7 +2202,6 @@ export class Compiler {
           rt.depth = depth
           const saved = rt.ret
           const s = finalizer(env)
-          // eslint-disable-next-line no-unsafe-finally
           if (s !== undefined) return s
           rt.ret = saved
         }
@@ -2294,7 +2366,7 @@ export class Compiler {
     const info = this.analysis.functions.get(n)!
     const t = this.functionTemplate(n, info, name, n.type === "ArrowFunctionExpression" ? "arrow" : "function")
     const SF = this.realm.SF
-    return (env) => new SF(t.call, t.construct, env, t.meta, undefined)
+    return (env) => new SF(t.call, t.construct, env, t.meta, undefined, t.call3)
   }
 
   /** The number of parameters before the first default or rest (a function's `length`). */
@@ -2390,6 +2462,7 @@ export class Compiler {
       return { call: classCallError(name, loc), construct: this.classConstruct(info, loc, setup, body), meta }
     }
     let call: CallImpl
+    let call3: Call3Impl | undefined
     const paramsInOrder = paramSlots.every((slot, i) => slot === i + 1)
     if (simple && size > 0 && size <= 8 && paramsInOrder) {
       // The hot path: the environment is one array literal (allocated inline by the host JIT) holding the
@@ -2430,6 +2503,38 @@ export class Compiler {
         rt.depth--
         return r
       }
+      if (np <= 3 && size <= 6) {
+        // Same as `call`, with the (at most three) arguments passed directly.
+        call3 = (thisValue, a0, a1, a2, self) => {
+          if (--rt.fuel < 0) refuel()
+          if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
+          const p = self[ENV]
+          let env: Env
+          switch (size) {
+            case 1:
+              env = [p]
+              break
+            case 2:
+              env = [p, np > 0 ? a0 : undefined]
+              break
+            case 3:
+              env = [p, np > 0 ? a0 : undefined, np > 1 ? a1 : undefined]
+              break
+            case 4:
+              env = [p, np > 0 ? a0 : undefined, np > 1 ? a1 : undefined, np > 2 ? a2 : undefined]
+              break
+            case 5:
+              env = [p, np > 0 ? a0 : undefined, np > 1 ? a1 : undefined, np > 2 ? a2 : undefined, undefined]
+              break
+            default:
+              env = [p, np > 0 ? a0 : undefined, np > 1 ? a1 : undefined, np > 2 ? a2 : undefined, undefined, undefined]
+          }
+          if (thisSlot >= 0) env[thisSlot] = thisValue
+          const r = body(env)
+          rt.depth--
+          return r
+        }
+      }
     } else {
       call = (thisValue, args, self) => {
         if (--rt.fuel < 0) refuel()
@@ -2451,7 +2556,7 @@ export class Compiler {
         return isObject(r) ? r : obj
       }
     }
-    return { call, construct, meta }
+    return { call, construct, meta, call3 }
   }
 
   /** The plain (non-resumable) body of a function: returns the function's result. */
@@ -2556,7 +2661,7 @@ export class Compiler {
           const k = key(env)
           const t = fixed ?? this.functionTemplate(el.value, info, kind === "method" ? keyName(k) : `${kind} ${keyName(k)}`, kind)
           const home = isStatic ? F : proto
-          const fn = new SF(t.call, t.construct, env, t.meta, home)
+          const fn = new SF(t.call, t.construct, env, t.meta, home, t.call3)
           if (isPrivate && !isStatic) {
             const existing = instance.find((x) => x.key === k)
             if (kind === "method") instance.push({ kind: "method", key: k, isPrivate: true, init: fn })

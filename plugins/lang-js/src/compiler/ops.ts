@@ -5,7 +5,7 @@ import { MAX_ARRAY_LENGTH } from "../limits.js"
 import type { Location } from "../protocol.js"
 import { throwReferenceError, throwTypeError } from "../runtime/errors.js"
 import { call, construct, isConstructor, isObject, NO_ARGS, type Value } from "../runtime/functions.js"
-import { CALL, FIELDS } from "../runtime/internals.js"
+import { CALL, CALL3, CONSTRUCT, FIELDS } from "../runtime/internals.js"
 import { getIterator, DONE } from "../runtime/iterators.js"
 import { charge } from "../runtime/meter.js"
 import { arrayTooLong, createDataProperty, noteAccessor } from "../runtime/properties.js"
@@ -165,7 +165,12 @@ export const prototypeFor = (newTarget: Value, fallback: Value): Value => {
 export const setPrototype = (o: Value, proto: Value): void => {
   if (proto !== null && !isObject(proto)) return
   Object.setPrototypeOf(o, proto)
-  if (proto !== null && proto[CALL] !== undefined && o[CALL] === undefined) o[CALL] = undefined
+  // An object inheriting from a function is not callable itself: shadow the inherited behaviour.
+  if (proto !== null && proto[CALL] !== undefined && !Object.prototype.hasOwnProperty.call(o, CALL)) {
+    o[CALL] = undefined
+    o[CALL3] = undefined
+    o[CONSTRUCT] = undefined
+  }
 }
 
 /** The object a template literal tag receives (created once per call site). */

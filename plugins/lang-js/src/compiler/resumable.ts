@@ -493,7 +493,6 @@ export class Resumable {
           rt.depth = rt.base
           const saved = rt.ret
           const s = yield* finalizer(env)
-          // eslint-disable-next-line no-unsafe-finally
           if (s !== undefined) return s
           rt.ret = saved
         }
@@ -968,7 +967,7 @@ export class Resumable {
       return function* (env, o) {
         const key = k ? toPropertyKey(yield* k(env)) : staticKey!
         const t = c.functionTemplate(p.value, info, kind === "method" ? keyName(key) : `${kind} ${keyName(key)}`, kind)
-        const fn = new SF(t.call, t.construct, env, t.meta, o)
+        const fn = new SF(t.call, t.construct, env, t.meta, o, t.call3)
         if (kind === "method") createDataProperty(o, key, fn)
         else {
           noteAccessor(o)

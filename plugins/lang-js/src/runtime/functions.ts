@@ -10,11 +10,12 @@ import { CALL, CONSTRUCT, META, type FunctionMeta } from "./internals.js"
 import { rt } from "./state.js"
 
 /** A program value. The interpreter is dynamically typed; this alias marks where program values flow. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Value = any
 
 /** How a function object is called. */
 export type CallImpl = (thisValue: Value, args: Value[], self: Value) => Value
+/** How a function object is called with at most three arguments and no argument list. */
+export type Call3Impl = (thisValue: Value, a0: Value, a1: Value, a2: Value, self: Value) => Value
 /** How a function object is constructed. */
 export type ConstructImpl = (args: Value[], newTarget: Value, self: Value) => Value
 

@@ -8,6 +8,12 @@
 
 /** How to call a function object: `(thisValue, args, self) => result`. */
 export const CALL: unique symbol = Symbol("call")
+/**
+ * How to call a program function with at most three arguments without building an argument list:
+ * `(thisValue, a0, a1, a2, self) => result`. Only functions with plain parameters and no `arguments` have it; call
+ * sites and built-ins use it when present and fall back to `CALL`.
+ */
+export const CALL3: unique symbol = Symbol("call3")
 /** How to construct with a function object: `(args, newTarget, self) => object`; absent when not a constructor. */
 export const CONSTRUCT: unique symbol = Symbol("construct")
 /** The environment a closure captured. */
@@ -23,7 +29,7 @@ export const BRAND: unique symbol = Symbol("brand")
 /** A class constructor's instance elements (fields, private methods), installed on every new instance. */
 export const FIELDS: unique symbol = Symbol("fields")
 
-const internal = new Set<PropertyKey>([CALL, CONSTRUCT, ENV, META, HOME, SLOT, BRAND, FIELDS])
+const internal = new Set<PropertyKey>([CALL, CALL3, CONSTRUCT, ENV, META, HOME, SLOT, BRAND, FIELDS])
 const privateNames = new Set<PropertyKey>()
 
 /** Private names (`#x`) are symbols too; they are registered here so reflection never lists them. */

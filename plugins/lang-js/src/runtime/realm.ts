@@ -8,8 +8,8 @@
  * ever reaches a host object.
  */
 import type { ErrorName } from "./errors.js"
-import { programAccessor, type CallImpl, type ConstructImpl, type Value } from "./functions.js"
-import { BRAND, Brand, CALL, CONSTRUCT, ENV, HOME, isInternalKey, META, type FunctionMeta } from "./internals.js"
+import { programAccessor, type Call3Impl, type CallImpl, type ConstructImpl, type Value } from "./functions.js"
+import { BRAND, Brand, CALL, CALL3, CONSTRUCT, ENV, HOME, isInternalKey, META, type FunctionMeta } from "./internals.js"
 import { noteCreation } from "./errors.js"
 import { rt } from "./state.js"
 
@@ -25,6 +25,7 @@ export type FunctionClass = new (
   env: unknown,
   meta: FunctionMeta,
   home: Value,
+  call3?: Call3Impl,
 ) => Value
 
 const makeClasses = () => {
@@ -39,9 +40,17 @@ const makeClasses = () => {
   Object.setPrototypeOf(ArrayProto, ObjectProto)
 
   const SF = class {
-    constructor(call: CallImpl | undefined, construct: ConstructImpl | undefined, env: unknown, meta: FunctionMeta, home: Value) {
+    constructor(
+      call: CallImpl | undefined,
+      construct: ConstructImpl | undefined,
+      env: unknown,
+      meta: FunctionMeta,
+      home: Value,
+      call3?: Call3Impl,
+    ) {
       const self = this as Value
       self[CALL] = call
+      self[CALL3] = call3
       self[CONSTRUCT] = construct
       self[ENV] = env
       self[META] = meta
@@ -254,8 +263,12 @@ export class Realm {
       if (Object.getPrototypeOf(o) !== snap.proto) Object.setPrototypeOf(o, snap.proto)
       const keys = Reflect.ownKeys(o)
       if (snap.internalOnly && keys.length === snap.keys.length) continue
-      for (const k of keys) {
-        if (!snap.keys.includes(k) && !Reflect.deleteProperty(o, k)) return false
+      let sameKeys = keys.length === snap.keys.length
+      for (let i = 0; sameKeys && i < keys.length; i++) if (keys[i] !== snap.keys[i]) sameKeys = false
+      if (!sameKeys) {
+        for (const k of keys) {
+          if (!snap.keys.includes(k) && !Reflect.deleteProperty(o, k)) return false
+        }
       }
       for (let i = 0; i < snap.keys.length; i++) {
         const k = snap.keys[i]

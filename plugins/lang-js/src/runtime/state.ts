@@ -7,6 +7,7 @@
 import type { Location, SandboxHost } from "../protocol.js"
 import type { Realm } from "./realm.js"
 
+/** What one execution needs at hand everywhere (see `rt`). */
 export interface RunState {
   /** The realm of the running execution. */
   realm: Realm
