@@ -115,7 +115,7 @@ cases("functions and closures", [
   "function C() { return { custom: true } } return new C()",
   "const f = () => ({ obj: true }); return f()",
   "return ((a, b) => a + b).toString()",
-  "function f(a, b) { return [a, b] } return [f(1), f(1, 2, 3), f()]",
+  "function f(a, b) { return [a, b].map(String) } return [f(1), f(1, 2, 3), f()]",
   "const o = Object.create(function () { return 1 }); try { o() } catch (e) { return [typeof o, e.name] }",
   "let n; [2, 1].sort(function () { n = arguments.length; return 0 }); let m; [1].map(function () { m = arguments.length }); return [n, m]",
   "const add = (a, b, c) => a + b + c; const o = { m(x) { return this.k + x }, k: 1 }; return [add(1, 2, 3), o.m(2), [1, 2].map(o.m, o)]",
