@@ -2579,6 +2579,18 @@ export class Compiler {
       const tail = this.expr(last.argument)
       const rest = statements.slice(0, -1).filter((s) => s.type !== "FunctionDeclaration" && s.type !== "EmptyStatement")
       if (rest.length === 0) return tail
+      // Guard clauses (`if (c) return x` ... `return y`) become one conditional expression.
+      const guards = rest.map(guardClause)
+      if (guards.every((g) => g !== undefined)) {
+        let chain = tail
+        for (let i = guards.length - 1; i >= 0; i--) {
+          const test = this.expr(guards[i]!.test)
+          const value = this.expr(guards[i]!.value)
+          const otherwise = chain
+          chain = (env) => (test(env) ? value(env) : otherwise(env))
+        }
+        return chain
+      }
       const head = this.statementList(statements.slice(0, -1), false)
       return (env) => {
         const s = head(env)
@@ -2756,6 +2768,15 @@ export class Compiler {
     const name = propertyKeyName(el.key, false)!
     return () => name
   }
+}
+
+/** `if (test) return value` (without `else`, the return possibly alone in a block): its test and value. */
+const guardClause = (s: Node): { test: Node; value: Node } | undefined => {
+  if (s.type !== "IfStatement" || s.alternate) return undefined
+  let c = s.consequent
+  if (c.type === "BlockStatement" && c.body.length === 1) c = c.body[0]
+  if (c.type !== "ReturnStatement" || !c.argument) return undefined
+  return { test: s.test, value: c.argument }
 }
 
 const isLoop = (n: Node): boolean =>
