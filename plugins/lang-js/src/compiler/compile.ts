@@ -1711,12 +1711,12 @@ export class Compiler {
       case "LabeledStatement": {
         const all = [...labels, n.label.name]
         const body = n.body
-        if (isLoop(body)) return this.statement(body, all)
+        if (isLoop(body) || body.type === "LabeledStatement") return this.statement(body, all)
         const inner = this.statement(body)
-        const brk = this.labelSignal(n.label.name).break
+        const breaks = all.map((l) => this.labelSignal(l).break)
         return (env) => {
           const s = inner(env)
-          return s === brk ? undefined : s
+          return s !== undefined && breaks.includes(s) ? undefined : s
         }
       }
       case "EmptyStatement":

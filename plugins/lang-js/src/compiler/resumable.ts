@@ -228,13 +228,13 @@ export class Resumable {
       case "LabeledStatement": {
         const all = [...labels, n.label.name]
         const body = n.body
-        const loop = ["ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement"].includes(body.type)
+        const loop = ["ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement", "LabeledStatement"].includes(body.type)
         if (loop) return this.statement(body, all)
         const inner = this.statement(body)
-        const brk = c.labelSignal(n.label.name).break
+        const breaks = all.map((l) => c.labelSignal(l).break)
         return function* (env) {
           const s = yield* inner(env)
-          return s === brk ? undefined : s
+          return s !== undefined && breaks.includes(s) ? undefined : s
         }
       }
       case "WhileStatement":
