@@ -1,0 +1,424 @@
+/**
+ * What generated code calls: the general paths of the operations it inlines only for the common case (field and
+ * index access, stores, calls of non-functions, concatenation), numeric `for` preparation, generic `for` iteration,
+ * table constructors, and multiple results. The compiler hands {@link INTRINSICS} to the generated program, which
+ * binds each entry to a `$name` constant once.
+ */
+import { arith, intAdd, lessEqual, lessThan, normaliseKey, type LuaNumber } from "./numbers.js"
+import { addNN, divNN, idivNN, luaEq, modNN, mulNN, powNN, subNN } from "./operators.js"
+import { callError, concat2, concatValues, index, indexError, length, setIndex, stringMeta, tableFull } from "./ops.js"
+import { callDepthError, callSites, checkStringLength, errorAt, meter, rt } from "./runtime.js"
+import { Fields, LuaFloat, LuaTable, MAX_TABLE_ENTRIES, typeName, makeFloat, type LuaFunction, type LuaValue } from "./value.js"
+
+/** The result of a function that returns nothing. */
+export const EMPTY: Array<LuaValue> = Object.freeze([]) as unknown as Array<LuaValue>
+
+/** The first value of a call's results (one value, or a JS array of values). */
+const first = (r: LuaValue | Array<LuaValue>): LuaValue => (Array.isArray(r) ? r[0] : r)
+
+/** Append a call's results (or `...`) to `out`; returns `out`. */
+const spread = (out: Array<LuaValue>, r: LuaValue | Array<LuaValue>): Array<LuaValue> => {
+  if (Array.isArray(r)) for (let i = 0; i < r.length; i++) out.push(r[i])
+  else out.push(r)
+  return out
+}
+
+/** Value `i` of a call's results. */
+const nth = (r: LuaValue | Array<LuaValue>, i: number): LuaValue => (Array.isArray(r) ? r[i] : i === 0 ? r : undefined)
+
+/** Raise "attempt to call": the arguments after `site` were evaluated by the caller, as Lua evaluates them first. */
+const callFail = (fn: LuaValue, desc: string, site: number, ..._args: Array<unknown>): never => {
+  throw callError(fn, desc, site)
+}
+
+/** `t.name` after the inline path found nothing: guards, string methods, nil, or the index error. */
+const fieldMiss = (t: LuaValue, name: string, site: number, desc: string): LuaValue =>
+  t instanceof LuaTable ? (t.guard === undefined ? undefined : t.guard(name, site)) : index(t, name, site, desc)
+
+/** The method `name` of `o` for `o:name(...)`: table fields (with guards), string methods, or the index error. */
+const method = (o: LuaValue, name: string, site: number, desc: string): LuaValue => {
+  if (o instanceof LuaTable) {
+    const v = o.fields === undefined ? undefined : o.fields[name]
+    return v !== undefined || o.guard === undefined ? v : o.guard(name, site)
+  }
+  if (typeof o === "string") return stringMeta.methods.getStr(name)
+  throw indexError(o, desc, site)
+}
+
+/** `t[k]` after the inline array path missed. */
+const indexAny = (t: LuaValue, k: LuaValue, site: number, desc: string): LuaValue => {
+  if (t instanceof LuaTable && typeof k === "string") {
+    const h = t.fields
+    const v = h === undefined ? undefined : h[k]
+    return v !== undefined || t.guard === undefined ? v : t.guard(k, site)
+  }
+  return index(t, k, site, desc)
+}
+
+/** `t.name = v` after the inline overwrite path missed. */
+const setField = (t: LuaValue, name: string, v: LuaValue, site: number, desc: string): void => {
+  if (!(t instanceof LuaTable)) throw indexError(t, desc, site)
+  if (!t.setStr(name, v)) throw tableFull(site)
+}
+
+/** `t[k] = v` after the inline array overwrite path missed. */
+const setAny = (t: LuaValue, k: LuaValue, v: LuaValue, site: number, desc: string): void => {
+  if (t instanceof LuaTable) {
+    if (typeof k === "number" && Number.isSafeInteger(k)) {
+      if (!t.setInt(k, v)) throw tableFull(site)
+      return
+    }
+    if (typeof k === "string") {
+      if (!t.setStr(k, v)) throw tableFull(site)
+      return
+    }
+  }
+  setIndex(t, k, v, site, desc)
+}
+
+/** Assignment to a global after the inline overwrite path missed. */
+const setGlobal = (G: LuaTable, name: string, v: LuaValue, site: number): void => {
+  if (!G.setStr(name, v)) throw tableFull(site)
+}
+
+/** Reading a global that is absent on purpose: its value if the program defined it, else the explanation. */
+const absentGlobal = (v: LuaValue, message: string, site: number): LuaValue => {
+  if (v === undefined) throw errorAt(message, site)
+  return v
+}
+
+/** `a .. b` for two strings. */
+const cat = (a: string, b: string, site: number): string => {
+  const n = a.length + b.length
+  if (n > 16777216) checkStringLength(n, site)
+  return a + b
+}
+
+/** `a .. b .. c ...` (three or more operands, evaluated left to right into `values`). */
+const concatMany = (values: Array<LuaValue>, descs: ReadonlyArray<string>, site: number): string => {
+  let s = ""
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]
+    if (typeof v !== "string") return concatValues(values, descs, site)
+    s += v
+  }
+  checkStringLength(s.length, site)
+  return s
+}
+
+/** A table from a list of positional values (`{a, b, f()}`): trailing nils dropped, the entry bound checked. */
+const arrayTable = (items: Array<LuaValue>, site: number): LuaTable => {
+  if (items.length > MAX_TABLE_ENTRIES) throw tableFull(site)
+  let n = items.length
+  while (n > 0 && items[n - 1] === undefined) n--
+  items.length = n
+  const t = new LuaTable()
+  t.arr = items
+  return t
+}
+
+/** A table from a record constructor's string-keyed part, already filled with `count` non-nil values. */
+const recordTable = (fields: Fields, count: number): LuaTable => {
+  const t = new LuaTable()
+  t.fields = fields
+  t.nfields = count
+  return t
+}
+
+/** One keyed field of a general table constructor (`[k] = v` or `name = v`). */
+const tableSet = (t: LuaTable, k: LuaValue, v: LuaValue, site: number): void => {
+  if (k === undefined) throw errorAt("table index is nil", site)
+  const key = normaliseKey(k)
+  if (typeof key === "number" && Number.isNaN(key)) throw errorAt("table index is NaN", site)
+  if (!t.set(key, v)) throw tableFull(site)
+}
+
+/** The positional items of a general table constructor, stored last (as Lua's SETLIST does). */
+const tableItems = (t: LuaTable, items: Array<LuaValue>, site: number): LuaTable => {
+  if (items.length + t.size() > MAX_TABLE_ENTRIES) throw tableFull(site)
+  for (let i = 0; i < items.length; i++) t.set(i + 1, items[i])
+  return t
+}
+
+// ------------------------------------------------------------------------------------------------ numeric for
+
+/** A numeric `for` whose control values do not fit the plain-number paths: 64-bit integers beyond 2^53. */
+class BigLoop {
+  value: number | bigint
+  private left: bigint
+  private started = false
+  constructor(
+    start: number | bigint,
+    private readonly step: number | bigint,
+    count: bigint,
+  ) {
+    this.value = start
+    this.left = count
+  }
+  /** Advance; false when the loop is over. */
+  more(): boolean {
+    if (this.started) {
+      if (this.left === 0n) return false
+      this.left--
+      this.value = intAdd(this.value, this.step)
+    }
+    this.started = true
+    return true
+  }
+}
+
+/**
+ * Where {@link forPrep} leaves a numeric loop's plan: mode 0 counts plain integers `i` from `i` to `lim` by `step`,
+ * mode 1 does the same with float values, mode 2 walks `big`.
+ */
+const FP = { i: 0, lim: 0, step: 1, big: undefined as BigLoop | undefined }
+
+const isNumber = (v: LuaValue): v is LuaNumber =>
+  typeof v === "number" || typeof v === "bigint" || v instanceof LuaFloat
+const isInt = (v: LuaNumber) => typeof v === "bigint" || (typeof v === "number" && Number.isSafeInteger(v))
+
+/** Plan a numeric `for` as Lua 5.4 does (errors for non-numbers and a zero step); see {@link FP}. */
+const forPrep = (a: LuaValue, b: LuaValue, c: LuaValue, site: number): number => {
+  FP.big = undefined
+  if (typeof a === "number" && typeof c === "number" && Number.isSafeInteger(a) && Number.isSafeInteger(c) && c !== 0) {
+    let lim = typeof b === "number" ? b : b instanceof LuaFloat ? b.n : NaN
+    if (!Number.isSafeInteger(lim) && !Number.isNaN(lim)) {
+      lim = c > 0 ? Math.floor(lim) : Math.ceil(lim)
+      // Beyond the safe range the loop cannot finish within the work bound; clamp when that is certain.
+      if (Math.abs(a) < 2 ** 51 && Math.abs(c) < 2 ** 20) {
+        if (lim > 2 ** 52) lim = 2 ** 52
+        else if (lim < -(2 ** 52)) lim = -(2 ** 52)
+      }
+    }
+    if (Number.isSafeInteger(lim) && Number.isSafeInteger(lim + c)) {
+      FP.i = a
+      FP.lim = lim
+      FP.step = c
+      return 0
+    }
+  }
+  if (!isNumber(a)) throw errorAt(`bad 'for' initial value (number expected, got ${typeName(a)})`, site)
+  if (!isNumber(b)) throw errorAt(`bad 'for' limit (number expected, got ${typeName(b)})`, site)
+  if (!isNumber(c)) throw errorAt(`bad 'for' step (number expected, got ${typeName(c)})`, site)
+  if (isInt(a) && isInt(c)) {
+    const ia = a as number | bigint
+    const ic = c as number | bigint
+    // eslint-disable-next-line eqeqeq
+    if (ic == 0) throw errorAt("'for' step is zero", site)
+    let lim: number | bigint
+    if (isInt(b)) lim = b as number | bigint
+    else {
+      const d = b instanceof LuaFloat ? b.n : (b as number)
+      if (Number.isNaN(d)) return skip()
+      const fl = ic > 0 ? Math.floor(d) : Math.ceil(d)
+      if (fl >= 9223372036854775807) lim = 0x7fffffffffffffffn
+      else if (fl <= -9223372036854775808) lim = -0x8000000000000000n
+      else lim = BigInt(fl)
+    }
+    if (ic > 0 ? ia > lim : ia < lim) return skip()
+    // The iteration count, computed without overflow as Lua 5.4 does.
+    const count = ic > 0 ? (BigInt(lim) - BigInt(ia)) / BigInt(ic) : (BigInt(ia) - BigInt(lim)) / -BigInt(ic)
+    FP.big = new BigLoop(ia, ic, count)
+    FP.i = 0
+    FP.lim = 0
+    FP.step = 1
+    return 2
+  }
+  const z = c instanceof LuaFloat ? c.n : Number(c)
+  if (z === 0) throw errorAt("'for' step is zero", site)
+  FP.i = a instanceof LuaFloat ? a.n : Number(a)
+  FP.lim = b instanceof LuaFloat ? b.n : Number(b)
+  FP.step = z
+  return 1
+}
+
+/** A plan that runs no iteration. */
+const skip = (): number => {
+  FP.i = 1
+  FP.lim = 0
+  FP.step = 1
+  return 0
+}
+
+// ------------------------------------------------------------------------------------------------ generic for
+
+/** The state of a generic `for`: `more()` advances and leaves the loop variables in `a`, `b` and `at(j)`. */
+abstract class Iteration {
+  a: LuaValue = undefined
+  b: LuaValue = undefined
+  abstract more(): boolean
+  /** Loop variable `j` (0-based) beyond the second. */
+  at(_j: number): LuaValue {
+    return undefined
+  }
+}
+
+/** `pairs(t)`: the array part, then the string keys, then the other keys. */
+class TableIteration extends Iteration {
+  private phase = 0
+  private i = 0
+  private keys: Array<string> | undefined
+  private entries: Array<[LuaValue, LuaValue]> | undefined
+  constructor(private readonly t: LuaTable) {
+    super()
+  }
+  more(): boolean {
+    const t = this.t
+    for (;;) {
+      if (this.phase === 0) {
+        const arr = t.arr
+        while (this.i < arr.length) {
+          const v = arr[this.i++]
+          if (v !== undefined) {
+            this.a = this.i
+            this.b = v
+            return true
+          }
+        }
+        this.phase = 1
+        this.i = 0
+        this.keys = t.fields === undefined ? [] : Object.keys(t.fields)
+      }
+      if (this.phase === 1) {
+        const keys = this.keys!
+        const o = t.fields
+        while (this.i < keys.length) {
+          const k = keys[this.i++]
+          const v = o === undefined ? undefined : o[k]
+          if (v !== undefined) {
+            this.a = k
+            this.b = v
+            return true
+          }
+        }
+        this.phase = 2
+        this.i = 0
+        this.entries = t.hash === undefined ? [] : [...t.hash]
+      }
+      const entries = this.entries!
+      while (this.i < entries.length) {
+        const k = entries[this.i++][0]
+        // A key removed during the traversal is skipped; a changed value is seen.
+        const v = t.hash === undefined ? undefined : t.hash.get(k)
+        if (v !== undefined) {
+          this.a = k
+          this.b = v
+          return true
+        }
+      }
+      return false
+    }
+  }
+}
+
+/** `ipairs(t)`: `t[1]`, `t[2]`, ... up to the first nil. */
+class ArrayIteration extends Iteration {
+  private i = 0
+  constructor(private readonly t: LuaTable) {
+    super()
+  }
+  more(): boolean {
+    const v = this.t.getInt(++this.i)
+    if (v === undefined) return false
+    this.a = this.i
+    this.b = v
+    return true
+  }
+}
+
+/** Any other iterator function, called as Lua does: `f(state, control)` until its first result is nil. */
+class CallIteration extends Iteration {
+  private r: LuaValue | Array<LuaValue> = undefined
+  constructor(
+    private readonly fn: LuaFunction,
+    private readonly state: LuaValue,
+    private control: LuaValue,
+    private readonly site: number,
+  ) {
+    super()
+  }
+  more(): boolean {
+    rt.site = this.site
+    const r = this.fn(this.state, this.control)
+    this.r = r
+    const a = Array.isArray(r) ? r[0] : r
+    if (a === undefined) return false
+    this.a = a
+    this.b = Array.isArray(r) ? r[1] : undefined
+    this.control = a
+    return true
+  }
+  override at(j: number): LuaValue {
+    return Array.isArray(this.r) ? this.r[j] : undefined
+  }
+}
+
+/** Start a generic `for` over `f, s, c` (the explist adjusted to three values). */
+const forIn = (
+  f: LuaValue,
+  s: LuaValue,
+  c: LuaValue,
+  site: number,
+  next: LuaFunction,
+  ipairsIterator: LuaFunction,
+): Iteration => {
+  if (f === next && s instanceof LuaTable && c === undefined) return new TableIteration(s)
+  if (f === ipairsIterator && s instanceof LuaTable && c === 0) return new ArrayIteration(s)
+  if (typeof f !== "function") throw errorAt(`attempt to call a ${typeName(f)} value`, site)
+  return new CallIteration(f, s, c, site)
+}
+
+/** {@link forIn} for an explist that is one multi-valued expression (`pairs(t)`). */
+const forInResults = (
+  r: LuaValue | Array<LuaValue>,
+  site: number,
+  next: LuaFunction,
+  ipairsIterator: LuaFunction,
+): Iteration => (Array.isArray(r) ? forIn(r[0], r[1], r[2], site, next, ipairsIterator) : forIn(r, undefined, undefined, site, next, ipairsIterator))
+
+/** Everything generated code may call, by the name it uses (`$name`). */
+export const INTRINSICS = {
+  rt,
+  meter,
+  callSites,
+  callDepthError,
+  EMPTY,
+  LuaTable,
+  LuaFloat,
+  Fields,
+  FP,
+  first,
+  spread,
+  nth,
+  callFail,
+  fieldMiss,
+  method,
+  indexAny,
+  setField,
+  setAny,
+  setGlobal,
+  absentGlobal,
+  cat,
+  concat2,
+  concatMany,
+  length,
+  arrayTable,
+  recordTable,
+  tableSet,
+  tableItems,
+  forPrep,
+  makeFloat,
+  forIn,
+  forInResults,
+  arith,
+  lessThan,
+  lessEqual,
+  luaEq,
+  addNN,
+  subNN,
+  mulNN,
+  divNN,
+  modNN,
+  idivNN,
+  powNN,
+}
