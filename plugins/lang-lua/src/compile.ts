@@ -16,13 +16,14 @@
 import type { Chunk, Node } from "luaparse"
 import { arith, Op, stringToNumber } from "./numbers.js"
 import { INTRINSICS } from "./intrinsics.js"
-import { ParenFinder, ParseFailure, type Parsed } from "./parse.js"
+import { ABSENT } from "./lib/absent.js"
+import { parse, ParenFinder, ParseFailure, type Parsed } from "./parse.js"
 import type { Location } from "./protocol.js"
 import { CHUNK_NAME, MAX_CALL_DEPTH } from "./runtime.js"
 import { resolve, type FnInfo, type Resolution, type Resolved, type VarInfo } from "./scope.js"
 import { LuaTable, type LuaFunction, type LuaValue } from "./value.js"
 
-/** What compiled code needs from the standard library. */
+/** What a compiled program is run against: the standard library environment of one run. */
 export interface CompileEnv {
   /** The globals table. */
   readonly globals: LuaTable
@@ -30,29 +31,75 @@ export interface CompileEnv {
   readonly next: LuaFunction
   /** The iterator `ipairs` returns, recognised the same way. */
   readonly ipairsIterator: LuaFunction
-  /** Globals that are absent on purpose → the message for using one. */
-  readonly absent: ReadonlyMap<string, string>
 }
 
-/** A compiled program: call `main()` to run it. */
-export interface Program {
-  readonly main: LuaFunction
+/**
+ * A program compiled to a JS factory. It holds no run state: every {@link instantiate} makes fresh closures over a
+ * fresh environment, and V8 keeps (and reuses) the optimised code of the factory's inner functions.
+ */
+export interface Compiled {
+  readonly factory: (...args: Array<unknown>) => LuaFunction
+  readonly constants: ReadonlyArray<unknown>
   /** Source locations by id, for the run-time state. */
   readonly locations: Array<Location | undefined>
+  readonly bytes: number
 }
 
-/** Compile a parsed program against the standard library environment. */
-export const compile = (parsed: Parsed, env: CompileEnv): Program => {
-  const generator = new Generator(parsed, env)
+/** The compiled programs a worker keeps, by source text, most recently used last. */
+const cache = new Map<string, Compiled>()
+const CACHE_ENTRIES = 32
+const CACHE_BYTES = 4 * 1024 * 1024
+let cachedBytes = 0
+
+/** Parse and compile `code`, or reuse its compiled form from an earlier run in this worker. */
+export const compile = (code: string): Compiled => {
+  const known = cache.get(code)
+  if (known !== undefined) {
+    cache.delete(code)
+    cache.set(code, known)
+    return known
+  }
+  const parsed = parse(code)
+  const generator = new Generator(parsed)
   const source = generator.program(parsed.chunk)
-  const factory = new Function("$", "K", "G", "GT", "$next", "$ipairs", source) as (...args: Array<unknown>) => LuaFunction
-  if (env.globals.fields === undefined) throw new Error("the globals table has no string-keyed part")
-  const main = factory(INTRINSICS, generator.constants, env.globals.fields, env.globals, env.next, env.ipairsIterator)
-  return { main, locations: generator.locations }
+  let factory: Compiled["factory"]
+  try {
+    factory = new Function("$", "K", "G", "GT", "$next", "$ipairs", source) as Compiled["factory"]
+  } catch (e) {
+    // The generated source is valid JavaScript; what fails here are the engine's size limits.
+    throw new ParseFailure({
+      kind: "ExecutionFailure",
+      message: `the program is too large for the compiler (${e instanceof Error ? e.message : String(e)}): split it into smaller functions`,
+    })
+  }
+  const compiled: Compiled = {
+    factory,
+    constants: generator.constants,
+    locations: generator.locations,
+    bytes: code.length + source.length,
+  }
+  cache.set(code, compiled)
+  cachedBytes += compiled.bytes
+  for (const [key, old] of cache) {
+    if (cache.size <= CACHE_ENTRIES && cachedBytes <= CACHE_BYTES) break
+    cache.delete(key)
+    cachedBytes -= old.bytes
+  }
+  return compiled
 }
 
-/** The generated program compiled from `parsed`, for tests and debugging. */
-export const generatedSource = (parsed: Parsed, env: CompileEnv): string => new Generator(parsed, env).program(parsed.chunk)
+/** Make the program's main function for one run, over that run's environment. */
+export const instantiate = (compiled: Compiled, env: CompileEnv): LuaFunction => {
+  const fields = env.globals.fields
+  if (fields === undefined) throw new Error("the globals table has no string-keyed part")
+  return compiled.factory(INTRINSICS, compiled.constants, fields, env.globals, env.next, env.ipairsIterator)
+}
+
+/** The generated JS source of a program, for tests and debugging. */
+export const generatedSource = (code: string): string => {
+  const parsed = parse(code)
+  return new Generator(parsed).program(parsed.chunk)
+}
 
 /** A label inside a block. */
 interface LabelInfo {
@@ -80,11 +127,17 @@ interface BlockCtx {
   readonly locals: Array<[number, string]>
 }
 
-/** Compile-time context of one function. */
+/**
+ * Compile-time context of one function. Temporaries (`t0`, `t1`, ...) hold values only while one statement runs
+ * (no temporary is live while a nested statement runs), so every statement starts again from `t0` and the
+ * function declares as many as its largest statement needs.
+ */
 interface FnCtx {
   readonly info: FnInfo
-  /** Temporaries to declare at the top of the function. */
-  readonly temps: Array<string>
+  /** Temporaries in use by the statement being compiled. */
+  temps: number
+  /** The most temporaries any statement used. */
+  maxTemps: number
   /** JS labels of the enclosing Lua loops, innermost last. */
   readonly loops: Array<string>
 }
@@ -127,10 +180,7 @@ class Generator {
   private block: BlockCtx | undefined
   private fn!: FnCtx
 
-  constructor(
-    parsed: Parsed,
-    private readonly env: CompileEnv,
-  ) {
+  constructor(parsed: Parsed) {
     this.resolved = resolve(parsed.chunk)
     this.parens = new ParenFinder(parsed.source)
   }
@@ -156,10 +206,11 @@ class Generator {
     return ++this.counter
   }
 
-  /** A fresh temporary of the current function. */
+  /** A fresh temporary for the statement being compiled. */
   private temp(): string {
-    const t = `t${this.uid()}`
-    this.fn.temps.push(t)
+    const fn = this.fn
+    const t = `t${fn.temps++}`
+    if (fn.temps > fn.maxTemps) fn.maxTemps = fn.temps
     return t
   }
 
@@ -302,12 +353,12 @@ class Generator {
   private functionBody(info: FnInfo, params: Array<VarInfo>, vararg: boolean, body: ReadonlyArray<Node>): string {
     const outerFn = this.fn
     const outerBlock = this.block
-    this.fn = { info, temps: [], loops: [] }
+    this.fn = { info, temps: 0, maxTemps: 0, loops: [] }
     this.block = undefined
     const names = params.map((p) => this.local(p))
     if (vararg) names.push("...va")
     const code = this.blockOf(body)
-    const temps = this.fn.temps
+    const temps = Array.from({ length: this.fn.maxTemps }, (_, i) => `t${i}`)
     this.fn = outerFn
     this.block = outerBlock
     return [
@@ -437,6 +488,7 @@ class Generator {
   // ---------------------------------------------------------------------------------------------- statements
 
   private statement(s: Node): string {
+    this.fn.temps = 0
     switch (s.type) {
       case "LocalStatement":
         return this.localStatement(s)
@@ -660,7 +712,7 @@ class Generator {
     const limit = this.expr(s.end)
     const step = s.step ? this.expr(s.step) : "1"
     const v = this.local(this.decl(s.variable))
-    const [m, i, lim, st, big] = [0, 1, 2, 3, 4].map(() => `t${this.uid()}`)
+    const [m, i, lim, st, big] = [0, 1, 2, 3, 4].map(() => `f${this.uid()}`)
     this.fn.loops.push(label)
     const body = this.blockOf(s.body)
     this.fn.loops.pop()
@@ -679,7 +731,7 @@ class Generator {
     const label = `L${this.uid()}`
     const site = this.site(s)
     const iterators: ReadonlyArray<Node> = s.iterators
-    const it = `t${this.uid()}`
+    const it = `f${this.uid()}`
     let setup = ""
     let start: string
     if (iterators.length === 1 && this.isMulti(iterators[0]))
@@ -760,7 +812,7 @@ class Generator {
     const r = this.use(node)
     if (r.kind !== "global") return this.local(r.v)
     const name = node.name as string
-    const absent = this.env.absent.get(name)
+    const absent = ABSENT.get(name)
     if (absent !== undefined) return `$absentGlobal(G${this.prop(name)}, ${this.k(absent)}, ${this.site(node)})`
     return `G${this.prop(name)}`
   }
@@ -1005,7 +1057,7 @@ class Generator {
       const [setup, a, b] = this.operands({ type: "BinaryExpression", left: operands[0], right: operands[1] } as Node)
       return seq(
         setup,
-        `typeof ${a.ref} === "string" && typeof ${b.ref} === "string" ? $cat(${a.ref}, ${b.ref}, ${site}) : $concat2(${a.ref}, ${b.ref}, ${site}, ${this.k(descs[0])}, ${this.k(descs[1])})`,
+        `typeof ${a.ref} === "string" && typeof ${b.ref} === "string" ? $cat(${a.ref}, ${b.ref}, ${site}) : $concatPair(${a.ref}, ${b.ref}, ${site}, ${this.k(descs[0])}, ${this.k(descs[1])})`,
       )
     }
     return `$concatMany([${operands.map((o) => this.expr(o)).join(", ")}], ${this.k(descs)}, ${site})`

@@ -164,6 +164,8 @@ const encodeKey = (key: string): string => {
   return k
 }
 
+const tooBig = () => new DataProblem(`data has a container with more than ${MAX_TABLE_ENTRIES} entries`, "$", true)
+
 const convert = (v: DataValue, depth: number): LuaValue => {
   if (v === null) return JSON_NULL
   switch (typeof v) {
@@ -179,9 +181,8 @@ const convert = (v: DataValue, depth: number): LuaValue => {
   if (depth >= MAX_DATA_DEPTH)
     throw new DataProblem(`data is nested deeper than ${MAX_DATA_DEPTH} levels`, "$", true)
   const t = new LuaTable()
-  const tooBig = () => new DataProblem(`data has a container with more than ${MAX_TABLE_ENTRIES} entries`, "$", true)
-  if (Array.isArray(v) && v.length > MAX_TABLE_ENTRIES) throw tooBig()
   if (Array.isArray(v)) {
+    if (v.length > MAX_TABLE_ENTRIES) throw tooBig()
     const arr = new Array<LuaValue>(v.length)
     for (let i = 0; i < v.length; i++) arr[i] = convert(v[i], depth + 1)
     t.arr = arr
@@ -190,10 +191,12 @@ const convert = (v: DataValue, depth: number): LuaValue => {
   }
   const o = v as { readonly [key: string]: DataValue }
   const fields = new Fields()
-  let n = 0
-  for (const key in o) {
+  const keys = Object.keys(o)
+  const n = keys.length
+  if (n > MAX_TABLE_ENTRIES) throw tooBig()
+  for (let i = 0; i < n; i++) {
+    const key = keys[i]
     fields[encodeKey(key)] = convert(o[key], depth + 1)
-    if (++n > MAX_TABLE_ENTRIES) throw tooBig()
   }
   if (n > 0) {
     t.fields = fields

@@ -6,7 +6,7 @@
  */
 import { arith, intAdd, lessEqual, lessThan, normaliseKey, type LuaNumber } from "./numbers.js"
 import { addNN, divNN, idivNN, luaEq, modNN, mulNN, powNN, subNN } from "./operators.js"
-import { callError, concat2, concatValues, index, indexError, length, setIndex, stringMeta, tableFull } from "./ops.js"
+import { callError, concatValues, index, indexError, length, setIndex, stringMeta, tableFull } from "./ops.js"
 import { callDepthError, callSites, checkStringLength, errorAt, meter, rt } from "./runtime.js"
 import { Fields, LuaFloat, LuaTable, MAX_TABLE_ENTRIES, typeName, makeFloat, type LuaFunction, type LuaValue } from "./value.js"
 
@@ -94,13 +94,21 @@ const cat = (a: string, b: string, site: number): string => {
   return a + b
 }
 
+/** `a .. b` when one operand is not a string: integers inline, everything else through the general path. */
+const concatPair = (a: LuaValue, b: LuaValue, site: number, descA: string, descB: string): string => {
+  const x = typeof a === "string" ? a : typeof a === "number" && Number.isSafeInteger(a) ? String(a) : undefined
+  const y = typeof b === "string" ? b : typeof b === "number" && Number.isSafeInteger(b) ? String(b) : undefined
+  return x !== undefined && y !== undefined ? cat(x, y, site) : concatValues([a, b], [descA, descB], site)
+}
+
 /** `a .. b .. c ...` (three or more operands, evaluated left to right into `values`). */
 const concatMany = (values: Array<LuaValue>, descs: ReadonlyArray<string>, site: number): string => {
   let s = ""
   for (let i = 0; i < values.length; i++) {
     const v = values[i]
-    if (typeof v !== "string") return concatValues(values, descs, site)
-    s += v
+    if (typeof v === "string") s += v
+    else if (typeof v === "number" && Number.isSafeInteger(v)) s += String(v)
+    else return concatValues(values, descs, site)
   }
   checkStringLength(s.length, site)
   return s
@@ -399,7 +407,7 @@ export const INTRINSICS = {
   setGlobal,
   absentGlobal,
   cat,
-  concat2,
+  concatPair,
   concatMany,
   length,
   arrayTable,

@@ -82,10 +82,6 @@ export const concatValues = (values: Array<LuaValue>, descs: ReadonlyArray<strin
   return pieces.join("")
 }
 
-/** `a .. b` when at least one is not a string. */
-export const concat2 = (a: LuaValue, b: LuaValue, site: number, descA: string, descB: string): string =>
-  concatValues([a, b], [descA, descB], site)
-
 const addresses = new WeakMap<object, number>()
 let nextAddress = 0x55a4c0de1000
 

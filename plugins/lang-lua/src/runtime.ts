@@ -28,10 +28,6 @@ export const rt = {
   depth: 0,
   /** Location id of the call in progress (set by every call site just before it calls). */
   site: 0,
-  /** The value a `return` statement hands to its function: one value or a JS array of values. */
-  ret: undefined as LuaValue | Array<LuaValue>,
-  /** The label a `goto` statement is looking for. */
-  label: undefined as unknown,
   /** `Date.now()` after which the run times out. */
   deadline: Infinity,
   /** Source locations by id (id 0 means "unknown"). */
@@ -41,25 +37,14 @@ export const rt = {
 /** `callSites[d]` is the location id of the call that entered depth `d`; used by `error(msg, level)`. */
 export const callSites: Array<number> = new Array(MAX_CALL_DEPTH + 2).fill(0)
 
-/**
- * `frames[d]` is the register array of the Lua function running at depth `d`. Frames are reused: a Lua function's
- * frame is never referenced after it returns (closures capture cells, not frames).
- */
-export const frames: Array<Array<unknown>> = Array.from({ length: MAX_CALL_DEPTH + 2 }, () =>
-  new Array(32).fill(undefined),
-)
-
 /** Reset the state for a new run. */
 export const resetRuntime = (locations: Array<Location | undefined>, deadline: number): void => {
   rt.budget = CHUNK
   rt.spent = 0
   rt.depth = 0
   rt.site = 0
-  rt.ret = undefined
-  rt.label = undefined
   rt.deadline = deadline
   rt.locations = locations
-  for (const f of frames) f.fill(undefined)
 }
 
 /**

@@ -1,59 +1,34 @@
 /**
- * Scope resolution, run once over the syntax tree before compiling: every local variable gets a frame slot, every
- * name use is resolved to a local, an upvalue or a global, and locals used by inner functions are marked as captured
- * (they live in a {@link Cell} so that closures share them).
+ * Scope resolution, run once over the syntax tree before compiling: every name use is resolved to a local, an
+ * upvalue or a global, and locals used by inner functions are marked as captured.
  */
 import type { Chunk, Node } from "luaparse"
 
 /** A local variable. */
 export interface VarInfo {
   readonly name: string
-  /** Its slot in the frame of the function that declares it. */
-  readonly slot: number
   /** The function that declares it. */
   readonly fn: FnInfo
-  /** True when an inner function uses it: it is then held in a {@link Cell}. */
+  /** True when an inner function uses it (so a call may change it while an expression is evaluated). */
   captured: boolean
-}
-
-/** Where a closure finds one of its upvalues when it is created. */
-export interface UpvalueSource {
-  readonly v: VarInfo
-  /** True: a slot of the enclosing function's frame; false: an upvalue of the enclosing function. */
-  readonly fromLocal: boolean
-  readonly index: number
 }
 
 /** A function being compiled (the main chunk is one too). */
 export interface FnInfo {
   readonly parent: FnInfo | undefined
-  readonly upvalues: Array<UpvalueSource>
-  readonly upvalueIndex: Map<VarInfo, number>
-  /** Slots in use while resolving; frames are {@link maxSlots} long. */
-  slots: number
-  maxSlots: number
   readonly vararg: boolean
 }
-
-/** A variable cell shared between a frame and the closures that capture the variable. */
-export class Cell {
-  constructor(public v: unknown) {}
-}
-
-/** Frame slot 0 holds the running closure's upvalue cells, slot 1 its extra arguments (`...`); locals follow. */
-export const FIRST_LOCAL_SLOT = 2
 
 /** How a name use resolved. */
 export type Resolution =
   | { readonly kind: "local"; readonly v: VarInfo }
-  | { readonly kind: "upvalue"; readonly v: VarInfo; readonly index: number }
+  | { readonly kind: "upvalue"; readonly v: VarInfo }
   | { readonly kind: "global" }
 
 interface Scope {
   readonly vars: Map<string, VarInfo>
   readonly parent: Scope | undefined
   readonly fn: FnInfo
-  readonly savedSlots: number
 }
 
 /** The results of resolution, keyed by syntax node. */
@@ -76,44 +51,22 @@ export const resolve = (chunk: Chunk): Resolved => {
   let scope: Scope | undefined
 
   const newFn = (node: Node, parent: FnInfo | undefined, vararg: boolean): FnInfo => {
-    const fn: FnInfo = {
-      parent,
-      upvalues: [],
-      upvalueIndex: new Map(),
-      slots: FIRST_LOCAL_SLOT,
-      maxSlots: FIRST_LOCAL_SLOT,
-      vararg,
-    }
+    const fn: FnInfo = { parent, vararg }
     out.functions.set(node, fn)
     return fn
   }
   const open = (fn: FnInfo) => {
-    scope = { vars: new Map(), parent: scope, fn, savedSlots: fn.slots }
+    scope = { vars: new Map(), parent: scope, fn }
   }
   const close = () => {
-    const s = scope!
-    s.fn.slots = s.savedSlots
-    scope = s.parent
+    scope = scope!.parent
   }
   const declare = (id: Node): VarInfo => {
     const s = scope!
-    const fn = s.fn
-    const v: VarInfo = { name: id.name, slot: fn.slots++, fn, captured: false }
-    if (fn.slots > fn.maxSlots) fn.maxSlots = fn.slots
+    const v: VarInfo = { name: id.name, fn: s.fn, captured: false }
     s.vars.set(id.name, v)
     out.declarations.set(id, v)
     return v
-  }
-  const upvalue = (fn: FnInfo, v: VarInfo): number => {
-    const known = fn.upvalueIndex.get(v)
-    if (known !== undefined) return known
-    const parent = fn.parent!
-    const source: UpvalueSource =
-      v.fn === parent ? { v, fromLocal: true, index: v.slot } : { v, fromLocal: false, index: upvalue(parent, v) }
-    fn.upvalues.push(source)
-    const index = fn.upvalues.length - 1
-    fn.upvalueIndex.set(v, index)
-    return index
   }
   const use = (id: Node) => {
     const here = scope!.fn
@@ -123,7 +76,7 @@ export const resolve = (chunk: Chunk): Resolved => {
       if (v.fn === here) out.uses.set(id, { kind: "local", v })
       else {
         v.captured = true
-        out.uses.set(id, { kind: "upvalue", v, index: upvalue(here, v) })
+        out.uses.set(id, { kind: "upvalue", v })
       }
       return
     }

@@ -2,12 +2,12 @@
  * The Lua runtime for core's sandbox worker: `run(request, host)` parses, compiles and runs one program and returns
  * its result as data or a diagnostic. Everything here is synchronous; host calls block inside `host.call`.
  */
-import { compile } from "./compile.js"
+import { compile, instantiate } from "./compile.js"
 import { DataProblem, toData } from "./data.js"
 import { LuaError, LuaFatal } from "./errors.js"
 import { createEnvironment } from "./lib/index.js"
 import { JSON_NULL, tostring } from "./ops.js"
-import { parse, ParseFailure } from "./parse.js"
+import { ParseFailure } from "./parse.js"
 import type { Diagnostic, Location, RunOutcome, RunRequest, SandboxHost } from "./protocol.js"
 import { locationOf, MAX_CALL_DEPTH, MAX_STRING_BYTES, resetRuntime, rt } from "./runtime.js"
 import { utf8DecodeLenient } from "./utf8.js"
@@ -54,11 +54,10 @@ const toDiagnostic = (e: unknown): Diagnostic => {
 /** Run one Lua program. */
 export const run = (request: RunRequest, host: SandboxHost): RunOutcome => {
   try {
-    const parsed = parse(request.code)
+    const program = compile(request.code)
     const env = createEnvironment(request, host)
-    const program = compile(parsed, env)
     resetRuntime(program.locations, host.deadline)
-    const r = program.main()
+    const r = instantiate(program, env)()
     const value = Array.isArray(r) ? r[0] : r
     try {
       return { ok: true, value: toData(value) }

@@ -228,6 +228,10 @@ export const format = (fmt: string, args: ReadonlyArray<unknown>, adapter: Forma
       case "o":
       case "x":
       case "X": {
+        if (body.length === 0 && conversion === "d" && typeof arg === "number" && Number.isSafeInteger(arg)) {
+          out += String(arg)
+          break
+        }
         const v = checkInteger(arg, argument, adapter)
         const flags =
           conversion === "d" || conversion === "i" ? FLAGS_SIGNED : conversion === "u" ? FLAGS_UNSIGNED : FLAGS_HEX
