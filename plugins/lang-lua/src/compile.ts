@@ -124,7 +124,17 @@ interface BlockCtx {
   /** Index of the statement being compiled. */
   index: number
   /** Statement indices that declare locals, with the first declared name. */
-  readonly locals: Array<[number, string]>
+  locals: Array<[number, string]>
+  /** Set when the block is compiled as a dispatch loop (see {@link Generator.dispatch}). */
+  dispatch: Dispatch | undefined
+}
+
+/** A block compiled as `D<uid>: for (;;) { switch (p<uid>) { ... } }`, its locals declared before the loop. */
+interface Dispatch {
+  readonly pc: string
+  readonly loop: string
+  /** The block's own locals with the statements declaring them (declared before the loop; the statements assign). */
+  readonly hoisted: Array<{ readonly v: VarInfo; readonly at: number }>
 }
 
 /**
@@ -324,8 +334,18 @@ class Generator {
     )
   }
 
-  /** True when evaluating other expressions cannot change the node's value: plain locals, constants and `...`. */
-  private stable(node: Node): boolean {
+  /**
+   * True for what PUC Lua reads from a register when an instruction runs: the running function's locals, constants
+   * and `...`. An operator reads such an operand after evaluating the other (`a + f()` sees what `f` did to `a`),
+   * while upvalues, globals and fields are loaded where they appear.
+   */
+  private register(node: Node): boolean {
+    if (node.type === "Identifier") return this.use(node).kind === "local"
+    return node.type === "VarargLiteral" || this.constant(node) !== NOT_CONSTANT
+  }
+
+  /** True when nothing can change the node's value: locals no closure captures, constants and `...`. */
+  private unchangeable(node: Node): boolean {
     if (node.type === "Identifier") {
       const r = this.use(node)
       return r.kind === "local" && !r.v.captured
@@ -333,12 +353,19 @@ class Generator {
     return node.type === "VarargLiteral" || this.constant(node) !== NOT_CONSTANT
   }
 
-  /** Evaluate `node` once: a stable node is used as is, anything else goes through a temporary. */
+  /** An operand of an operator: registers are read in place (see {@link register}), anything else once, into a temporary. */
   private hold(node: Node): Held {
     const code = this.expr(node)
-    if (this.stable(node)) return { setup: "", ref: code }
-    const t = this.temp()
-    return { setup: `${t} = ${code}`, ref: t }
+    return this.register(node) ? { setup: "", ref: code } : this.holdCode(code)
+  }
+
+  /**
+   * A value copied where it appears, as PUC Lua copies a callee, call arguments and concatenation operands into
+   * consecutive registers: only what nothing can change is used in place.
+   */
+  private copy(node: Node): Held {
+    const code = this.expr(node)
+    return this.unchangeable(node) ? { setup: "", ref: code } : this.holdCode(code)
   }
 
   /** Evaluate already generated code once, into a temporary. */
@@ -387,7 +414,14 @@ class Generator {
 
   /** A block's statements; `tail` is code to run at its end, inside the scope of its locals. */
   private blockOf(body: ReadonlyArray<Node>, tail = ""): string {
-    const ctx: BlockCtx = { parent: this.block, fn: this.fn, labels: new Map(), index: 0, locals: [] }
+    const ctx: BlockCtx = {
+      parent: this.block,
+      fn: this.fn,
+      labels: new Map(),
+      index: 0,
+      locals: [],
+      dispatch: undefined,
+    }
     body.forEach((s, i) => {
       if (s.type !== "LabelStatement") return
       const name = s.label.name as string
@@ -406,16 +440,61 @@ class Generator {
         backward: false,
       })
     })
+    const nested = this.layout(ctx, this.statements(ctx, body), tail)
+    if (nested !== undefined) return nested
+    // The gotos cross each other: compile the block again as a dispatch loop.
+    for (const label of ctx.labels.values()) {
+      label.forwardFrom = undefined
+      label.backward = false
+    }
+    ctx.dispatch = { pc: `p${this.uid()}`, loop: `D${this.uid()}`, hoisted: [] }
+    return this.dispatch(ctx, this.statements(ctx, body), tail, body)
+  }
+
+  /** Compile a block's statements in `ctx`. */
+  private statements(ctx: BlockCtx, body: ReadonlyArray<Node>): Array<string> {
+    ctx.locals = []
     this.block = ctx
-    const codes: Array<string> = []
-    body.forEach((s, i) => {
+    const codes = body.map((s, i) => {
       ctx.index = i
       if (s.type === "LocalStatement") ctx.locals.push([i, s.variables[0].name])
       else if (s.type === "FunctionDeclaration" && s.isLocal) ctx.locals.push([i, s.identifier.name])
-      codes.push(this.statement(s))
+      return this.statement(s)
     })
     this.block = ctx.parent
-    return this.layout(ctx, codes, tail, body)
+    return codes
+  }
+
+  /**
+   * A block whose gotos cannot be expressed by nesting: `switch` on the jump target inside a loop, re-entered by
+   * `continue`. Its locals live outside the loop, so a backward jump keeps those declared before the label; a
+   * local declared after a label that is jumped back to would be shared by the closures made in each pass, so
+   * capturing one is refused.
+   */
+  private dispatch(ctx: BlockCtx, codes: Array<string>, tail: string, body: ReadonlyArray<Node>): string {
+    const { pc, loop, hoisted } = ctx.dispatch!
+    const backward = [...ctx.labels.values()].filter((l) => l.backward).map((l) => l.index)
+    for (const { v, at } of hoisted)
+      if (v.captured && backward.some((l) => l <= at))
+        this.fail(
+          body[at],
+          `local '${v.name}' is captured by a closure and declared again by a goto that jumps back over it; declare it inside a do ... end block`,
+        )
+    const cases = codes.map((code, i) =>
+      body[i].type === "LabelStatement" ? `case ${i + 1}:` : code,
+    )
+    return [
+      hoisted.length > 0 ? `let ${hoisted.map(({ v }) => this.local(v)).join(", ")};` : "",
+      `let ${pc} = 0;`,
+      `${loop}: for (;;) {`,
+      `switch (${pc}) {`,
+      "case 0:",
+      ...cases,
+      "}",
+      tail,
+      "break;",
+      "}",
+    ].join("\n")
   }
 
   /**
@@ -423,7 +502,7 @@ class Generator {
    * (`F<uid>: { ... }`, left with `break`), one jumped to from after it opens a loop to the block's end
    * (`B<uid>: for (;;) { ... break }`, re-entered with `continue`, so locals declared after it are fresh again).
    */
-  private layout(ctx: BlockCtx, codes: Array<string>, tail: string, body: ReadonlyArray<Node>): string {
+  private layout(ctx: BlockCtx, codes: Array<string>, tail: string): string | undefined {
     const n = codes.length
     interface Interval {
       start: number
@@ -453,12 +532,7 @@ class Generator {
     }
     intervals.push(...forward)
     for (const a of intervals)
-      for (const b of intervals)
-        if (a.start < b.start && b.start < a.end && a.end < b.end)
-          this.fail(
-            body[b.start],
-            "this goto layout is not supported: a goto jumps forward past a label that another goto jumps back to",
-          )
+      for (const b of intervals) if (a.start < b.start && b.start < a.end && a.end < b.end) return undefined
     const used = new Set<Interval>()
     const emit = (lo: number, hi: number, withTail: boolean): string => {
       const out: Array<string> = []
@@ -546,6 +620,7 @@ class Generator {
       const label = b.labels.get(name)
       if (label === undefined) continue
       const from = b.index
+      const jump = b.dispatch === undefined ? undefined : `${b.dispatch.pc} = ${label.index + 1}; continue ${b.dispatch.loop};`
       if (label.index > from) {
         if (!label.atEnd) {
           const local = b.locals.find(([i]) => i > from && i < label.index)
@@ -553,10 +628,10 @@ class Generator {
             this.fail(s, `<goto ${name}> at line ${s.loc?.start.line} jumps into the scope of local '${local[1]}'`)
         }
         label.forwardFrom = label.forwardFrom === undefined ? from : Math.min(label.forwardFrom, from)
-        return `break F${label.uid};`
+        return jump ?? `break F${label.uid};`
       }
       label.backward = true
-      return `${charge(this.site(s))} continue B${label.uid};`
+      return `${charge(this.site(s))} ${jump ?? `continue B${label.uid};`}`
     }
     return this.fail(s, `no visible label '${name}' for <goto> at line ${s.loc?.start.line}`)
   }
@@ -564,9 +639,16 @@ class Generator {
   private localStatement(s: Node): string {
     const vars: Array<VarInfo> = s.variables.map((v: Node) => this.decl(v))
     const init: ReadonlyArray<Node> = s.init
-    if (init.length === 0) return `let ${vars.map((v) => this.local(v)).join(", ")};`
     const values = this.adjusted(init, vars.length)
-    return `${values.setup}let ${vars.map((v, i) => `${this.local(v)} = ${values.refs[i]}`).join(", ")};`
+    return `${values.setup}${this.declare(vars)}${vars.map((v, i) => `${this.local(v)} = ${values.refs[i]}`).join(", ")};`
+  }
+
+  /** The start of a declaration of the block's new locals: `let `, or nothing when a dispatch block hoists them. */
+  private declare(vars: Array<VarInfo>): string {
+    const dispatch = this.block?.dispatch
+    if (dispatch === undefined) return "let "
+    for (const v of vars) dispatch.hoisted.push({ v, at: this.block!.index })
+    return ""
   }
 
   /**
@@ -608,11 +690,11 @@ class Generator {
     const stores: Array<string> = []
     const refs = targets.map((t) => {
       if (t.type === "Identifier") return { t, obj: "", key: "" }
-      const obj = this.holdCode(this.expr(t.base))
-      parts.push(`${obj.setup};`)
+      const obj = this.hold(t.base)
+      if (obj.setup !== "") parts.push(`${obj.setup};`)
       if (t.type === "MemberExpression") return { t, obj: obj.ref, key: this.literal(t.identifier.name) }
-      const key = this.holdCode(this.expr(t.index))
-      parts.push(`${key.setup};`)
+      const key = this.hold(t.index)
+      if (key.setup !== "") parts.push(`${key.setup};`)
       return { t, obj: obj.ref, key: key.ref }
     })
     const values = this.adjusted(init, targets.length)
@@ -646,26 +728,31 @@ class Generator {
       const p = this.prop(name)
       return `${setup}if (${v} !== undefined && G${p} !== undefined) G${p} = ${v}; else $setGlobal(GT, ${this.k(name)}, ${v}, ${site});`
     }
+    // Lua evaluates the table and key expressions, then the value; a local table or key is read when storing.
     const site = this.site(t)
     const desc = this.k(this.describe(t.base))
-    const o = this.temp()
-    const v = this.temp()
+    const obj = this.hold(t.base)
+    const o = obj.ref
+    const lines = obj.setup === "" ? [] : [`${obj.setup};`]
     if (t.type === "MemberExpression") {
       const name = t.identifier.name as string
+      const v = this.temp()
       const h = this.temp()
       const p = this.prop(name)
       return [
-        `${o} = ${this.expr(t.base)};`,
+        ...lines,
         `${v} = ${value};`,
         `if (${o} instanceof $LuaTable && (${h} = ${o}.fields) !== undefined && ${h}${p} !== undefined && ${v} !== undefined) ${h}${p} = ${v};`,
         `else $setField(${o}, ${this.k(name)}, ${v}, ${site}, ${desc});`,
       ].join("\n")
     }
-    const key = this.temp()
+    const index = this.hold(t.index)
+    const key = index.ref
+    if (index.setup !== "") lines.push(`${index.setup};`)
+    const v = this.temp()
     const i = this.temp()
     return [
-      `${o} = ${this.expr(t.base)};`,
-      `${key} = ${this.expr(t.index)};`,
+      ...lines,
       `${v} = ${value};`,
       `if (${o} instanceof $LuaTable && typeof ${key} === "number" && (${i} = ${key} - 1) >>> 0 === ${i} && ${i} < ${o}.arr.length && ${v} !== undefined) ${o}.arr[${i}] = ${v};`,
       `else $setAny(${o}, ${key}, ${v}, ${site}, ${desc});`,
@@ -675,8 +762,10 @@ class Generator {
   private functionStatement(s: Node): string {
     const id: Node = s.identifier
     if (s.isLocal) {
-      const name = this.local(this.decl(id))
-      return `let ${name};\n${name} = ${this.closure(s)};`
+      const v = this.decl(id)
+      const declaration = this.declare([v])
+      const name = this.local(v)
+      return `${declaration === "" ? "" : `let ${name};\n`}${name} = ${this.closure(s)};`
     }
     const make = this.closure(s)
     if (id.type === "Identifier") return this.store(id, make, false)
@@ -690,7 +779,7 @@ class Generator {
     let value: string
     if (args.length === 1) value = this.isMulti(args[0]) ? this.multi(args[0]) : this.expr(args[0])
     else value = this.list(args)
-    if (args.length === 1 && this.stable(args[0])) return `rt.depth--;\nreturn ${value};`
+    if (args.length === 1 && this.unchangeable(args[0])) return `rt.depth--;\nreturn ${value};`
     const r = this.temp()
     return `${r} = ${value};\nrt.depth--;\nreturn ${r};`
   }
@@ -834,9 +923,10 @@ class Generator {
     const i = this.temp()
     if (typeof k === "number" && Number.isSafeInteger(k) && k >= 1 && k <= 2 ** 31)
       return `((${t} = ${this.expr(node.base)}) instanceof $LuaTable && ${k - 1} < ${t}.arr.length ? ${t}.arr[${k - 1}] : $indexAny(${t}, ${k}, ${site}, ${this.k(desc)}))`
-    const obj = this.expr(node.base)
+    const obj = this.hold(node.base)
     const key = this.hold(node.index)
-    return `(${t} = ${obj}, ${key.setup === "" ? "" : key.setup + ", "}${t} instanceof $LuaTable && typeof ${key.ref} === "number" && (${i} = ${key.ref} - 1) >>> 0 === ${i} && ${i} < ${t}.arr.length ? ${t}.arr[${i}] : $indexAny(${t}, ${key.ref}, ${site}, ${this.k(desc)}))`
+    const o = obj.ref
+    return `(${[obj.setup, key.setup].filter((x) => x !== "").map((x) => x + ", ").join("")}${o} instanceof $LuaTable && typeof ${key.ref} === "number" && (${i} = ${key.ref} - 1) >>> 0 === ${i} && ${i} < ${o}.arr.length ? ${o}.arr[${i}] : $indexAny(${o}, ${key.ref}, ${site}, ${this.k(desc)}))`
   }
 
   /**
@@ -862,7 +952,7 @@ class Generator {
       code = this.methodCall(base, argNodes, spread, ownParen, site)
     else {
       const desc = this.k(this.describe(base))
-      const callee = this.hold(base)
+      const callee = this.copy(base)
       if (spread) {
         const a = this.temp()
         code = seq(
@@ -872,7 +962,7 @@ class Generator {
           `typeof ${callee.ref} === "function" ? ${callee.ref}.apply(undefined, ${a}) : $callFail(${callee.ref}, ${desc}, ${site})`,
         )
       } else {
-        const args = argNodes.map((a) => this.hold(a))
+        const args = argNodes.map((a) => this.copy(a))
         code = seq(
           callee.setup,
           ...args.map((a) => a.setup),
@@ -901,7 +991,7 @@ class Generator {
         `typeof ${fn} === "function" ? ${fn}.apply(undefined, ${a}) : $callFail(${fn}, ${desc}, ${site})`,
       )
     }
-    const args = argNodes.map((a) => this.hold(a))
+    const args = argNodes.map((a) => this.copy(a))
     return seq(
       lookup,
       ...args.map((a) => a.setup),
@@ -967,10 +1057,10 @@ class Generator {
     return seq(v.setup, `${v.ref} !== undefined && ${v.ref} !== false`)
   }
 
-  /** Both operands of a binary operator, each evaluated once, left first. */
-  private operands(node: Node): [string, Held, Held] {
-    const a = this.hold(node.left)
-    const b = this.hold(node.right)
+  /** Both operands of a binary operator, each evaluated once, left first (`copied` for concatenation). */
+  private operands(node: Node, copied = false): [string, Held, Held] {
+    const a = copied ? this.copy(node.left) : this.hold(node.left)
+    const b = copied ? this.copy(node.right) : this.hold(node.right)
     return [a.setup === "" && b.setup === "" ? "" : [a.setup, b.setup].filter((x) => x !== "").join(", "), a, b]
   }
 
@@ -1054,7 +1144,7 @@ class Generator {
     const site = this.site(node)
     const descs = operands.map((o) => this.describe(o))
     if (operands.length === 2) {
-      const [setup, a, b] = this.operands({ type: "BinaryExpression", left: operands[0], right: operands[1] } as Node)
+      const [setup, a, b] = this.operands({ type: "BinaryExpression", left: operands[0], right: operands[1] } as Node, true)
       return seq(
         setup,
         `typeof ${a.ref} === "string" && typeof ${b.ref} === "string" ? $cat(${a.ref}, ${b.ref}, ${site}) : $concatPair(${a.ref}, ${b.ref}, ${site}, ${this.k(descs[0])}, ${this.k(descs[1])})`,

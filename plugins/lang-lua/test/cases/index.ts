@@ -1,6 +1,7 @@
 /** All conformance cases, by group. */
 import type { Case } from "../support/case.js"
 import { base } from "./base.js"
+import { compiled } from "./compiled.js"
 import { data } from "./data.js"
 import { errors } from "./errors.js"
 import { libraries } from "./libraries.js"
@@ -18,4 +19,5 @@ export const allCases: Readonly<Record<string, ReadonlyArray<Case>>> = {
   libraries,
   errors,
   data,
+  compiled,
 }
