@@ -1,8 +1,10 @@
 // Benchmark: our Lua (the built worker's `run`, metering on) against PUC Lua 5.4 (`lua5.4`), wasmoon and fengari,
 // on six programs. Every program returns an integer checksum; ours must equal PUC Lua's.
 //
-// Times are CPU time (user + system) of the measured part, the best of several repetitions:
-// - ours: one `run(request, host)` call (parse, compile, run, result conversion), in-process;
+// Times are CPU time (user + system, every thread of the process, so the JIT's background compilation counts) of
+// the measured part, the best of several repetitions (10 by default; fengari, the slowest by far, runs 3):
+// - ours: one `run(request, host)` call (compile, run, result conversion), in-process; a worker keeps the compiled
+//   form of recent programs, so the first repetition also parses and generates code;
 // - lua5.4: `os.clock()` around the program inside the script (startup and parsing excluded);
 // - wasmoon / fengari: the program's execution in an already created state (startup and parsing excluded).
 // For the JSON benchmark the records must become Lua tables inside the measured part in every engine: our program
@@ -23,7 +25,7 @@ const option = (name) => {
   const i = args.indexOf(name)
   return i < 0 ? undefined : args[i + 1]
 }
-const reps = Number(option("--reps") ?? 5)
+const reps = Number(option("--reps") ?? 10)
 const only = option("--only")?.split(",")
 const withFengari = !args.includes("--no-fengari")
 
@@ -65,10 +67,10 @@ const cpu = () => {
   const u = process.cpuUsage()
   return (u.user + u.system) / 1000
 }
-const best = (f) => {
+const best = (n, f) => {
   let min = Infinity
   let value
-  for (let i = 0; i < reps; i++) {
+  for (let i = 0; i < n; i++) {
     const r = f()
     value = r.value
     if (r.ms < min) min = r.ms
@@ -103,7 +105,7 @@ const ours = (name) => {
     extensions: [],
     limits: { timeoutMs: 600_000, maxToolCalls: 128, maxOutputBytes: 65_536 },
   }
-  return best(() => {
+  return best(reps, () => {
     const t0 = cpu()
     const outcome = run(request, host)
     const ms = cpu() - t0
@@ -131,7 +133,7 @@ const puc = (name) => {
         "local __t = os.clock() - __t0\n" +
         'io.write(string.format("%s %.3f\\n", tostring(__r), __t * 1000))\n',
     )
-    return best(() => {
+    return best(reps, () => {
       const out = execFileSync("lua5.4", [file], { encoding: "utf8" }).trim().split(" ")
       return { value: out[0], ms: Number(out[1]) }
     })
@@ -179,7 +181,7 @@ const fengari = async (name) => {
       return v
     }
   }
-  return best(() => {
+  return best(Math.min(reps, 3), () => {
     const L = lauxlib.luaL_newstate()
     lualib.luaL_openlibs(L)
     if (name === "json") exec(L, recordsFunction)()
