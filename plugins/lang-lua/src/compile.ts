@@ -10,8 +10,8 @@
  *
  * No program text reaches the generated source: locals, temporaries, labels and constants get numbered names
  * (`v12`, `t3`, `L4`, `k5`); strings, error descriptions and unusual numbers are passed in a constants array; the only
- * names copied from the program are field names, and only when they are plain identifiers (`[A-Za-z_][A-Za-z0-9_]*`),
- * as property names after a dot.
+ * words copied from the program are field and global names, and only when they are plain identifiers
+ * (`[A-Za-z_][A-Za-z0-9_]*`), as property names after a dot.
  */
 import type { Chunk, Node } from "luaparse"
 import { arith, Op, stringToNumber } from "./numbers.js"
@@ -24,7 +24,7 @@ import { resolve, type FnInfo, type Resolution, type Resolved, type VarInfo } fr
 import { LuaTable, type LuaFunction, type LuaValue } from "./value.js"
 
 /** What a compiled program is run against: the standard library environment of one run. */
-export interface CompileEnv {
+export interface RunEnvironment {
   /** The globals table. */
   readonly globals: LuaTable
   /** `next`, recognised by generic `for` to iterate tables directly. */
@@ -89,7 +89,7 @@ export const compile = (code: string): Compiled => {
 }
 
 /** Make the program's main function for one run, over that run's environment. */
-export const instantiate = (compiled: Compiled, env: CompileEnv): LuaFunction => {
+export const instantiate = (compiled: Compiled, env: RunEnvironment): LuaFunction => {
   const fields = env.globals.fields
   if (fields === undefined) throw new Error("the globals table has no string-keyed part")
   return compiled.factory(INTRINSICS, compiled.constants, fields, env.globals, env.next, env.ipairsIterator)
@@ -152,7 +152,7 @@ interface FnCtx {
   readonly loops: Array<string>
 }
 
-/** Nodes whose value cannot change while other expressions are evaluated: plain locals, constants, `...`. */
+/** A value evaluated once: `setup` (a comma-expression part, or "") stores it, `ref` reads it. */
 type Held = { readonly setup: string; readonly ref: string }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/
@@ -185,7 +185,7 @@ class Generator {
   private readonly resolved: Resolved
   private readonly parens: ParenFinder
   private readonly names = new Map<VarInfo, string>()
-  private readonly constantNames = new Map<unknown, string>()
+  private readonly constantNames = new Map<string, string>()
   private counter = 0
   private block: BlockCtx | undefined
   private fn!: FnCtx
@@ -653,14 +653,15 @@ class Generator {
 
   /**
    * Evaluate an expression list adjusted to exactly `n` values: `setup` statements run first (in order), then
-   * `refs[i]` reads value `i`. Extra expressions are evaluated for their effects.
+   * `refs[i]` reads value `i` (for more than one value, from a temporary). Extra expressions are evaluated for their
+   * effects.
    */
   private adjusted(nodes: ReadonlyArray<Node>, n: number): { setup: string; refs: Array<string> } {
     const last = nodes.length - 1
     const multiTail = last >= 0 && last < n - 1 && this.isMulti(nodes[last])
     const refs: Array<string> = []
     let setup = ""
-    if (nodes.length === 1 && !multiTail) refs.push(this.expr(nodes[0]))
+    if (n === 1 && nodes.length === 1) refs.push(this.expr(nodes[0]))
     else
       nodes.forEach((node, i) => {
         if (i === last && multiTail) {
@@ -685,33 +686,36 @@ class Generator {
     const targets: ReadonlyArray<Node> = s.variables
     const init: ReadonlyArray<Node> = s.init
     if (targets.length === 1 && init.length === 1) return this.store(targets[0], this.expr(init[0]), false)
-    // General case: evaluate the targets' tables and keys, then the values, then assign from the last.
+    // General case: evaluate the targets' tables and keys, then the values, then assign from the last. A local
+    // table or key is read when storing, unless another target assigns that local (then, as PUC Lua does, its value
+    // is copied first).
+    const assigned = new Set(
+      targets.flatMap((t) => {
+        const r = t.type === "Identifier" ? this.use(t) : undefined
+        return r !== undefined && r.kind !== "global" ? [r.v] : []
+      }),
+    )
+    const operand = (node: Node): Held => {
+      const r = node.type === "Identifier" ? this.use(node) : undefined
+      return r !== undefined && r.kind === "local" && assigned.has(r.v) ? this.holdCode(this.expr(node)) : this.hold(node)
+    }
     const parts: Array<string> = []
-    const stores: Array<string> = []
     const refs = targets.map((t) => {
       if (t.type === "Identifier") return { t, obj: "", key: "" }
-      const obj = this.hold(t.base)
+      const obj = operand(t.base)
       if (obj.setup !== "") parts.push(`${obj.setup};`)
       if (t.type === "MemberExpression") return { t, obj: obj.ref, key: this.literal(t.identifier.name) }
-      const key = this.hold(t.index)
+      const key = operand(t.index)
       if (key.setup !== "") parts.push(`${key.setup};`)
       return { t, obj: obj.ref, key: key.ref }
     })
     const values = this.adjusted(init, targets.length)
     parts.push(values.setup)
-    const held = values.refs.map((r) => {
-      if (r === "undefined" || values.setup.includes(`${r} = `)) return r
-      const h = this.holdCode(r)
-      parts.push(`${h.setup};`)
-      return h.ref
-    })
+    const stores: Array<string> = []
     for (let i = refs.length - 1; i >= 0; i--) {
       const { t, obj, key } = refs[i]
-      if (t.type === "Identifier") stores.push(this.store(t, held[i], true))
-      else
-        stores.push(
-          `$setAny(${obj}, ${key}, ${held[i]}, ${this.site(t)}, ${this.k(this.describe(t.base))});`,
-        )
+      if (t.type === "Identifier") stores.push(this.store(t, values.refs[i], true))
+      else stores.push(`$setAny(${obj}, ${key}, ${values.refs[i]}, ${this.site(t)}, ${this.k(this.describe(t.base))});`)
     }
     return parts.join("\n") + "\n" + stores.join("\n")
   }

@@ -2,7 +2,7 @@
  * The program's global environment: the standard library, `json`, the host globals (`tools`, `search`, extension
  * globals), and clear errors for what is absent on purpose.
  */
-import type { CompileEnv } from "../compile.js"
+import type { RunEnvironment } from "../compile.js"
 import { stringMeta } from "../ops.js"
 import { ABSENT } from "./absent.js"
 import type { RunRequest, SandboxHost } from "../protocol.js"
@@ -19,7 +19,7 @@ import { createTableLib } from "./table.js"
 import { createUtf8Lib } from "./utf8.js"
 
 /** Build the globals for one run, talking to `host`. */
-export const createEnvironment = (request: RunRequest, host: SandboxHost): CompileEnv => {
+export const createEnvironment = (request: RunRequest, host: SandboxHost): RunEnvironment => {
   const G = new LuaTable()
   G.fields = new Fields()
   installBase(G, (line) => host.log(utf8DecodeLenient(line)))

@@ -19,6 +19,8 @@ export const compiled: ReadonlyArray<Case> = [
   v("concatenation operands are copied in order", "local s = 'x' local function g() s = 'z' return 'y' end return s .. g()", "xy"),
   v("global callee is read before the arguments", "function gf() return 'old' end local function g() gf = nil return 1 end return gf(g())", "old"),
   v("a local table is read when storing", "local t = {} local u = t local function g() t = {} return 7 end t[1] = g() return {u[1] == nil, t[1]}", [true, 7]),
+  v("multiple assignment copies a local that a later target assigns", "local t, i = {}, 1 t[i], i = 20, i + 1 return {t[1], t[2] == nil, i}", [20, true, 2]),
+  v("multiple assignment reads other locals when storing", "local t, i = {}, 1 local function f() i = 2 return 'x' end t[i], t.y = f(), 1 return {t[1] == nil, t[2]}", [true, "x"]),
   v("a field table is read before the value", "local o = {t = {}} local u = o.t local function g() o.t = {} return 7 end o.t[1] = g() return u[1]", 7),
   v("method receiver is evaluated once", "local n = 0 local o = {m = function(self, x) return x end} local function get() n = n + 1 return o end get():m(1) return n", 1),
   v("temporaries survive a nested loop", "local t = {} for i = 1, 3 do t[i] = (function() local s = 0 for j = 1, i do s = s + j end return s end)() end return t", [1, 3, 6]),
