@@ -11,12 +11,17 @@
 // gets them from a tool call (host data converted to tables); the peers call a Lua function whose body is the
 // records' table constructor.
 //
+// A last column shows our first run of each program in a new process (nothing compiled yet: neither the program
+// nor our library), which is what a program that runs once in a fresh worker sees.
+//
 // Usage: node bench/run.mjs [--reps N] [--only name,name] [--no-fengari]
 import { execFileSync, spawnSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { run } from "../dist/worker.js"
 
 const here = fileURLToPath(new URL(".", import.meta.url))
@@ -63,11 +68,17 @@ const luaLiteral = (v) => {
 }
 const recordsFunction = `function get_records() return ${luaLiteral(records)} end\n`
 
+// Garbage left by an earlier benchmark would otherwise be collected (and charged) during a later one: every
+// in-process engine starts each benchmark's repetitions after a full collection.
+setFlagsFromString("--expose-gc")
+const collect = runInNewContext("gc")
+
 const cpu = () => {
   const u = process.cpuUsage()
   return (u.user + u.system) / 1000
 }
 const best = (n, f) => {
+  collect()
   let min = Infinity
   let value
   for (let i = 0; i < n; i++) {
@@ -95,23 +106,30 @@ const host = {
   warn() {},
   deadline: Infinity,
 }
-const ours = (name) => {
-  const code =
+const oursRequest = (name) => ({
+  code:
     (name === "json" ? 'local function get_records() return tools.data.records({ count = 10000 }) end\n' : "") +
-    source(name)
-  const request = {
-    code,
-    tools: { data: { records: true } },
-    extensions: [],
-    limits: { timeoutMs: 600_000, maxToolCalls: 128, maxOutputBytes: 65_536 },
-  }
-  return best(reps, () => {
-    const t0 = cpu()
-    const outcome = run(request, host)
-    const ms = cpu() - t0
-    if (!outcome.ok) throw new Error(`ours failed on ${name}: ${JSON.stringify(outcome.error)}`)
-    return { ms, value: String(outcome.value) }
-  })
+    source(name),
+  tools: { data: { records: true } },
+  extensions: [],
+  limits: { timeoutMs: 600_000, maxToolCalls: 128, maxOutputBytes: 65_536 },
+})
+/** One run of ours, measured. */
+const oursOnce = (name, request) => {
+  const t0 = cpu()
+  const outcome = run(request, host)
+  const ms = cpu() - t0
+  if (!outcome.ok) throw new Error(`ours failed on ${name}: ${JSON.stringify(outcome.error)}`)
+  return { ms, value: String(outcome.value) }
+}
+const ours = (name) => {
+  const request = oursRequest(name)
+  return best(reps, () => oursOnce(name, request))
+}
+/** The first run of ours in a new process: nothing compiled yet, neither the program nor the library. */
+const oursFirst = (name) => {
+  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--first-run", name], { encoding: "utf8" })
+  return JSON.parse(out).ms
 }
 
 // ---------------------------------------------------------------------------------------------- PUC Lua
@@ -151,6 +169,7 @@ const wasmoon = async (name) => {
   }
   let min = Infinity
   let value
+  collect()
   for (let i = 0; i < reps; i++) {
     const engine = await wasmoonFactory.createEngine()
     try {
@@ -193,6 +212,11 @@ const fengari = async (name) => {
 }
 
 // ---------------------------------------------------------------------------------------------- report
+if (option("--first-run") !== undefined) {
+  const name = option("--first-run")
+  console.log(JSON.stringify(oursOnce(name, oursRequest(name))))
+  process.exit(0)
+}
 ensureLua()
 const rows = []
 for (const name of benchmarks) {
@@ -206,28 +230,42 @@ for (const name of benchmarks) {
   const f = withFengari ? await fengari(name) : undefined
   for (const [peer, r] of [["wasmoon", w], ["fengari", f]])
     if (r !== undefined && r.value !== p.value) console.error(`warning: ${peer} checksum ${r.value} differs on ${name}`)
-  rows.push({ name, checksum: p.value, puc: p.ms, ours: o.ms, wasmoon: w.ms, fengari: f?.ms })
+  rows.push({ name, checksum: p.value, puc: p.ms, ours: o.ms, first: oursFirst(name), wasmoon: w.ms, fengari: f?.ms })
   console.error(`${name}: done`)
 }
 
 const fmt = (ms) => (ms === undefined ? "-" : ms.toFixed(1))
 const ratio = (a, b) => (a === undefined || b === undefined ? "-" : (a / b).toFixed(2))
-const header = ["benchmark", "checksum", "lua5.4 ms", "ours ms", "wasmoon ms", "fengari ms", "ours/lua5.4", "ours/wasmoon"]
+const header = [
+  "benchmark",
+  "checksum",
+  "lua5.4 ms",
+  "ours ms",
+  "ours 1st run ms",
+  "wasmoon ms",
+  "fengari ms",
+  "ours/lua5.4",
+  "ours/wasmoon",
+  "1st run/lua5.4",
+]
 const lines = rows.map((r) => [
   r.name,
   r.checksum,
   fmt(r.puc),
   fmt(r.ours),
+  fmt(r.first),
   fmt(r.wasmoon),
   fmt(r.fengari),
   ratio(r.ours, r.puc),
   ratio(r.ours, r.wasmoon),
+  ratio(r.first, r.puc),
 ])
 const geo = (xs) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length)
 const gmPuc = geo(rows.map((r) => r.ours / r.puc))
 const gmWasmoon = geo(rows.map((r) => r.ours / r.wasmoon))
 const fasterThanWasmoon = rows.filter((r) => r.ours < r.wasmoon).length
-lines.push(["geometric mean", "", "", "", "", "", gmPuc.toFixed(2), gmWasmoon.toFixed(2)])
+const gmFirst = geo(rows.map((r) => r.first / r.puc))
+lines.push(["geometric mean", "", "", "", "", "", "", gmPuc.toFixed(2), gmWasmoon.toFixed(2), gmFirst.toFixed(2)])
 const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)))
 const show = (cells) => "| " + cells.map((c, i) => String(c).padEnd(widths[i])).join(" | ") + " |"
 console.log(show(header))
