@@ -7,7 +7,7 @@
 import { arith, intAdd, lessEqual, lessThan, normaliseKey, type LuaNumber } from "./numbers.js"
 import { addNN, divNN, idivNN, luaEq, modNN, mulNN, powNN, subNN } from "./operators.js"
 import { callError, concatValues, index, indexError, length, setIndex, stringMeta, tableFull } from "./ops.js"
-import { callDepthError, callSites, checkStringLength, errorAt, meter, rt } from "./runtime.js"
+import { callDepthError, callSites, checkStringLength, errorAt, MAX_STRING_BYTES, meter, rt } from "./runtime.js"
 import { Fields, LuaFloat, LuaTable, MAX_TABLE_ENTRIES, typeName, makeFloat, type LuaFunction, type LuaValue } from "./value.js"
 
 /** The result of a function that returns nothing. */
@@ -26,8 +26,8 @@ const spread = (out: Array<LuaValue>, r: LuaValue | Array<LuaValue>): Array<LuaV
 /** Value `i` of a call's results. */
 const nth = (r: LuaValue | Array<LuaValue>, i: number): LuaValue => (Array.isArray(r) ? r[i] : i === 0 ? r : undefined)
 
-/** Raise "attempt to call": the arguments after `site` were evaluated by the caller, as Lua evaluates them first. */
-const callFail = (fn: LuaValue, desc: string, site: number, ..._args: Array<unknown>): never => {
+/** Raise "attempt to call" (generated code evaluates the arguments first, as Lua does). */
+const callFail = (fn: LuaValue, desc: string, site: number): never => {
   throw callError(fn, desc, site)
 }
 
@@ -90,7 +90,7 @@ const absentGlobal = (v: LuaValue, message: string, site: number): LuaValue => {
 /** `a .. b` for two strings. */
 const cat = (a: string, b: string, site: number): string => {
   const n = a.length + b.length
-  if (n > 16777216) checkStringLength(n, site)
+  if (n > MAX_STRING_BYTES) checkStringLength(n, site)
   return a + b
 }
 
@@ -392,7 +392,6 @@ export const INTRINSICS = {
   callDepthError,
   EMPTY,
   LuaTable,
-  LuaFloat,
   Fields,
   FP,
   first,
