@@ -48,20 +48,40 @@ const keyPath = (path: string, key: string): string =>
   /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`
 
 /**
+ * Where {@link copyData} found a function, when it is allowed to: the function, the plain object or array holding it
+ * (`undefined` at the root), and the keys and indices leading to it.
+ */
+export type FoundFunction = (fn: (...args: ReadonlyArray<unknown>) => unknown, holder: object | undefined, path: ReadonlyArray<string | number>) => void
+
+/**
  * Copy `value` as plain data, or throw a `DataError` naming the first offending path.
  *
  * Objects must be plain (prototype `Object.prototype` or `null`); `undefined` properties are dropped like
  * `JSON.stringify` drops them; `toJSON` is not consulted (languages apply their own rules before the boundary).
+ * With `functions`, a function is not an error: it is reported there and copied as `null`.
  */
-export const copyData = (value: unknown, bounds: CopyBounds = defaultCopyBounds, root = "$"): DataValue => {
+export const copyData = (
+  value: unknown,
+  bounds: CopyBounds = defaultCopyBounds,
+  root = "$",
+  functions?: FoundFunction,
+): DataValue => {
   let size = 0
   const seen = new Set<object>()
   const charge = (n: number, path: string) => {
     size += n
     if (size > bounds.maxBytes) throw new DataError(`data exceeds the copy limit of ${bounds.maxBytes} bytes`, path)
   }
+  // The keys and indices to the value being copied, kept only when functions are reported.
+  const segments: Array<string | number> = []
+  let holder: object | undefined
   const visit = (v: unknown, path: string, depth: number): DataValue => {
     switch (typeof v) {
+      case "function":
+        if (functions === undefined) throw new DataError(`${describe(v)} is not data`, path)
+        functions(v as (...args: ReadonlyArray<unknown>) => unknown, holder, [...segments])
+        charge(4, path)
+        return null
       case "string":
         charge(v.length + 2, path)
         return v
@@ -87,7 +107,12 @@ export const copyData = (value: unknown, bounds: CopyBounds = defaultCopyBounds,
             for (let i = 0; i < v.length; i++) {
               const item = v[i]
               if (item === undefined) throw new DataError("undefined is not data (use null)", `${path}[${i}]`)
+              if (functions !== undefined) {
+                segments.push(i)
+                holder = v
+              }
               out[i] = visit(item, `${path}[${i}]`, depth + 1)
+              if (functions !== undefined) segments.pop()
             }
             return out
           }
@@ -99,8 +124,14 @@ export const copyData = (value: unknown, bounds: CopyBounds = defaultCopyBounds,
             const item = (v as Record<string, unknown>)[key]
             if (item === undefined) continue
             charge(key.length + 3, path)
+            if (functions !== undefined) {
+              segments.push(key)
+              holder = v
+            }
+            const copied = visit(item, keyPath(path, key), depth + 1)
+            if (functions !== undefined) segments.pop()
             Object.defineProperty(out, key, {
-              value: visit(item, keyPath(path, key), depth + 1),
+              value: copied,
               enumerable: true,
               writable: true,
               configurable: true,

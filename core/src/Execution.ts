@@ -13,7 +13,7 @@ import { type Hooks, type Outcome, toEffect } from "./Hooks.js"
 import type { Definition } from "./Language.js"
 import type { Limits } from "./Limits.js"
 import * as Result from "./Result.js"
-import type { ExtensionShape, HostCall, HostFailure, HostOutcome, ToolShape } from "./sandbox/protocol.js"
+import type { ExtensionShape, HostCall, HostFailure, HostOutcome, ResultFunction, ToolShape } from "./sandbox/protocol.js"
 import type { SandboxPool, SandboxWorker, WorkerEvent } from "./sandbox/Pool.js"
 import * as Search from "./Search.js"
 import type { Entry } from "./ToolTree.js"
@@ -67,6 +67,40 @@ const failure = (kind: Diagnostic.Kind, message: string, fatal = false): HostOut
   error: { kind, message, fatal },
 })
 
+/** A function an extension returned inside a result, callable by its handle for the rest of the execution. */
+interface ResultHandle {
+  readonly fn: Extension.HostFunction
+  /** The object or array that held it, its `this` when called. */
+  readonly holder: object | undefined
+  readonly name: string
+  readonly extension: string
+}
+
+/** The functions of one execution's extension results, by handle. */
+class Handles {
+  private readonly byId = new Map<number, ResultHandle>()
+
+  /** The function behind `id`, if one of `extension`'s calls returned it. */
+  get(id: number, extension: string): ResultHandle | undefined {
+    const found = this.byId.get(id)
+    return found?.extension === extension ? found : undefined
+  }
+
+  /** Register a function found in the result of `extension`'s call `callName`; returns how the program sees it. */
+  add(
+    extension: string,
+    callName: string,
+    fn: Extension.HostFunction,
+    holder: object | undefined,
+    path: ReadonlyArray<string | number>,
+  ): ResultFunction {
+    const handle = this.byId.size + 1
+    const name = `${callName}()${path.map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`)).join("")}`
+    this.byId.set(handle, { fn, holder, name, extension })
+    return { path, handle, name, async: Extension.isAsync(fn) }
+  }
+}
+
 interface CallRecord {
   name: string
   kind: Result.ToolCall["kind"]
@@ -115,6 +149,7 @@ const runOn = (plan: Plan, code: string, worker: SandboxWorker) =>
     const warnings: Diagnostic.Diagnostic[] = []
     const records: CallRecord[] = []
     const inFlight = new Map<number, Fiber.Fiber<HostOutcome>>()
+    const handles = new Handles()
     let admitted = 0
     const deadline = limits.timeoutMs === Infinity ? Infinity : Date.now() + limits.timeoutMs
 
@@ -143,7 +178,7 @@ const runOn = (plan: Plan, code: string, worker: SandboxWorker) =>
         durationMs: 0,
       }
       records.push(record)
-      const fiber = fork(callEffect(plan, call, record))
+      const fiber = fork(callEffect(plan, call, record, handles))
       inFlight.set(ticket, fiber)
       fiber.addObserver((exit) => {
         inFlight.delete(ticket)
@@ -282,7 +317,7 @@ const afterHook = (run: (() => unknown) | undefined, onFail: (message: string) =
  * Run one host call to completion: never fails; every problem becomes a `HostOutcome` failure and the record's
  * status says how it ended.
  */
-const callEffect = (plan: Plan, call: HostCall, record: CallRecord): Effect.Effect<HostOutcome, never, any> => {
+const callEffect = (plan: Plan, call: HostCall, record: CallRecord, handles: Handles): Effect.Effect<HostOutcome, never, any> => {
   const deny = (kind: Diagnostic.Kind, message: string, status: CallRecord["status"] = "failure"): HostOutcome => {
     record.status = status
     record.error = message
@@ -294,32 +329,46 @@ const callEffect = (plan: Plan, call: HostCall, record: CallRecord): Effect.Effe
 
   if (call.kind === "extension") {
     const extension = plan.extensions.get(call.extension)
-    const fn = extension && Extension.lookup(extension, call.name)
-    if (!extension || !fn) return Effect.succeed(deny("UnknownTool", `no extension global "${call.name}" is available`))
-    const info = { extension: call.extension, name: call.name, args: call.args }
+    // A function that came in a result is found by its handle; a global by its dotted name.
+    const global = call.handle === undefined && extension ? Extension.lookup(extension, call.name) : undefined
+    const target =
+      call.handle !== undefined
+        ? handles.get(call.handle, call.extension)
+        : global && { fn: global, holder: undefined, name: call.name, extension: call.extension }
+    if (!extension || !target) return Effect.succeed(deny("UnknownTool", `no extension global "${call.name}" is available`))
+    const name = target.name
+    const info = { extension: call.extension, name, args: call.args }
     const hooks = plan.hooks.extension
     return Effect.gen(function* () {
       const before = yield* runHook(hooks?.before && (() => hooks.before!(info)))
       if (Exit.isFailure(before))
-        return deny("ExecutionFailure", `${call.name} was denied: ${messageOf(before.cause)}`, "denied")
+        return deny("ExecutionFailure", `${name} was denied: ${messageOf(before.cause)}`, "denied")
       const after = (outcome: Outcome) => afterHook(hooks?.after && (() => hooks.after!(info, outcome)), warnAfter("extension"))
       const exit = yield* Effect.exit(
-        toEffect(() => fn(...call.args)).pipe(Effect.onInterrupt(() => after({ _tag: "interrupted" }))),
+        toEffect(() => target.fn.apply(target.holder, [...call.args])).pipe(Effect.onInterrupt(() => after({ _tag: "interrupted" }))),
       )
       if (Exit.isFailure(exit)) {
         yield* after({ _tag: "failure", error: Cause.squash(exit.cause) })
-        return deny("ExecutionFailure", `${call.name} failed: ${messageOf(exit.cause)}`)
+        return deny("ExecutionFailure", `${name} failed: ${messageOf(exit.cause)}`)
       }
+      // Functions inside the result become callable for the program (`Extension.make` only: `Extension.lua`
+      // globals return plain data).
+      const functions: Array<ResultFunction> = []
+      const found =
+        extension.language === "any"
+          ? (fn: Extension.HostFunction, holder: object | undefined, path: ReadonlyArray<string | number>) =>
+              void functions.push(handles.add(call.extension, name, fn, holder, path))
+          : undefined
       let value: DataValue
       try {
-        value = exit.value === undefined ? null : copyData(exit.value, defaultCopyBounds)
+        value = exit.value === undefined ? null : copyData(exit.value, defaultCopyBounds, "$", found)
       } catch (error) {
         yield* after({ _tag: "failure", error })
-        return deny("InvalidDataValue", `${call.name} returned something that is not plain data: ${messageOf(error)}`)
+        return deny("InvalidDataValue", `${name} returned something that is not plain data: ${messageOf(error)}`)
       }
       yield* after({ _tag: "success", value })
       record.status = "success"
-      return { ok: true, value } as HostOutcome
+      return (functions.length > 0 ? { ok: true, value, functions } : { ok: true, value }) as HostOutcome
     })
   }
 

@@ -273,6 +273,20 @@ describe("data contract", () => {
     expect(() => Data.copyData(deep)).toThrow(/nested deeper than 64 levels/)
     expect(() => Data.copyData("x".repeat(100), { maxDepth: 64, maxBytes: 50 })).toThrow(/copy limit of 50 bytes/)
   })
+  it("reports functions, their holders and paths when asked, copying them as null", () => {
+    const inc = () => 1
+    const page = { rows: [{ id: 1, remove: inc }], next: inc }
+    const found: Array<[unknown, unknown, ReadonlyArray<string | number>]> = []
+    const copy = Data.copyData(page, Data.defaultCopyBounds, "$", (fn, holder, path) => void found.push([fn, holder, path]))
+    expect(copy).toEqual({ rows: [{ id: 1, remove: null }], next: null })
+    expect(found).toEqual([
+      [inc, page.rows[0], ["rows", 0, "remove"]],
+      [inc, page, ["next"]],
+    ])
+    const root: Array<ReadonlyArray<string | number>> = []
+    expect(Data.copyData(inc, Data.defaultCopyBounds, "$", (_f, _h, path) => void root.push(path))).toBe(null)
+    expect(root).toEqual([[]])
+  })
   it("allows the same object twice when it is not a cycle", () => {
     const shared = { a: 1 }
     expect(Data.copyData([shared, shared])).toEqual([{ a: 1 }, { a: 1 }])

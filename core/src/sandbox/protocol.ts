@@ -49,10 +49,29 @@ export type HostCall =
   | {
       readonly kind: "extension"
       readonly extension: string
-      /** The dotted path of the function inside its global, e.g. `fetch` or `fs.promises.readFile`. */
+      /**
+       * The dotted path of the function inside its global, e.g. `fetch` or `fs.promises.readFile`; for a function
+       * that came in a result, its {@link ResultFunction.name}.
+       */
       readonly name: string
       readonly args: ReadonlyArray<DataValue>
+      /** Set when calling a function that came in a result: its {@link ResultFunction.handle}. */
+      readonly handle?: number
     }
+
+/**
+ * A function inside an extension call's result. The result holds `null` at `path` (keys and array indices from the
+ * result's root; empty when the result is the function itself); the program sees a function there, and calling it is
+ * an extension call of the same extension with this `name` and `handle`. Handles are valid for the execution.
+ */
+export interface ResultFunction {
+  readonly path: ReadonlyArray<string | number>
+  readonly handle: number
+  /** How hooks and the call list name it: the call that returned it, `()`, and its path (`db.open().query`). */
+  readonly name: string
+  /** True when JavaScript programs see it as asynchronous (see `Extension.isAsync`). */
+  readonly async: boolean
+}
 
 /**
  * A failed host call. `fatal` failures (limits, interruption) end the program: the runtime must not let the program
@@ -64,8 +83,10 @@ export interface HostFailure {
   readonly fatal: boolean
 }
 
-/** How a host call ended. */
-export type HostOutcome = { readonly ok: true; readonly value: DataValue } | { readonly ok: false; readonly error: HostFailure }
+/** How a host call ended. An extension call's value may carry functions (see {@link ResultFunction}). */
+export type HostOutcome =
+  | { readonly ok: true; readonly value: DataValue; readonly functions?: ReadonlyArray<ResultFunction> }
+  | { readonly ok: false; readonly error: HostFailure }
 
 /** The host, as seen from inside the worker. */
 export interface SandboxHost {

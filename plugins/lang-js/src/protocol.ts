@@ -13,6 +13,7 @@ export type RunOutcome = Sandbox.RunOutcome
 export type SandboxHost = Sandbox.SandboxHost
 export type HostCall = Sandbox.HostCall
 export type HostOutcome = Sandbox.HostOutcome
+export type ResultFunction = Sandbox.ResultFunction
 export type HostFailure = Sandbox.HostFailure
 export type ToolShape = Sandbox.ToolShape
 export type GlobalShape = Sandbox.GlobalShape

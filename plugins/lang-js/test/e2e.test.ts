@@ -107,6 +107,30 @@ describe("JavaScript through CodeMode.make", () => {
     expect(await run("[typeof [].leak, typeof leaked]")).toMatchObject({ ok: true, value: ["undefined", "undefined"] })
   })
 
+  it("calls functions an extension returned inside its result, sync and async", async () => {
+    const calls: Array<string> = []
+    const api = Extension.make({
+      name: "api",
+      globals: {
+        open: (name: string) => ({ name, n: 2, next() { return ++this.n }, items: [{ label: () => `item of ${name}` }] }),
+        request: Extension.async(async (url: string) => ({ status: 200, json: async () => ({ url, ok: true }) })),
+      },
+    })
+    const r = await run(
+      `const h = open("orders")
+      const first = h.next(), second = h.next()
+      const res = await request("https://example.test/a")
+      const body = await res.json()
+      return { name: h.name, first, second, label: h.items[0].label(), status: res.status, body, kind: typeof res.json }`,
+      { extensions: [api], hooks: { extension: { before: (call: { name: string }) => void calls.push(call.name) } } },
+    )
+    expect(r).toMatchObject({
+      ok: true,
+      value: { name: "orders", first: 3, second: 4, label: "item of orders", status: 200, body: { url: "https://example.test/a", ok: true }, kind: "function" },
+    })
+    expect(calls).toEqual(["open", "open().next", "open().next", "request", "request().json", "open().items[0].label"])
+  })
+
   it("logs console output", async () => {
     expect(await run("console.log('a', { b: 1 }); console.error('e'); 0")).toMatchObject({ ok: true, logs: ["a { b: 1 }", "e"] })
   })

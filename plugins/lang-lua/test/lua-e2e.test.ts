@@ -97,6 +97,53 @@ describe("Lua through CodeMode.make", () => {
     expect(result).toMatchObject({ ok: true, value: { first: "orders.lookup-by-id", body: "fetched https://example.test" } })
   })
 
+  it("calls functions an extension returned inside its result", async () => {
+    let cursor = 0
+    const calls: Array<string> = []
+    const db = Extension.make({
+      name: "db",
+      globals: {
+        open: (table: string) => ({
+          table,
+          n: 10,
+          rows: [{ id: 1, remove: () => `removed 1 from ${table}` }],
+          next: () => ++cursor,
+          size() {
+            return this.n
+          },
+        }),
+        counter: () => {
+          let n = 0
+          return () => Effect.succeed(++n)
+        },
+      },
+    })
+    const legacy = Extension.lua({ name: "legacy", globals: { handle: () => ({ close: () => 1 }) } })
+    const runtime = CodeMode.make({
+      language: "lua",
+      pool,
+      tools: {},
+      extensions: [db, legacy],
+      hooks: { extension: { before: (call: { name: string }) => void calls.push(call.name) } },
+    })
+    const run = (code: string) => Effect.runPromise(runtime.execute(code) as Effect.Effect<CodeMode.Result>)
+    const result = await run(`
+      local h = open("orders")
+      local a, b = h.next(), h.next()
+      local count = counter()
+      count() count()
+      return { table = h.table, a = a, b = b, removed = h.rows[1].remove(), size = h.size(), n = count() }
+    `)
+    expect(result).toMatchObject({ ok: true, value: { table: "orders", a: 1, b: 2, removed: "removed 1 from orders", size: 10, n: 3 } })
+    expect(calls).toEqual(["open", "open().next", "open().next", "counter", "counter()", "counter()", "open().rows[0].remove", "open().size", "counter()"])
+    // A function cannot leave as data, and Extension.lua globals return plain data only.
+    expect(await run(`return open("t")`)).toMatchObject({ ok: false, error: { kind: "InvalidDataValue" } })
+    expect(await run(`return handle()`)).toMatchObject({
+      ok: false,
+      error: { kind: "InvalidDataValue", message: expect.stringContaining("handle returned something that is not plain data") },
+    })
+  })
+
   it("returns logs, parse errors and runtime errors", async () => {
     const logged = await execute(`print("hello", 1, 2.0) return nil`)
     expect(logged).toMatchObject({ ok: true, value: null, logs: ["hello\t1\t2.0"] })

@@ -11,11 +11,26 @@ import { call as callFunction, defineValue, isCallable, isObject, makeNative, ty
 import { newPromise, performThen, type PromiseRecord, promiseResolve, rejectPromise, resolvePromise } from "../runtime/promises.js"
 import type { Realm } from "../runtime/realm.js"
 import { rt } from "../runtime/state.js"
-import type { DataValue, GlobalShape, HostCall, HostFailure, HostOutcome, Kind, Location, RunRequest, SandboxHost, ToolShape } from "../protocol.js"
+import { createDataProperty } from "../runtime/properties.js"
+import type {
+  DataValue,
+  GlobalShape,
+  HostCall,
+  HostFailure,
+  HostOutcome,
+  Kind,
+  Location,
+  ResultFunction,
+  RunRequest,
+  SandboxHost,
+  ToolShape,
+} from "../protocol.js"
 
 interface Pending {
   readonly record: PromiseRecord
   readonly location: Location | undefined
+  /** The extension whose call this is (its result may carry functions). */
+  readonly extension: string | undefined
 }
 
 /** The host side of one execution. */
@@ -40,7 +55,7 @@ export class Bridge {
     if (p === undefined) return
     this.inflight.delete(ticket)
     if (outcome.ok) {
-      resolvePromise(p.record, fromData(outcome.value))
+      resolvePromise(p.record, this.value(outcome, p.extension))
       return
     }
     rejectPromise(p.record, this.failure(outcome.error, p.location))
@@ -98,14 +113,14 @@ export class Bridge {
         rejectPromise(record, this.programError("InvalidToolInput", `Invalid input for tools.${path}: ${e.message}`, location))
         return record.object
       }
-      this.start({ kind: "tool", path, input }, record, location)
+      this.start({ kind: "tool", path, input }, record, location, undefined)
       return record.object
     })
   }
 
-  private start(call: HostCall, record: PromiseRecord, location: Location | undefined): void {
+  private start(call: HostCall, record: PromiseRecord, location: Location | undefined, extension: string | undefined): void {
     const ticket = this.host.start(call)
-    this.inflight.set(ticket, { record, location })
+    this.inflight.set(ticket, { record, location, extension })
   }
 
   private search(input: Value): Value {
@@ -118,13 +133,35 @@ export class Bridge {
       return throwValue(this.programError("InvalidToolInput", `Invalid input for search: ${e.message}`, location), location)
     }
     const outcome = this.host.call({ kind: "search", input: data })
-    return thenable(this.realm, this.settled(outcome, location))
+    return thenable(this.realm, this.settled(outcome, location, undefined))
   }
 
   /** The value of a blocking call's outcome, or throw its failure. */
-  private settled(outcome: HostOutcome, location: Location | undefined): Value {
-    if (outcome.ok) return fromData(outcome.value)
+  private settled(outcome: HostOutcome, location: Location | undefined, extension: string | undefined): Value {
+    if (outcome.ok) return this.value(outcome, extension)
     return throwValue(this.failure(outcome.error, location), location)
+  }
+
+  /** A successful outcome's value, with the functions an extension returned put back where its result had them. */
+  private value(outcome: { readonly value: DataValue; readonly functions?: ReadonlyArray<ResultFunction> }, extension: string | undefined): Value {
+    const value = fromData(outcome.value)
+    if (outcome.functions === undefined || extension === undefined) return value
+    let root = value
+    for (const f of outcome.functions) {
+      const fn = this.extensionFunction(extension, f.name, f.async, f.handle)
+      if (f.path.length === 0) {
+        root = fn
+        continue
+      }
+      let holder = root
+      for (let i = 0; i < f.path.length - 1 && isObject(holder); i++) holder = holder[f.path[i]]
+      const last = f.path[f.path.length - 1]
+      if (isObject(holder)) {
+        if (typeof last === "number") holder[last] = fn
+        else createDataProperty(holder, last, fn)
+      }
+    }
+    return root
   }
 
   /** A failed call's error for the program; fatal failures end the execution here. */
@@ -142,32 +179,39 @@ export class Bridge {
   }
 
   private extensionValue(extension: string, shape: GlobalShape, path: string[]): Value {
-    const name = path.join(".")
-    if (shape === "sync") {
-      return makeNative(path[path.length - 1], 0, (_t, a) => {
-        const location = rt.loc
-        const args = this.extensionArgs(name, a, location)
-        return this.settled(this.host.call({ kind: "extension", extension, name, args }), location)
-      })
-    }
-    if (shape === "async") {
-      return makeNative(path[path.length - 1], 0, (_t, a) => {
-        const location = rt.loc
-        const record = newPromise()
-        let args: DataValue[]
-        try {
-          args = this.extensionArgs(name, a, location)
-        } catch (e) {
-          rejectPromise(record, caught(e))
-          return record.object
-        }
-        this.start({ kind: "extension", extension, name, args }, record, location)
-        return record.object
-      })
-    }
+    if (typeof shape === "string") return this.extensionFunction(extension, path.join("."), shape === "async")
     const o = this.realm.newObject()
     for (const [k, child] of Object.entries(shape)) o[k] = this.extensionValue(extension, child, [...path, k])
     return o
+  }
+
+  /**
+   * A program function calling an extension function: a global by its dotted `name`, or one that came in a result by
+   * `handle`. An asynchronous one starts the call and returns a promise; a synchronous one blocks.
+   */
+  private extensionFunction(extension: string, name: string, async: boolean, handle?: number): Value {
+    const call = (args: DataValue[]): HostCall =>
+      handle === undefined ? { kind: "extension", extension, name, args } : { kind: "extension", extension, name, args, handle }
+    const shown = name.slice(name.lastIndexOf(".") + 1)
+    if (!async)
+      return makeNative(shown, 0, (_t, a) => {
+        const location = rt.loc
+        const args = this.extensionArgs(name, a, location)
+        return this.settled(this.host.call(call(args)), location, extension)
+      })
+    return makeNative(shown, 0, (_t, a) => {
+      const location = rt.loc
+      const record = newPromise()
+      let args: DataValue[]
+      try {
+        args = this.extensionArgs(name, a, location)
+      } catch (e) {
+        rejectPromise(record, caught(e))
+        return record.object
+      }
+      this.start(call(args), record, location, extension)
+      return record.object
+    })
   }
 
   private extensionArgs(name: string, args: Value[], location: Location | undefined): DataValue[] {

@@ -5,7 +5,7 @@
  */
 import { fromData, toData, DataProblem } from "../data.js"
 import { LuaError, LuaFatal } from "../errors.js"
-import type { DataValue, ExtensionShape, GlobalShape, HostCall, Kind, SandboxHost, ToolShape } from "../protocol.js"
+import type { DataValue, ExtensionShape, GlobalShape, HostCall, Kind, ResultFunction, SandboxHost, ToolShape } from "../protocol.js"
 import { errorAt, locationOf, rt } from "../runtime.js"
 import { LuaTable, type LuaFunction, type LuaValue } from "../value.js"
 
@@ -26,12 +26,16 @@ const callHost = (host: SandboxHost, call: HostCall, site: number): LuaValue => 
   const outcome = host.call(call)
   rt.site = site
   if (outcome.ok) {
+    let value: LuaValue
     try {
-      return fromData(outcome.value)
+      value = fromData(outcome.value)
     } catch (e) {
       if (e instanceof DataProblem) throw new LuaFatal("InvalidToolOutput", `the host's answer ${e.message}`, locationOf(site))
       throw e
     }
+    return outcome.functions === undefined || call.kind !== "extension"
+      ? value
+      : withFunctions(value, outcome.functions, call.extension, host)
   }
   const failure = outcome.error
   if (failure.fatal) throw new LuaFatal(failure.kind, failure.message, locationOf(site))
@@ -83,6 +87,45 @@ export const createSearch = (host: SandboxHost): LuaFunction =>
     return callHost(host, { kind: "search", input: data }, site)
   }
 
+/** A Lua function calling an extension function: a global by its dotted `name`, or one from a result by `handle`. */
+const extensionFunction = (extension: string, name: string, host: SandboxHost, handle?: number): LuaFunction =>
+  function (...args: Array<LuaValue>) {
+    const site = rt.site
+    const data = args.map((a, i) => argumentData(a, `argument #${i + 1} of ${name}`, "InvalidDataValue", site))
+    const call: HostCall =
+      handle === undefined
+        ? { kind: "extension", extension, name, args: data }
+        : { kind: "extension", extension, name, args: data, handle }
+    return callHost(host, call, site)
+  }
+
+/** Put the functions an extension call returned where its result had them (`null` placeholders in the data). */
+const withFunctions = (
+  value: LuaValue,
+  functions: ReadonlyArray<ResultFunction>,
+  extension: string,
+  host: SandboxHost,
+): LuaValue => {
+  let root = value
+  for (const f of functions) {
+    const fn = extensionFunction(extension, f.name, host, f.handle)
+    if (f.path.length === 0) {
+      root = fn
+      continue
+    }
+    let t = root
+    for (let i = 0; i < f.path.length - 1 && t instanceof LuaTable; i++) {
+      const key = f.path[i]
+      t = typeof key === "number" ? t.getInt(key + 1) : t.getStr(key)
+    }
+    const last = f.path[f.path.length - 1]
+    if (!(t instanceof LuaTable)) continue
+    if (typeof last === "number") t.setInt(last + 1, fn)
+    else t.setStr(last, fn)
+  }
+  return root
+}
+
 /** One extension global: a function, or a table of functions (nested), calling the host by dotted name. */
 export const createExtensionGlobal = (
   extension: ExtensionShape,
@@ -90,14 +133,7 @@ export const createExtensionGlobal = (
   shape: GlobalShape,
   host: SandboxHost,
 ): LuaValue => {
-  if (typeof shape === "string") {
-    const fn: LuaFunction = function (...args: Array<LuaValue>) {
-      const site = rt.site
-      const data = args.map((a, i) => argumentData(a, `argument #${i + 1} of ${name}`, "InvalidDataValue", site))
-      return callHost(host, { kind: "extension", extension: extension.name, name, args: data }, site)
-    }
-    return fn
-  }
+  if (typeof shape === "string") return extensionFunction(extension.name, name, host)
   const t = new LuaTable()
   for (const key of Object.keys(shape)) t.setStr(key, createExtensionGlobal(extension, `${name}.${key}`, shape[key], host))
   return t
