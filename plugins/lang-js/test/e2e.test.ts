@@ -112,7 +112,7 @@ describe("JavaScript through CodeMode.make", () => {
     const api = Extension.make({
       name: "api",
       globals: {
-        open: (name: string) => ({ name, n: 2, next() { return ++this.n }, items: [{ label: () => `item of ${name}` }] }),
+        open: (name: string) => ({ name, n: 2, next(this: { n: number }) { return ++this.n }, items: [{ label: () => `item of ${name}` }] }),
         request: Extension.async(async (url: string) => ({ status: 200, json: async () => ({ url, ok: true }) })),
       },
     })

@@ -108,7 +108,7 @@ describe("Lua through CodeMode.make", () => {
           n: 10,
           rows: [{ id: 1, remove: () => `removed 1 from ${table}` }],
           next: () => ++cursor,
-          size() {
+          size(this: { n: number }) {
             return this.n
           },
         }),
