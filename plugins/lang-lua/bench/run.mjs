@@ -14,6 +14,8 @@
 // A last column shows our first run of each program in a new process (nothing compiled yet: neither the program
 // nor our library), which is what a program that runs once in a fresh worker sees.
 //
+// A last part measures the latency of a small program through `CodeMode.execute` (`--only latency` runs just it).
+//
 // Usage: node bench/run.mjs [--reps N] [--only name,name] [--no-fengari]
 import { execFileSync, spawnSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -234,43 +236,76 @@ for (const name of benchmarks) {
   console.error(`${name}: done`)
 }
 
-const fmt = (ms) => (ms === undefined ? "-" : ms.toFixed(1))
-const ratio = (a, b) => (a === undefined || b === undefined ? "-" : (a / b).toFixed(2))
-const header = [
-  "benchmark",
-  "checksum",
-  "lua5.4 ms",
-  "ours ms",
-  "ours 1st run ms",
-  "wasmoon ms",
-  "fengari ms",
-  "ours/lua5.4",
-  "ours/wasmoon",
-  "1st run/lua5.4",
-]
-const lines = rows.map((r) => [
-  r.name,
-  r.checksum,
-  fmt(r.puc),
-  fmt(r.ours),
-  fmt(r.first),
-  fmt(r.wasmoon),
-  fmt(r.fengari),
-  ratio(r.ours, r.puc),
-  ratio(r.ours, r.wasmoon),
-  ratio(r.first, r.puc),
-])
-const geo = (xs) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length)
-const gmPuc = geo(rows.map((r) => r.ours / r.puc))
-const gmWasmoon = geo(rows.map((r) => r.ours / r.wasmoon))
-const fasterThanWasmoon = rows.filter((r) => r.ours < r.wasmoon).length
-const gmFirst = geo(rows.map((r) => r.first / r.puc))
-lines.push(["geometric mean", "", "", "", "", "", "", gmPuc.toFixed(2), gmWasmoon.toFixed(2), gmFirst.toFixed(2)])
-const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)))
-const show = (cells) => "| " + cells.map((c, i) => String(c).padEnd(widths[i])).join(" | ") + " |"
-console.log(show(header))
-console.log("|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|")
-for (const l of lines) console.log(show(l))
-console.log(
-  `\nours vs lua5.4: geometric mean ${gmPuc.toFixed(2)}x (target <= 1.5x); faster than wasmoon on ${fasterThanWasmoon} of ${rows.length} (target >= ${Math.ceil(rows.length / 2)})`,
-)
+if (rows.length > 0) {
+  const fmt = (ms) => (ms === undefined ? "-" : ms.toFixed(1))
+  const ratio = (a, b) => (a === undefined || b === undefined ? "-" : (a / b).toFixed(2))
+  const header = [
+    "benchmark",
+    "checksum",
+    "lua5.4 ms",
+    "ours ms",
+    "ours 1st run ms",
+    "wasmoon ms",
+    "fengari ms",
+    "ours/lua5.4",
+    "ours/wasmoon",
+    "1st run/lua5.4",
+  ]
+  const lines = rows.map((r) => [
+    r.name,
+    r.checksum,
+    fmt(r.puc),
+    fmt(r.ours),
+    fmt(r.first),
+    fmt(r.wasmoon),
+    fmt(r.fengari),
+    ratio(r.ours, r.puc),
+    ratio(r.ours, r.wasmoon),
+    ratio(r.first, r.puc),
+  ])
+  const geo = (xs) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length)
+  const gmPuc = geo(rows.map((r) => r.ours / r.puc))
+  const gmWasmoon = geo(rows.map((r) => r.ours / r.wasmoon))
+  const fasterThanWasmoon = rows.filter((r) => r.ours < r.wasmoon).length
+  const gmFirst = geo(rows.map((r) => r.first / r.puc))
+  lines.push(["geometric mean", "", "", "", "", "", "", gmPuc.toFixed(2), gmWasmoon.toFixed(2), gmFirst.toFixed(2)])
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)))
+  const show = (cells) => "| " + cells.map((c, i) => String(c).padEnd(widths[i])).join(" | ") + " |"
+  console.log(show(header))
+  console.log("|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|")
+  for (const l of lines) console.log(show(l))
+  console.log(
+    `\nours vs lua5.4: geometric mean ${gmPuc.toFixed(2)}x (target <= 1.5x); faster than wasmoon on ${fasterThanWasmoon} of ${rows.length} (target >= ${Math.ceil(rows.length / 2)})`,
+  )
+}
+
+// ---------------------------------------------------------------------------------------------- latency
+// A small program (one tool call, one addition) through `CodeMode.execute` with a real sandbox worker: the whole
+// round trip a host sees. A new program each time pays parsing, code generation and V8's compilation; the same
+// program again finds its compiled form in the worker.
+if (!only || only.includes("latency")) {
+  const { CodeMode, SandboxPool, Tool } = await import("@codemode/core")
+  const { Effect, Schema } = await import("effect")
+  const pool = new SandboxPool({ keepIdle: 1 })
+  const echo = Tool.make({
+    description: "Echo a number",
+    input: Schema.Struct({ x: Schema.Number }),
+    output: Schema.Number,
+    execute: ({ x }) => Effect.succeed(x),
+  })
+  const runtime = CodeMode.make({ language: "lua", pool, tools: { t: { echo } } })
+  const p50 = async (program) => {
+    const times = []
+    for (let i = 0; i < 400; i++) {
+      const t0 = performance.now()
+      const r = await Effect.runPromise(runtime.execute(program(i)))
+      times.push(performance.now() - t0)
+      if (!r.ok) throw new Error(`latency program failed: ${JSON.stringify(r.error)}`)
+    }
+    return times.sort((a, b) => a - b)[200].toFixed(2)
+  }
+  const fresh = await p50((i) => `local r = tools.t.echo({ x = ${i} }) return r + 1`)
+  const same = await p50(() => "local r = tools.t.echo({ x = 1 }) return r + 1")
+  await pool.close()
+  console.log(`one-tool-call program through CodeMode.execute, p50 of 400: ${fresh} ms (a new program each time), ${same} ms (the same program)`)
+}

@@ -198,15 +198,20 @@ class Generator {
   /** The factory's source: binds the intrinsics and constants, returns the main function. */
   program(chunk: Chunk): string {
     const main = this.functionBody(this.resolved.functions.get(chunk)!, [], true, chunk.body)
-    const intrinsics = Object.keys(INTRINSICS)
-      .map((name) => (name === "rt" ? "rt = $.rt" : `$${name} = $.${name}`))
-      .join(", ")
+    // Bind only the intrinsics the program uses: small programs compile faster with a short prelude.
+    const used = new Set(main.match(/\$[A-Za-z]+/g))
+    const intrinsics = [
+      "rt = $.rt",
+      ...Object.keys(INTRINSICS)
+        .filter((name) => used.has(`$${name}`))
+        .map((name) => `$${name} = $.${name}`),
+    ].join(", ")
     const constants = this.constants.map((_, i) => `k${i} = K[${i}]`)
     return [
       '"use strict";',
       `const ${intrinsics};`,
       constants.length > 0 ? `const ${constants.join(", ")};` : "",
-      `return ${main};`,
+      `return (${main});`,
     ].join("\n")
   }
 
