@@ -20,7 +20,7 @@ import { ABSENT } from "./lib/absent.js"
 import { parse, ParenFinder, ParseFailure, type Parsed } from "./parse.js"
 import type { Location } from "./protocol.js"
 import { CHUNK_NAME, MAX_CALL_DEPTH } from "./runtime.js"
-import { resolve, type FnInfo, type Resolution, type Resolved, type VarInfo } from "./scope.js"
+import { resolve, type Resolution, type Resolved, type VarInfo } from "./scope.js"
 import { LuaTable, type LuaFunction, type LuaValue } from "./value.js"
 
 /** What a compiled program is run against: the standard library environment of one run. */
@@ -143,7 +143,6 @@ interface Dispatch {
  * function declares as many as its largest statement needs.
  */
 interface FnCtx {
-  readonly info: FnInfo
   /** Temporaries in use by the statement being compiled. */
   temps: number
   /** The most temporaries any statement used. */
@@ -197,7 +196,7 @@ class Generator {
 
   /** The factory's source: binds the intrinsics and constants, returns the main function. */
   program(chunk: Chunk): string {
-    const main = this.functionBody(this.resolved.functions.get(chunk)!, [], true, chunk.body)
+    const main = this.functionBody([], true, chunk.body)
     // Bind only the intrinsics the program uses: small programs compile faster with a short prelude.
     const used = new Set(main.match(/\$[A-Za-z]+/g))
     const intrinsics = [
@@ -382,10 +381,10 @@ class Generator {
   // ---------------------------------------------------------------------------------------------- functions
 
   /** A Lua function as a JS function expression. */
-  private functionBody(info: FnInfo, params: Array<VarInfo>, vararg: boolean, body: ReadonlyArray<Node>): string {
+  private functionBody(params: Array<VarInfo>, vararg: boolean, body: ReadonlyArray<Node>): string {
     const outerFn = this.fn
     const outerBlock = this.block
-    this.fn = { info, temps: 0, maxTemps: 0, loops: [] }
+    this.fn = { temps: 0, maxTemps: 0, loops: [] }
     this.block = undefined
     const names = params.map((p) => this.local(p))
     if (vararg) names.push("...va")
@@ -412,7 +411,7 @@ class Generator {
     const self = this.resolved.selfParams.get(node)
     if (self !== undefined) params.push(self)
     for (const p of node.parameters as ReadonlyArray<Node>) if (p.type === "Identifier") params.push(this.decl(p))
-    return `(${this.functionBody(info, params, info.vararg, node.body)})`
+    return `(${this.functionBody(params, info.vararg, node.body)})`
   }
 
   // ---------------------------------------------------------------------------------------------- blocks

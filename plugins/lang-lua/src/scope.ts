@@ -15,7 +15,6 @@ export interface VarInfo {
 
 /** A function being compiled (the main chunk is one too). */
 export interface FnInfo {
-  readonly parent: FnInfo | undefined
   readonly vararg: boolean
 }
 
@@ -50,8 +49,8 @@ export const resolve = (chunk: Chunk): Resolved => {
   const out: Resolved = { declarations: new Map(), uses: new Map(), functions: new Map(), selfParams: new Map() }
   let scope: Scope | undefined
 
-  const newFn = (node: Node, parent: FnInfo | undefined, vararg: boolean): FnInfo => {
-    const fn: FnInfo = { parent, vararg }
+  const newFn = (node: Node, vararg: boolean): FnInfo => {
+    const fn: FnInfo = { vararg }
     out.functions.set(node, fn)
     return fn
   }
@@ -94,7 +93,7 @@ export const resolve = (chunk: Chunk): Resolved => {
   const func = (node: Node, selfParam: boolean) => {
     const params: ReadonlyArray<Node> = node.parameters
     const vararg = params.some((p) => p.type === "VarargLiteral")
-    const fn = newFn(node, scope!.fn, vararg)
+    const fn = newFn(node, vararg)
     open(fn)
     if (selfParam) out.selfParams.set(node, declare({ type: "Identifier", name: "self" }))
     for (const p of params) if (p.type === "Identifier") declare(p)
@@ -208,7 +207,7 @@ export const resolve = (chunk: Chunk): Resolved => {
     }
   }
 
-  const main = newFn(chunk, undefined, true)
+  const main = newFn(chunk, true)
   open(main)
   for (const s of chunk.body) stmt(s)
   close()
