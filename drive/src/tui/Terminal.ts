@@ -1,18 +1,17 @@
 /**
  * One terminal program in a pseudo-terminal (node-pty), parsed by @xterm/headless. Keeps the timeline — every
  * output chunk with its time and every resize — from the first byte, answers the terminal queries the emulator
- * leaves open, and captures frames (every cell's glyph, colors and attributes; cursor; viewport).
+ * leaves open, and captures frames with the recorder's `frameFromTerminal` (so live screenshots and replayed
+ * recordings read the screen the same way).
  */
 import type { Recorder } from "@codemode/core"
+import { frameFromTerminal } from "@codemode/recorder"
 import xterm from "@xterm/headless"
-import type { Terminal as XtermTerminal, IBufferCell } from "@xterm/headless"
+import type { Terminal as XtermTerminal } from "@xterm/headless"
 import pty from "node-pty"
 import { Deferred, Effect } from "effect"
 import * as Processes from "../run/Processes.js"
 import * as TerminalQueries from "./TerminalQueries.js"
-
-type Color = Recorder.Color
-type Cell = Recorder.Cell
 
 /** How the program ended. */
 export interface TerminalExit {
@@ -52,50 +51,6 @@ export interface TerminalProcess {
   readonly close: Effect.Effect<void>
 }
 
-const defaultColor: Color = { mode: "default" }
-
-const color = (isDefault: boolean, isRgb: boolean, value: number): Color =>
-  isDefault ? defaultColor : isRgb ? { mode: "rgb", rgb: value } : { mode: "palette", index: value }
-
-const toCell = (cell: IBufferCell): Cell => {
-  const width = cell.getWidth()
-  return {
-    glyph: width === 0 ? "" : cell.getChars() || " ",
-    width: width === 0 ? 0 : width === 2 ? 2 : 1,
-    fg: color(cell.isFgDefault(), cell.isFgRGB(), cell.getFgColor()),
-    bg: color(cell.isBgDefault(), cell.isBgRGB(), cell.getBgColor()),
-    bold: cell.isBold() !== 0,
-    italic: cell.isItalic() !== 0,
-    dim: cell.isDim() !== 0,
-    underline: cell.isUnderline() !== 0,
-    strikethrough: cell.isStrikethrough() !== 0,
-    inverse: cell.isInverse() !== 0,
-    invisible: cell.isInvisible() !== 0,
-  }
-}
-
-/** Capture the visible screen of an emulator. */
-export const captureFrame = (terminal: XtermTerminal, cursorVisible: boolean): Recorder.TerminalFrame => {
-  const buffer = terminal.buffer.active
-  const cells: Array<Array<Cell>> = []
-  const scratch = buffer.getNullCell()
-  for (let y = 0; y < terminal.rows; y++) {
-    const line = buffer.getLine(buffer.viewportY + y)
-    const row: Array<Cell> = []
-    for (let x = 0; x < terminal.cols; x++) {
-      const cell = line?.getCell(x, scratch)
-      row.push(cell ? toCell(cell) : toCell(scratch))
-    }
-    cells.push(row)
-  }
-  return {
-    cols: terminal.cols,
-    rows: terminal.rows,
-    cells,
-    cursor: { x: buffer.cursorX, y: buffer.cursorY, visible: cursorVisible },
-  }
-}
-
 /** The visible lines of an emulator, trailing spaces trimmed. */
 export const screenLines = (terminal: XtermTerminal): ReadonlyArray<string> => {
   const buffer = terminal.buffer.active
@@ -110,14 +65,6 @@ export const spawn = (options: SpawnOptions): Effect.Effect<TerminalProcess, str
     const startedAt = Date.now()
     const events: Array<Recorder.TimelineEvent> = []
     const terminal = new xterm.Terminal({ cols: options.cols, rows: options.rows, allowProposedApi: true, scrollback: 1000 })
-    let cursorVisible = true
-    const trackCursor = (visible: boolean) => (params: ReadonlyArray<number | ReadonlyArray<number>>) => {
-      if (params.includes(25)) cursorVisible = visible
-      return false
-    }
-    terminal.parser.registerCsiHandler({ prefix: "?", final: "h" }, trackCursor(true))
-    terminal.parser.registerCsiHandler({ prefix: "?", final: "l" }, trackCursor(false))
-
     const child = yield* Effect.try({
       try: () =>
         pty.spawn(options.file, options.args as Array<string>, {
@@ -180,7 +127,7 @@ export const spawn = (options: SpawnOptions): Effect.Effect<TerminalProcess, str
         if (closed) resume(Effect.void)
         else terminal.write("", () => resume(Effect.void))
       }),
-      capture: () => captureFrame(terminal, cursorVisible),
+      capture: () => frameFromTerminal(terminal),
       lines: () => screenLines(terminal),
       timeline: () => ({ cols: options.cols, rows: options.rows, startedAt, events: events.slice() }),
       lastOutputAt: () => lastOutput,
