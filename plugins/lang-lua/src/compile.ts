@@ -23,16 +23,6 @@ import { CHUNK_NAME, MAX_CALL_DEPTH } from "./runtime.js"
 import { resolve, type Resolution, type Resolved, type VarInfo } from "./scope.js"
 import { LuaTable, type LuaFunction, type LuaValue } from "./value.js"
 
-/** What a compiled program is run against: the standard library environment of one run. */
-export interface RunEnvironment {
-  /** The globals table. */
-  readonly globals: LuaTable
-  /** `next`, recognised by generic `for` to iterate tables directly. */
-  readonly next: LuaFunction
-  /** The iterator `ipairs` returns, recognised the same way. */
-  readonly ipairsIterator: LuaFunction
-}
-
 /**
  * A program compiled to a JS factory. It holds no run state: every {@link instantiate} makes fresh closures over a
  * fresh environment, and V8 keeps (and reuses) the optimised code of the factory's inner functions.
@@ -64,7 +54,7 @@ export const compile = (code: string): Compiled => {
   const source = generator.program(parsed.chunk)
   let factory: Compiled["factory"]
   try {
-    factory = new Function("$", "K", "G", "GT", "$next", "$ipairs", source) as Compiled["factory"]
+    factory = new Function("$", "K", "G", "GT", source) as Compiled["factory"]
   } catch (e) {
     // The generated source is valid JavaScript; what fails here are the engine's size limits.
     throw new ParseFailure({
@@ -88,11 +78,11 @@ export const compile = (code: string): Compiled => {
   return compiled
 }
 
-/** Make the program's main function for one run, over that run's environment. */
-export const instantiate = (compiled: Compiled, env: RunEnvironment): LuaFunction => {
-  const fields = env.globals.fields
+/** Make the program's main function for one run, over that run's globals table. */
+export const instantiate = (compiled: Compiled, globals: LuaTable): LuaFunction => {
+  const fields = globals.fields
   if (fields === undefined) throw new Error("the globals table has no string-keyed part")
-  return compiled.factory(INTRINSICS, compiled.constants, fields, env.globals, env.next, env.ipairsIterator)
+  return compiled.factory(INTRINSICS, compiled.constants, fields, globals)
 }
 
 /** The generated JS source of a program, for tests and debugging. */
@@ -832,11 +822,11 @@ class Generator {
     let setup = ""
     let start: string
     if (iterators.length === 1 && this.isMulti(iterators[0]))
-      start = `$forInResults(${this.multi(iterators[0])}, ${site}, $next, $ipairs)`
+      start = `$forInResults(${this.multi(iterators[0])}, ${site})`
     else {
       const values = this.adjusted(iterators, 3)
       setup = values.setup
-      start = `$forIn(${values.refs.join(", ")}, ${site}, $next, $ipairs)`
+      start = `$forIn(${values.refs.join(", ")}, ${site})`
     }
     const vars: Array<VarInfo> = s.variables.map((x: Node) => this.decl(x))
     const bindings = vars.map((x, j) => `${this.local(x)} = ${j === 0 ? `${it}.a` : j === 1 ? `${it}.b` : `${it}.at(${j})`}`)

@@ -4,6 +4,7 @@
  * table constructors, and multiple results. The compiler hands {@link INTRINSICS} to the generated program, which
  * binds each entry to a `$name` constant once.
  */
+import { ipairsIterator, next } from "./lib/base.js"
 import { arith, intAdd, lessEqual, lessThan, normaliseKey, type LuaNumber } from "./numbers.js"
 import { addNN, divNN, idivNN, luaEq, modNN, mulNN, powNN, subNN } from "./operators.js"
 import { callError, concatValues, index, indexError, length, setIndex, stringMeta, tableFull } from "./ops.js"
@@ -362,14 +363,7 @@ class CallIteration extends Iteration {
 }
 
 /** Start a generic `for` over `f, s, c` (the explist adjusted to three values). */
-const forIn = (
-  f: LuaValue,
-  s: LuaValue,
-  c: LuaValue,
-  site: number,
-  next: LuaFunction,
-  ipairsIterator: LuaFunction,
-): Iteration => {
+const forIn = (f: LuaValue, s: LuaValue, c: LuaValue, site: number): Iteration => {
   if (f === next && s instanceof LuaTable && c === undefined) return new TableIteration(s)
   if (f === ipairsIterator && s instanceof LuaTable && c === 0) return new ArrayIteration(s)
   if (typeof f !== "function") throw errorAt(`attempt to call a ${typeName(f)} value`, site)
@@ -377,12 +371,8 @@ const forIn = (
 }
 
 /** {@link forIn} for an explist that is one multi-valued expression (`pairs(t)`). */
-const forInResults = (
-  r: LuaValue | Array<LuaValue>,
-  site: number,
-  next: LuaFunction,
-  ipairsIterator: LuaFunction,
-): Iteration => (Array.isArray(r) ? forIn(r[0], r[1], r[2], site, next, ipairsIterator) : forIn(r, undefined, undefined, site, next, ipairsIterator))
+const forInResults = (r: LuaValue | Array<LuaValue>, site: number): Iteration =>
+  Array.isArray(r) ? forIn(r[0], r[1], r[2], site) : forIn(r, undefined, undefined, site)
 
 /** Everything generated code may call, by the name it uses (`$name`). */
 export const INTRINSICS = {

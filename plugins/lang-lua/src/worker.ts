@@ -55,9 +55,9 @@ const toDiagnostic = (e: unknown): Diagnostic => {
 export const run = (request: RunRequest, host: SandboxHost): RunOutcome => {
   try {
     const program = compile(request.code)
-    const env = createEnvironment(request, host)
+    const globals = createEnvironment(request, host)
     resetRuntime(program.locations, host.deadline)
-    const r = instantiate(program, env)()
+    const r = instantiate(program, globals)()
     const value = Array.isArray(r) ? r[0] : r
     try {
       return { ok: true, value: toData(value) }

@@ -2,14 +2,13 @@
  * The program's global environment: the standard library, `json`, the host globals (`tools`, `search`, extension
  * globals), and clear errors for what is absent on purpose.
  */
-import type { RunEnvironment } from "../compile.js"
 import { stringMeta } from "../ops.js"
 import { ABSENT } from "./absent.js"
 import type { RunRequest, SandboxHost } from "../protocol.js"
 import { errorAt } from "../runtime.js"
 import { utf8DecodeLenient } from "../utf8.js"
 import { Fields, LuaTable } from "../value.js"
-import { installBase, ipairsIterator, next } from "./base.js"
+import { installBase } from "./base.js"
 import { createExtensionGlobal, createSearch, createTools } from "./host.js"
 import { createJsonLib } from "./json.js"
 import { createMathLib } from "./math.js"
@@ -19,7 +18,7 @@ import { createTableLib } from "./table.js"
 import { createUtf8Lib } from "./utf8.js"
 
 /** Build the globals for one run, talking to `host`. */
-export const createEnvironment = (request: RunRequest, host: SandboxHost): RunEnvironment => {
+export const createEnvironment = (request: RunRequest, host: SandboxHost): LuaTable => {
   const G = new LuaTable()
   G.fields = new Fields()
   installBase(G, (line) => host.log(utf8DecodeLenient(line)))
@@ -43,5 +42,5 @@ export const createEnvironment = (request: RunRequest, host: SandboxHost): RunEn
       G.setStr(name, createExtensionGlobal(extension, name, extension.globals[name], host))
   G.setStr("_G", G)
   G.setStr("_VERSION", "Lua 5.4")
-  return { globals: G, next, ipairsIterator }
+  return G
 }
