@@ -3,7 +3,15 @@ import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { resolve } from "node:path"
 
-const packages = ["core", "plugins/lang-lua", "plugins/lang-js", "plugins/openapi", "plugins/recorder", "plugins/tool-adapters", "drive"]
+const packages = [
+  "core",
+  "plugins/lang-lua",
+  "plugins/lang-js",
+  "plugins/openapi",
+  "plugins/recorder",
+  "plugins/tool-adapters",
+  "drive",
+]
 const only = process.argv.slice(2)
 let failed = false
 for (const pkg of packages) {

@@ -19,7 +19,10 @@ const needed = ["core", "plugins/lang-lua", "plugins/openapi"]
 const missing = needed.filter((dir) => !existsSync(`${root}/${dir}/dist/index.js`))
 if (missing.length > 0) {
   console.log(`building ${missing.join(", ")} first…`)
-  const build = spawnSync("npm", ["run", "build", ...missing.flatMap((dir) => ["--workspace", dir])], { cwd: root, stdio: "inherit" })
+  const build = spawnSync("npm", ["run", "build", ...missing.flatMap((dir) => ["--workspace", dir])], {
+    cwd: root,
+    stdio: "inherit",
+  })
   if (build.status !== 0) {
     console.error("the build failed; run `npm run build` to see why")
     process.exit(1)

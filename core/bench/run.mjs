@@ -11,7 +11,12 @@ const language = {
   builtins: [],
   signatures: "lua",
 }
-const echo = Tool.make({ description: "Echo", input: { type: "object" }, output: { type: "object" }, execute: (x) => Effect.succeed(x) })
+const echo = Tool.make({
+  description: "Echo",
+  input: { type: "object" },
+  output: { type: "object" },
+  execute: (x) => Effect.succeed(x),
+})
 const runtime = CodeMode.make({ language, tools: { echo } })
 const run = (code) => Effect.runPromise(runtime.execute(code))
 
@@ -60,5 +65,9 @@ console.log("## core")
 console.log("| measure | p50 | p99 | target |")
 console.log("|---|---|---|---|")
 console.log(`| host call round trip | ${us(percentile(perCall, 50))} | ${us(percentile(perCall, 99))} | ≤ 60 µs |`)
-console.log(`| busy loop stopped after timeoutMs (overshoot) | ${percentile(overshoot, 50).toFixed(1)} ms | ${percentile(overshoot, 99).toFixed(1)} ms | ≤ 100 ms |`)
-console.log(`| trivial execution (start, one call, return) | ${percentile(trivial, 50).toFixed(3)} ms | ${percentile(trivial, 99).toFixed(3)} ms | ≤ 1 ms p50 |`)
+console.log(
+  `| busy loop stopped after timeoutMs (overshoot) | ${percentile(overshoot, 50).toFixed(1)} ms | ${percentile(overshoot, 99).toFixed(1)} ms | ≤ 100 ms |`,
+)
+console.log(
+  `| trivial execution (start, one call, return) | ${percentile(trivial, 50).toFixed(3)} ms | ${percentile(trivial, 99).toFixed(3)} ms | ≤ 1 ms p50 |`,
+)

@@ -81,15 +81,23 @@ const build = <R>(options: Options<any, any>): Runtime<R> => {
   const globals = new Map<string, string>()
   const builtins = new Set(language.builtins)
   for (const extension of options.extensions ?? []) {
-    if (extension?._tag !== "Extension") throw new TypeError("extensions must be made with Extension.make or Extension.lua")
+    if (extension?._tag !== "Extension")
+      throw new TypeError("extensions must be made with Extension.make or Extension.lua")
     if (extension.language === "lua" && language.name !== "lua")
-      throw new TypeError(`extension "${extension.name}" was made with Extension.lua and cannot be used with ${language.name}`)
+      throw new TypeError(
+        `extension "${extension.name}" was made with Extension.lua and cannot be used with ${language.name}`,
+      )
     if (extensions.has(extension.name)) throw new TypeError(`two extensions are named "${extension.name}"`)
     for (const name of Object.keys(extension.globals)) {
       if (builtins.has(name))
-        throw new TypeError(`extension "${extension.name}": global "${name}" would shadow the ${language.name} built-in "${name}"`)
+        throw new TypeError(
+          `extension "${extension.name}": global "${name}" would shadow the ${language.name} built-in "${name}"`,
+        )
       const owner = globals.get(name)
-      if (owner) throw new TypeError(`extension "${extension.name}": global "${name}" is already provided by extension "${owner}"`)
+      if (owner)
+        throw new TypeError(
+          `extension "${extension.name}": global "${name}" is already provided by extension "${owner}"`,
+        )
       globals.set(name, extension.name)
     }
     extensions.set(extension.name, extension)
@@ -124,7 +132,11 @@ const build = <R>(options: Options<any, any>): Runtime<R> => {
     language: language.name,
     limits,
     get catalog() {
-      return (catalog ??= entries.map((entry) => ({ path: entry.path, description: entry.tool.description, signature: render(entry) })))
+      return (catalog ??= entries.map((entry) => ({
+        path: entry.path,
+        description: entry.tool.description,
+        signature: render(entry),
+      })))
     },
     execute: (code) => Execution.execute(plan, code) as Effect.Effect<Result, never, R>,
     search: (request) => {

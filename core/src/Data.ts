@@ -6,7 +6,13 @@
  */
 
 /** A JSON value that may cross between a program and its host. */
-export type DataValue = null | boolean | number | string | ReadonlyArray<DataValue> | { readonly [key: string]: DataValue }
+export type DataValue =
+  | null
+  | boolean
+  | number
+  | string
+  | ReadonlyArray<DataValue>
+  | { readonly [key: string]: DataValue }
 
 /** Bounds applied to every copy of data across the sandbox boundary. */
 export interface CopyBounds {
@@ -51,7 +57,11 @@ const keyPath = (path: string, key: string): string =>
  * Where {@link copyData} found a function, when it is allowed to: the function, the plain object or array holding it
  * (`undefined` at the root), and the keys and indices leading to it.
  */
-export type FoundFunction = (fn: (...args: ReadonlyArray<unknown>) => unknown, holder: object | undefined, path: ReadonlyArray<string | number>) => void
+export type FoundFunction = (
+  fn: (...args: ReadonlyArray<unknown>) => unknown,
+  holder: object | undefined,
+  path: ReadonlyArray<string | number>,
+) => void
 
 /**
  * Copy `value` as plain data, or throw a `DataError` naming the first offending path.

@@ -39,4 +39,5 @@ export const make = (kind: Kind, message: string, location?: Location | undefine
   location ? { kind, message, location } : { kind, message }
 
 /** True when `value` is one of the diagnostic kinds. */
-export const isKind = (value: unknown): value is Kind => typeof value === "string" && (kinds as ReadonlyArray<string>).includes(value)
+export const isKind = (value: unknown): value is Kind =>
+  typeof value === "string" && (kinds as ReadonlyArray<string>).includes(value)

@@ -13,7 +13,14 @@ import { type Hooks, type Outcome, toEffect } from "./Hooks.js"
 import type { Definition } from "./Language.js"
 import type { Limits } from "./Limits.js"
 import * as Result from "./Result.js"
-import type { ExtensionShape, HostCall, HostFailure, HostOutcome, ResultFunction, ToolShape } from "./sandbox/protocol.js"
+import type {
+  ExtensionShape,
+  HostCall,
+  HostFailure,
+  HostOutcome,
+  ResultFunction,
+  ToolShape,
+} from "./sandbox/protocol.js"
 import type { SandboxPool, SandboxWorker, WorkerEvent } from "./sandbox/Pool.js"
 import * as Search from "./Search.js"
 import type { Entry } from "./ToolTree.js"
@@ -40,7 +47,9 @@ export const messageOf = (error: unknown): string => {
   if (error instanceof Error) {
     const cause = (error as { cause?: unknown }).cause
     const own = error.message || error.name
-    return cause !== undefined && cause !== null && !(Schema.isSchemaError(error)) ? `${own} (cause: ${messageOf(cause)})` : own
+    return cause !== undefined && cause !== null && !Schema.isSchemaError(error)
+      ? `${own} (cause: ${messageOf(cause)})`
+      : own
   }
   if (typeof error === "object" && error !== null) {
     const record = error as Record<string, unknown>
@@ -144,8 +153,10 @@ const runOn = (plan: Plan, code: string, worker: SandboxWorker) =>
   Effect.gen(function* () {
     const services = yield* Effect.context<any>()
     const fork = Effect.runForkWith(services)
-    const { limits, language, hooks } = plan
-    const logs = new Result.LogCollector(limits.maxOutputBytes === Infinity ? Number.MAX_SAFE_INTEGER : limits.maxOutputBytes)
+    const { limits, language } = plan
+    const logs = new Result.LogCollector(
+      limits.maxOutputBytes === Infinity ? Number.MAX_SAFE_INTEGER : limits.maxOutputBytes,
+    )
     const warnings: Diagnostic.Diagnostic[] = []
     const records: CallRecord[] = []
     const inFlight = new Map<number, Fiber.Fiber<HostOutcome>>()
@@ -218,9 +229,10 @@ const runOn = (plan: Plan, code: string, worker: SandboxWorker) =>
     const waitForEnd = Effect.callback<End>((resume) => {
       worker.run(language.workerModule, request, deadline, onEvent(resume))
     })
-    const ended = yield* (limits.timeoutMs === Infinity
-      ? Effect.map(waitForEnd, Option.some)
-      : Effect.timeoutOption(waitForEnd, Duration.millis(limits.timeoutMs))
+    const ended = yield* (
+      limits.timeoutMs === Infinity
+        ? Effect.map(waitForEnd, Option.some)
+        : Effect.timeoutOption(waitForEnd, Duration.millis(limits.timeoutMs))
     ).pipe(Effect.onInterrupt(() => Effect.suspend(() => Fiber.interruptAll([...inFlight.values()]))))
     if (Option.isNone(ended) || ended.value.type === "crash") yield* Fiber.interruptAll([...inFlight.values()])
 
@@ -247,7 +259,10 @@ const runOn = (plan: Plan, code: string, worker: SandboxWorker) =>
 
     if (Option.isNone(ended))
       return failed(
-        Diagnostic.make("TimeoutExceeded", `the program did not finish within timeoutMs (${limits.timeoutMs} ms) and was stopped`),
+        Diagnostic.make(
+          "TimeoutExceeded",
+          `the program did not finish within timeoutMs (${limits.timeoutMs} ms) and was stopped`,
+        ),
         false,
       )
     const end = ended.value
@@ -269,7 +284,9 @@ const runOn = (plan: Plan, code: string, worker: SandboxWorker) =>
       const remaining = deadline === Infinity ? undefined : Math.max(0, deadline - Date.now())
       const interrupted = Fiber.interruptAll(background)
       const finished =
-        remaining === undefined ? yield* Effect.as(interrupted, true) : yield* Effect.timeoutOption(interrupted, Duration.millis(remaining)).pipe(Effect.map(Option.isSome))
+        remaining === undefined
+          ? yield* Effect.as(interrupted, true)
+          : yield* Effect.timeoutOption(interrupted, Duration.millis(remaining)).pipe(Effect.map(Option.isSome))
       if (!finished)
         warnings.push(
           Diagnostic.make(
@@ -317,7 +334,12 @@ const afterHook = (run: (() => unknown) | undefined, onFail: (message: string) =
  * Run one host call to completion: never fails; every problem becomes a `HostOutcome` failure and the record's
  * status says how it ended.
  */
-const callEffect = (plan: Plan, call: HostCall, record: CallRecord, handles: Handles): Effect.Effect<HostOutcome, never, any> => {
+const callEffect = (
+  plan: Plan,
+  call: HostCall,
+  record: CallRecord,
+  handles: Handles,
+): Effect.Effect<HostOutcome, never, any> => {
   const deny = (kind: Diagnostic.Kind, message: string, status: CallRecord["status"] = "failure"): HostOutcome => {
     record.status = status
     record.error = message
@@ -335,7 +357,8 @@ const callEffect = (plan: Plan, call: HostCall, record: CallRecord, handles: Han
       call.handle !== undefined
         ? handles.get(call.handle, call.extension)
         : global && { fn: global, holder: undefined, name: call.name, extension: call.extension }
-    if (!extension || !target) return Effect.succeed(deny("UnknownTool", `no extension global "${call.name}" is available`))
+    if (!extension || !target)
+      return Effect.succeed(deny("UnknownTool", `no extension global "${call.name}" is available`))
     const name = target.name
     const info = { extension: call.extension, name, args: call.args }
     const hooks = plan.hooks.extension
@@ -343,9 +366,12 @@ const callEffect = (plan: Plan, call: HostCall, record: CallRecord, handles: Han
       const before = yield* runHook(hooks?.before && (() => hooks.before!(info)))
       if (Exit.isFailure(before))
         return deny("ExecutionFailure", `${name} was denied: ${messageOf(before.cause)}`, "denied")
-      const after = (outcome: Outcome) => afterHook(hooks?.after && (() => hooks.after!(info, outcome)), warnAfter("extension"))
+      const after = (outcome: Outcome) =>
+        afterHook(hooks?.after && (() => hooks.after!(info, outcome)), warnAfter("extension"))
       const exit = yield* Effect.exit(
-        toEffect(() => target.fn.apply(target.holder, [...call.args])).pipe(Effect.onInterrupt(() => after({ _tag: "interrupted" }))),
+        toEffect(() => target.fn.apply(target.holder, [...call.args])).pipe(
+          Effect.onInterrupt(() => after({ _tag: "interrupted" })),
+        ),
       )
       if (Exit.isFailure(exit)) {
         yield* after({ _tag: "failure", error: Cause.squash(exit.cause) })
@@ -375,9 +401,15 @@ const callEffect = (plan: Plan, call: HostCall, record: CallRecord, handles: Han
   const hooks = plan.hooks.tool
   const settle = (cause: Cause.Cause<{ kind: Diagnostic.Kind; message: string }>, name: string): HostOutcome => {
     const error = Cause.findErrorOption(cause)
-    return Option.isSome(error) ? deny(error.value.kind, error.value.message) : deny("ToolFailure", `${name} failed: ${messageOf(cause)}`)
+    return Option.isSome(error)
+      ? deny(error.value.kind, error.value.message)
+      : deny("ToolFailure", `${name} failed: ${messageOf(cause)}`)
   }
-  const guarded = (name: string, input: unknown, body: Effect.Effect<DataValue, { kind: Diagnostic.Kind; message: string }, any>) =>
+  const guarded = (
+    name: string,
+    input: unknown,
+    body: Effect.Effect<DataValue, { kind: Diagnostic.Kind; message: string }, any>,
+  ) =>
     !hooks?.before && !hooks?.after
       ? // Without hooks, the call is the body alone: the hot path of every host call.
         Effect.matchCause(body, {
@@ -388,20 +420,22 @@ const callEffect = (plan: Plan, call: HostCall, record: CallRecord, handles: Han
           onFailure: (cause) => settle(cause, name),
         })
       : Effect.gen(function* () {
-      const info = { name, input }
-      const before = yield* runHook(hooks?.before && (() => hooks.before!(info)))
-      if (Exit.isFailure(before)) return deny("ToolFailure", `${name} was denied: ${messageOf(before.cause)}`, "denied")
-      const after = (outcome: Outcome) => afterHook(hooks?.after && (() => hooks.after!(info, outcome)), warnAfter("tool"))
-      const exit = yield* Effect.exit(body.pipe(Effect.onInterrupt(() => after({ _tag: "interrupted" }))))
-      if (Exit.isFailure(exit)) {
-        const error = Cause.findErrorOption(exit.cause)
-        yield* after({ _tag: "failure", error: Option.isSome(error) ? error.value : Cause.squash(exit.cause) })
-        return settle(exit.cause, name)
-      }
-      yield* after({ _tag: "success", value: exit.value })
-      record.status = "success"
-      return { ok: true, value: exit.value } as HostOutcome
-    })
+          const info = { name, input }
+          const before = yield* runHook(hooks?.before && (() => hooks.before!(info)))
+          if (Exit.isFailure(before))
+            return deny("ToolFailure", `${name} was denied: ${messageOf(before.cause)}`, "denied")
+          const after = (outcome: Outcome) =>
+            afterHook(hooks?.after && (() => hooks.after!(info, outcome)), warnAfter("tool"))
+          const exit = yield* Effect.exit(body.pipe(Effect.onInterrupt(() => after({ _tag: "interrupted" }))))
+          if (Exit.isFailure(exit)) {
+            const error = Cause.findErrorOption(exit.cause)
+            yield* after({ _tag: "failure", error: Option.isSome(error) ? error.value : Cause.squash(exit.cause) })
+            return settle(exit.cause, name)
+          }
+          yield* after({ _tag: "success", value: exit.value })
+          record.status = "success"
+          return { ok: true, value: exit.value } as HostOutcome
+        })
 
   if (call.kind === "search") {
     const request = Search.parseRequest(call.input)
@@ -416,7 +450,10 @@ const callEffect = (plan: Plan, call: HostCall, record: CallRecord, handles: Han
   const entry = plan.entries.get(call.path)
   if (!entry)
     return Effect.succeed(
-      deny("UnknownTool", `there is no tool "${call.path}"; use search to find the available tools and their exact paths`),
+      deny(
+        "UnknownTool",
+        `there is no tool "${call.path}"; use search to find the available tools and their exact paths`,
+      ),
     )
   const tool = entry.tool
   const path = entry.path

@@ -51,13 +51,19 @@ const validate = (what: string, name: string, globals: unknown) => {
 }
 
 /** Define an extension whose globals are available to every language. */
-export const make = (options: { readonly name: string; readonly globals: { readonly [name: string]: Global } }): Extension => {
+export const make = (options: {
+  readonly name: string
+  readonly globals: { readonly [name: string]: Global }
+}): Extension => {
   validate("Extension.make", options?.name, options?.globals)
   return { _tag: "Extension", name: options.name, language: "any", globals: options.globals }
 }
 
 /** Define Lua globals: each function returns an Effect (or value or Promise) producing JSON data or `undefined`. */
-export const lua = (options: { readonly name: string; readonly globals: { readonly [name: string]: Global } }): Extension => {
+export const lua = (options: {
+  readonly name: string
+  readonly globals: { readonly [name: string]: Global }
+}): Extension => {
   validate("Extension.lua", options?.name, options?.globals)
   return { _tag: "Extension", name: options.name, language: "lua", globals: options.globals }
 }

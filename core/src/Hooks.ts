@@ -51,7 +51,10 @@ export const toEffect = (thunk: () => unknown): Effect.Effect<unknown, unknown, 
       return Effect.fail(error)
     }
     if (Effect.isEffect(value)) return value as Effect.Effect<unknown, unknown, any>
-    if (value instanceof Promise || (typeof value === "object" && value !== null && typeof (value as any).then === "function"))
+    if (
+      value instanceof Promise ||
+      (typeof value === "object" && value !== null && typeof (value as any).then === "function")
+    )
       return Effect.tryPromise({ try: () => value as Promise<unknown>, catch: (error) => error })
     return Effect.succeed(value)
   })

@@ -102,12 +102,13 @@ export const resolve = (language: string | Definition | undefined): Definition =
   if (language !== undefined) {
     const found = find(language)
     if (!found)
-      throw new Error(`language "${language}" is not installed; install ${known[language].packageName} (npm install ${known[language].packageName})`)
+      throw new Error(
+        `language "${language}" is not installed; install ${known[language].packageName} (npm install ${known[language].packageName})`,
+      )
     return found
   }
   const found = find("javascript") ?? find("lua")
-  if (!found)
-    throw new Error("no CodeMode language is installed; install @codemode/lang-lua or @codemode/lang-js")
+  if (!found) throw new Error("no CodeMode language is installed; install @codemode/lang-lua or @codemode/lang-js")
   return found
 }
 

@@ -37,7 +37,8 @@ export const resolve = (given: Partial<Limits> | undefined, defaults: Limits): L
     const value = given[key]
     if (value === undefined) continue
     const { min, max } = ranges[key]
-    const valid = value === Infinity || (typeof value === "number" && Number.isInteger(value) && value >= min && value <= max)
+    const valid =
+      value === Infinity || (typeof value === "number" && Number.isInteger(value) && value >= min && value <= max)
     if (!valid)
       throw new RangeError(
         `limits.${key} must be a whole number from ${min} to ${max}, or Infinity for no limit (got ${String(value)})`,

@@ -16,7 +16,10 @@ export interface Namespace<T extends Tree = Tree> {
 }
 
 /** Describe a namespace; names still come from record keys. */
-export const make = <const T extends Tree>(options: { readonly description?: string; readonly tools: T }): Namespace<T> => {
+export const make = <const T extends Tree>(options: {
+  readonly description?: string
+  readonly tools: T
+}): Namespace<T> => {
   if (typeof options !== "object" || options === null || typeof options.tools !== "object" || options.tools === null)
     throw new TypeError("Namespace.make expects { description?, tools }")
   if (options.description !== undefined && typeof options.description !== "string")
@@ -31,10 +34,11 @@ export const isNamespace = (value: unknown): value is Namespace =>
   typeof value === "object" && value !== null && (value as { _tag?: unknown })._tag === "Namespace"
 
 /** The services every tool of a tree needs. */
-export type Services<T> = T extends Tool.Tool<any, any, any, infer R>
-  ? R
-  : T extends Namespace<infer Inner>
-    ? Services<Inner>
-    : T extends Tree
-      ? { [K in keyof T]: Services<T[K]> }[keyof T]
-      : never
+export type Services<T> =
+  T extends Tool.Tool<any, any, any, infer R>
+    ? R
+    : T extends Namespace<infer Inner>
+      ? Services<Inner>
+      : T extends Tree
+        ? { [K in keyof T]: Services<T[K]> }[keyof T]
+        : never

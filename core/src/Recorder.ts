@@ -69,7 +69,10 @@ export interface ExportOptions {
 }
 
 /** A screenshot, cast or video could not be produced. */
-export class RecorderError extends Data.TaggedError("RecorderError")<{ readonly message: string; readonly cause?: unknown }> {}
+export class RecorderError extends Data.TaggedError("RecorderError")<{
+  readonly message: string
+  readonly cause?: unknown
+}> {}
 
 /** What a recorder can do. */
 export interface RecorderShape {
@@ -78,7 +81,11 @@ export interface RecorderShape {
   /** Save `timeline` as an asciicast v2 file. */
   readonly saveCast: (timeline: Timeline, file: string, title?: string) => Effect.Effect<void, RecorderError>
   /** Replay `timeline` and encode it to a video at `file`. */
-  readonly exportVideo: (timeline: Timeline, file: string, options?: ExportOptions) => Effect.Effect<void, RecorderError>
+  readonly exportVideo: (
+    timeline: Timeline,
+    file: string,
+    options?: ExportOptions,
+  ) => Effect.Effect<void, RecorderError>
   /** Fails with a message saying how to get ffmpeg when video export is impossible on this machine. */
   readonly checkVideo: Effect.Effect<void, RecorderError>
 }

@@ -36,7 +36,8 @@ export type Result =
 const encoder = new TextEncoder()
 
 /** The UTF-8 size of a string. */
-export const byteLength = (text: string): number => (/^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).length)
+export const byteLength = (text: string): number =>
+  /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).length
 
 /** Cut `text` to at most `bytes` UTF-8 bytes without splitting a character. */
 export const cutToBytes = (text: string, bytes: number): string => {
@@ -53,10 +54,12 @@ export const cutToBytes = (text: string, bytes: number): string => {
 }
 
 /** The in-band marker an oversized value ends with. */
-export const valueMarker = (total: number, limit: number) => `…[truncated: the value was ${total} bytes of JSON; maxOutputBytes is ${limit}]`
+export const valueMarker = (total: number, limit: number) =>
+  `…[truncated: the value was ${total} bytes of JSON; maxOutputBytes is ${limit}]`
 
 /** The line that replaces logs past the budget. */
-export const logMarker = (omitted: number) => `…[truncated: ${omitted} more log line${omitted === 1 ? "" : "s"} omitted]`
+export const logMarker = (omitted: number) =>
+  `…[truncated: ${omitted} more log line${omitted === 1 ? "" : "s"} omitted]`
 
 /** Collects logs as they arrive, keeping at most `budget` bytes so memory stays bounded. */
 export class LogCollector {

@@ -76,7 +76,11 @@ export interface Index {
   readonly context: Postings
 }
 
-const runs = (text: string): ReadonlyArray<string> => text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== "")
+const runs = (text: string): ReadonlyArray<string> =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== "")
 
 const post = (postings: Postings, text: string, item: number) => {
   for (const run of new Set(runs(text))) {
@@ -159,7 +163,11 @@ export const run = (idx: Index, request: Request, render: (entry: Entry) => stri
   const end = request.offset + page.length
   const remaining = Math.max(0, ranked.length - end)
   return {
-    items: page.map((item) => ({ path: item.entry.path, description: item.entry.tool.description, signature: render(item.entry) })),
+    items: page.map((item) => ({
+      path: item.entry.path,
+      description: item.entry.tool.description,
+      signature: render(item.entry),
+    })),
     remaining,
     next: remaining > 0 ? end : null,
   }
@@ -169,15 +177,17 @@ export const run = (idx: Index, request: Request, render: (entry: Entry) => stri
 export const parseRequest = (input: DataValue): Request | string => {
   if (input === null) return { query: "", limit: 10, offset: 0 }
   if (typeof input === "string") return { query: input, limit: 10, offset: 0 }
-  if (typeof input !== "object" || Array.isArray(input))
-    return "search expects { query?, namespace?, limit?, offset? }"
+  if (typeof input !== "object" || Array.isArray(input)) return "search expects { query?, namespace?, limit?, offset? }"
   const { query = "", namespace, limit = 10, offset = 0, ...rest } = input as Record<string, DataValue>
   const unknown = Object.keys(rest)
-  if (unknown.length) return `search does not accept ${unknown.map((k) => `"${k}"`).join(", ")}; use query, namespace, limit and offset`
+  if (unknown.length)
+    return `search does not accept ${unknown.map((k) => `"${k}"`).join(", ")}; use query, namespace, limit and offset`
   if (typeof query !== "string") return "search: query must be a string"
-  if (namespace !== undefined && namespace !== null && typeof namespace !== "string") return "search: namespace must be a string"
+  if (namespace !== undefined && namespace !== null && typeof namespace !== "string")
+    return "search: namespace must be a string"
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > maxLimit)
     return `search: limit must be a whole number from 1 to ${maxLimit}`
-  if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) return "search: offset must be a whole number, 0 or more"
+  if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0)
+    return "search: offset must be a whole number, 0 or more"
   return typeof namespace === "string" ? { query, namespace, limit, offset } : { query, limit, offset }
 }

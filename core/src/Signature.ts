@@ -51,8 +51,8 @@ const typescript: Dialect = {
     lines.length === 0
       ? ""
       : lines.length === 1
-      ? `${indent}/** ${lines[0].replace(/\*\//g, "*\\/")} */\n`
-      : `${indent}/**\n${lines.map((l) => `${indent} * ${l.replace(/\*\//g, "*\\/")}`).join("\n")}\n${indent} */\n`,
+        ? `${indent}/** ${lines[0].replace(/\*\//g, "*\\/")} */\n`
+        : `${indent}/**\n${lines.map((l) => `${indent} * ${l.replace(/\*\//g, "*\\/")}`).join("\n")}\n${indent} */\n`,
   trailingComment: () => "",
   key: (name) => (jsIdentifier.test(name) ? name : JSON.stringify(name)),
   record: (value) => `Record<string, ${value}>`,
@@ -76,7 +76,10 @@ const lua: Dialect = {
 
 /** Doc lines on one line: sentences keep their punctuation, other lines are separated by semicolons. */
 const joinDoc = (lines: ReadonlyArray<string>): string =>
-  lines.reduce((text, line) => (text === "" ? line : /[.!?:;]$/.test(text) ? `${text} ${line}` : `${text}; ${line}`), "")
+  lines.reduce(
+    (text, line) => (text === "" ? line : /[.!?:;]$/.test(text) ? `${text} ${line}` : `${text}; ${line}`),
+    "",
+  )
 
 /** A property's doc lines; TypeScript has no integer type, so its doc says so. */
 const propertyDoc = (p: Property, dialect: Dialect): ReadonlyArray<string> =>
@@ -116,7 +119,8 @@ const render = (type: Type, dialect: Dialect, indent: string): string => {
     case "intersection":
       return type.members.map((m) => render(m, dialect, indent)).join(" & ")
     case "object": {
-      if (type.properties.length === 0) return type.additional ? dialect.record(render(type.additional, dialect, indent)) : "{}"
+      if (type.properties.length === 0)
+        return type.additional ? dialect.record(render(type.additional, dialect, indent)) : "{}"
       const inner = indent + "  "
       const fields = type.properties.map((p) => {
         const value = render(p.type, dialect, inner)
@@ -128,7 +132,8 @@ const render = (type: Type, dialect: Dialect, indent: string): string => {
       const lines = fields.map(
         (f) => `${dialect.comment(f.doc, inner)}${inner}${f.text}${dialect.separator}${dialect.trailingComment(f.doc)}`,
       )
-      if (type.additional) lines.push(`${inner}[key: string]: ${render(type.additional, dialect, inner)}${dialect.separator}`)
+      if (type.additional)
+        lines.push(`${inner}[key: string]: ${render(type.additional, dialect, inner)}${dialect.separator}`)
       return `{\n${lines.join("\n")}\n${indent}}`
     }
   }

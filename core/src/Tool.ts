@@ -42,9 +42,11 @@ export interface MakeOptions<I, O, A, E, R> {
 export const make = <const I, const O = undefined, A = unknown, E = never, R = never>(
   options: MakeOptions<I, O, A, E, R>,
 ): Tool<SchemaType<I>, A, E, R | SchemaServices<I> | SchemaServices<O>> => {
-  if (typeof options !== "object" || options === null) throw new TypeError("Tool.make expects { description, input, execute }")
+  if (typeof options !== "object" || options === null)
+    throw new TypeError("Tool.make expects { description, input, execute }")
   if (typeof options.description !== "string") throw new TypeError("Tool.make: description must be a string")
-  if (typeof options.execute !== "function") throw new TypeError("Tool.make: execute must be a function returning an Effect")
+  if (typeof options.execute !== "function")
+    throw new TypeError("Tool.make: execute must be a function returning an Effect")
   checkSchema("input", options.input)
   if (options.output !== undefined) checkSchema("output", options.output)
   return {

@@ -55,7 +55,8 @@ export const flatten = (tree: Namespace.Tree): ReadonlyArray<Entry> => {
       if (entries.has(path) || namespaces.has(path)) throw new TypeError(`tool path "${path}" is defined twice`)
       for (let i = 1; i < prefix.length; i++) {
         const parent = prefix.slice(0, i).join(".")
-        if (entries.has(parent)) throw new TypeError(`"${parent}" is a tool and cannot also be a namespace of "${path}"`)
+        if (entries.has(parent))
+          throw new TypeError(`"${parent}" is a tool and cannot also be a namespace of "${path}"`)
         namespaces.add(parent)
       }
       entries.set(path, makeEntry(path, prefix, node, descriptions))
@@ -73,7 +74,9 @@ export const flatten = (tree: Namespace.Tree): ReadonlyArray<Entry> => {
       const segments = key.split(".")
       if (segments.some((s) => s === "")) {
         const shown = [...prefix, key].join(".")
-        throw new TypeError(`tool name "${shown}" has an empty segment; names are dot-separated and each part must be non-empty`)
+        throw new TypeError(
+          `tool name "${shown}" has an empty segment; names are dot-separated and each part must be non-empty`,
+        )
       }
       visit((node as Record<string, unknown>)[key], [...prefix, ...segments], descriptions)
     }

@@ -130,7 +130,10 @@ export const fromJsonSchema = (schema: JsonSchema, root: JsonSchema = schema): T
   const resolvePointer = (ref: string): unknown => {
     if (!ref.startsWith("#")) return undefined
     let node: unknown = root
-    for (const raw of ref.slice(1).split("/").filter((s) => s !== "")) {
+    for (const raw of ref
+      .slice(1)
+      .split("/")
+      .filter((s) => s !== "")) {
       const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~")
       if (!isObjectSchema(node) && !Array.isArray(node)) return undefined
       node = (node as Record<string, unknown>)[key]
@@ -164,9 +167,9 @@ export const fromJsonSchema = (schema: JsonSchema, root: JsonSchema = schema): T
       return withDoc(unionOf(node.enum.map(literalType)), doc)
     }
 
-    const alternatives = (Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : undefined) as
-      | unknown[]
-      | undefined
+    const alternatives = (
+      Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : undefined
+    ) as unknown[] | undefined
     if (alternatives) {
       const kept = alternatives.filter((m) => !isNonFiniteAlternative(m))
       const base = stripCombinators(node)
@@ -251,7 +254,11 @@ export const fromJsonSchema = (schema: JsonSchema, root: JsonSchema = schema): T
       }
     })
     const extra = node.additionalProperties
-    const additional = isObjectSchema(extra) ? visit(extra) : properties.length === 0 && extra !== false ? unknownType : undefined
+    const additional = isObjectSchema(extra)
+      ? visit(extra)
+      : properties.length === 0 && extra !== false
+        ? unknownType
+        : undefined
     return additional ? { kind: "object", properties, additional } : { kind: "object", properties }
   }
 

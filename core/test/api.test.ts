@@ -32,14 +32,20 @@ const failing = Tool.make({
 
 const run = (code: string, options: Partial<CodeMode.Options<any, any>> = {}) =>
   Effect.runPromise(
-    CodeMode.make({ language: lineLanguage(), pool, tools: { orders: { lookup }, jsonTool, silent, failing }, ...options }).execute(
-      code,
-    ) as Effect.Effect<CodeMode.Result>,
+    CodeMode.make({
+      language: lineLanguage(),
+      pool,
+      tools: { orders: { lookup }, jsonTool, silent, failing },
+      ...options,
+    }).execute(code) as Effect.Effect<CodeMode.Result>,
   )
 
 describe("Tool.make", () => {
   it("decodes Effect Schema input before execute and reports invalid input", async () => {
-    expect(await run(`call orders.lookup {"id":"o1"}\nreturn $`)).toMatchObject({ ok: true, value: { id: "o1", status: "open" } })
+    expect(await run(`call orders.lookup {"id":"o1"}\nreturn $`)).toMatchObject({
+      ok: true,
+      value: { id: "o1", status: "open" },
+    })
     const bad = await run(`call orders.lookup {"id":7}`)
     expect(bad).toMatchObject({ ok: false, error: { kind: "InvalidToolInput", location: { line: 1, column: 1 } } })
     expect(bad.ok === false && bad.error.message).toContain("invalid input for orders.lookup")
@@ -76,7 +82,11 @@ describe("names and namespaces", () => {
   it("dotted keys create nested paths; other characters need brackets", () => {
     const rt = CodeMode.make({
       language: lineLanguage(),
-      tools: { "a.b": silent, ctx: { "resolve-library-id": silent }, orders: Namespace.make({ description: "Purchases", tools: { lookup } }) },
+      tools: {
+        "a.b": silent,
+        ctx: { "resolve-library-id": silent },
+        orders: Namespace.make({ description: "Purchases", tools: { lookup } }),
+      },
     })
     expect(rt.catalog.map((c) => c.path)).toEqual(["a.b", "ctx.resolve-library-id", "orders.lookup"])
     expect(CodeMode.toolExpression("ctx.resolve-library-id")).toBe('tools.ctx["resolve-library-id"]')
@@ -87,7 +97,9 @@ describe("names and namespaces", () => {
   it("an empty segment is a TypeError at make; so are duplicates and tool/namespace clashes", () => {
     expect(() => CodeMode.make({ language: lineLanguage(), tools: { "a..b": silent } })).toThrow(/empty segment/)
     expect(() => CodeMode.make({ language: lineLanguage(), tools: { ".a": silent } })).toThrow(TypeError)
-    expect(() => CodeMode.make({ language: lineLanguage(), tools: { "a.b": silent, a: { b: silent } } })).toThrow(/twice/)
+    expect(() => CodeMode.make({ language: lineLanguage(), tools: { "a.b": silent, a: { b: silent } } })).toThrow(
+      /twice/,
+    )
     expect(() => CodeMode.make({ language: lineLanguage(), tools: { a: silent, "a.b": silent } })).toThrow(TypeError)
   })
   it("an unknown tool is an UnknownTool diagnostic", async () => {
@@ -127,7 +139,12 @@ describe("hooks", () => {
   it("after receives success with the value and failure with the error", async () => {
     const outcomes: unknown[] = []
     await run(`call orders.lookup {"id":"o1"}\ntry call failing {}\nreturn 1`, {
-      hooks: { tool: { after: (call: any, outcome: any) => void outcomes.push([call.name, outcome._tag, outcome.value ?? outcome.error?.message]) } },
+      hooks: {
+        tool: {
+          after: (call: any, outcome: any) =>
+            void outcomes.push([call.name, outcome._tag, outcome.value ?? outcome.error?.message]),
+        },
+      },
     })
     expect(outcomes).toEqual([
       ["orders.lookup", "success", { id: "o1", status: "open" }],
@@ -163,9 +180,15 @@ describe("extensions", () => {
     })
     expect(result).toMatchObject({ ok: true, value: "contents of a.txt" })
     expect(calls).toEqual([{ extension: "fs", name: "fs.readFile", args: ["a.txt"] }])
-    expect(await run(`ext fs fs.promises.readFile ["b"]\nreturn $`, { extensions: [fsExt] })).toMatchObject({ value: "async b" })
-    expect(await run(`ext fs effectful []\nreturn $`, { extensions: [fsExt] })).toMatchObject({ value: { from: "effect" } })
-    expect(await run(`try ext fs fail []\nreturn $`, { extensions: [fsExt] })).toMatchObject({ value: { error: "fail failed: nope" } })
+    expect(await run(`ext fs fs.promises.readFile ["b"]\nreturn $`, { extensions: [fsExt] })).toMatchObject({
+      value: "async b",
+    })
+    expect(await run(`ext fs effectful []\nreturn $`, { extensions: [fsExt] })).toMatchObject({
+      value: { from: "effect" },
+    })
+    expect(await run(`try ext fs fail []\nreturn $`, { extensions: [fsExt] })).toMatchObject({
+      value: { error: "fail failed: nope" },
+    })
   })
   it("a denied extension call never reaches the host function", async () => {
     let called = false
@@ -180,28 +203,40 @@ describe("extensions", () => {
   it("shadowing a built-in or another extension throws at make", () => {
     const a = Extension.make({ name: "a", globals: { fetch: () => 1 } })
     const b = Extension.make({ name: "b", globals: { fetch: () => 2 } })
-    expect(() => CodeMode.make({ language: lineLanguage(), extensions: [a, b] })).toThrow(/already provided by extension "a"/)
+    expect(() => CodeMode.make({ language: lineLanguage(), extensions: [a, b] })).toThrow(
+      /already provided by extension "a"/,
+    )
     const bad = Extension.make({ name: "c", globals: { print: () => 1 } })
     expect(() => CodeMode.make({ language: lineLanguage(), extensions: [bad] })).toThrow(/shadow/)
     expect(() => Extension.make({ name: "d", globals: { "not-id": () => 1 } as any })).toThrow(/identifier/)
     const luaOnly = Extension.lua({ name: "l", globals: { f: () => 1 } })
-    expect(() => CodeMode.make({ language: lineLanguage({ name: "javascript" }), extensions: [luaOnly] })).toThrow(/Extension.lua/)
+    expect(() => CodeMode.make({ language: lineLanguage({ name: "javascript" }), extensions: [luaOnly] })).toThrow(
+      /Extension.lua/,
+    )
   })
   it("marks async globals", () => {
     expect(Extension.isAsync(async () => 1)).toBe(true)
     expect(Extension.isAsync(Extension.async(() => Promise.resolve(1)))).toBe(true)
     expect(Extension.isAsync(() => 1)).toBe(false)
-    expect(Extension.shape(fsExt).globals).toEqual({ fs: { readFile: "sync", promises: { readFile: "async" } }, fail: "sync", effectful: "sync" })
+    expect(Extension.shape(fsExt).globals).toEqual({
+      fs: { readFile: "sync", promises: { readFile: "async" } },
+      fail: "sync",
+      effectful: "sync",
+    })
   })
 })
 
 describe("limits", () => {
   it("validates at make with RangeError naming the limit and range", () => {
     expect(() => CodeMode.make({ language: lineLanguage(), limits: { timeoutMs: 0 } })).toThrow(RangeError)
-    expect(() => CodeMode.make({ language: lineLanguage(), limits: { timeoutMs: -1 } })).toThrow(/limits.timeoutMs must be a whole number from 1 to 2147483647/)
+    expect(() => CodeMode.make({ language: lineLanguage(), limits: { timeoutMs: -1 } })).toThrow(
+      /limits.timeoutMs must be a whole number from 1 to 2147483647/,
+    )
     expect(() => CodeMode.make({ language: lineLanguage(), limits: { maxToolCalls: 1.5 } })).toThrow(/maxToolCalls/)
     expect(() => CodeMode.make({ language: lineLanguage(), limits: { maxOutputBytes: 10 } })).toThrow(/maxOutputBytes/)
-    expect(() => CodeMode.make({ language: lineLanguage(), limits: { bogus: 1 } as any })).toThrow(/unknown limit "bogus"/)
+    expect(() => CodeMode.make({ language: lineLanguage(), limits: { bogus: 1 } as any })).toThrow(
+      /unknown limit "bogus"/,
+    )
     expect(CodeMode.make({ language: lineLanguage(), limits: { timeoutMs: Infinity } }).limits.timeoutMs).toBe(Infinity)
   })
   it("has the seed's defaults per language", () => {
@@ -216,12 +251,18 @@ describe("limits", () => {
   })
   it("search counts toward maxToolCalls; extensions only when the language says so", async () => {
     const ext = Extension.make({ name: "e", globals: { f: () => 1 } })
-    expect(await run(`search {}\nsearch {}`, { limits: { maxToolCalls: 1 } })).toMatchObject({ error: { kind: "ToolCallLimitExceeded" } })
+    expect(await run(`search {}\nsearch {}`, { limits: { maxToolCalls: 1 } })).toMatchObject({
+      error: { kind: "ToolCallLimitExceeded" },
+    })
     expect(await run(`ext e f []\nreturn 1`, { extensions: [ext], limits: { maxToolCalls: 0 } })).toMatchObject({
       error: { kind: "ToolCallLimitExceeded" },
     })
     expect(
-      await run(`ext e f []\nreturn 1`, { language: lineLanguage({ extensionsCountTowardLimit: false }), extensions: [ext], limits: { maxToolCalls: 0 } }),
+      await run(`ext e f []\nreturn 1`, {
+        language: lineLanguage({ extensionsCountTowardLimit: false }),
+        extensions: [ext],
+        limits: { maxToolCalls: 0 },
+      }),
     ).toMatchObject({ ok: true, value: 1 })
   })
 })
@@ -267,7 +308,9 @@ describe("data contract", () => {
     expect(() => Data.copyData({ f: () => 1 })).toThrow("a function is not data at $.f")
     expect(() => Data.copyData({ n: NaN })).toThrow("NaN is not a finite number at $.n")
     expect(() => Data.copyData({ m: new Map() })).toThrow("a Map is not data at $.m")
-    expect(() => Data.copyData({ "odd key": [undefined] })).toThrow('undefined is not data (use null) at $["odd key"][0]')
+    expect(() => Data.copyData({ "odd key": [undefined] })).toThrow(
+      'undefined is not data (use null) at $["odd key"][0]',
+    )
     let deep: any = 1
     for (let i = 0; i < 70; i++) deep = [deep]
     expect(() => Data.copyData(deep)).toThrow(/nested deeper than 64 levels/)
@@ -277,7 +320,12 @@ describe("data contract", () => {
     const inc = () => 1
     const page = { rows: [{ id: 1, remove: inc }], next: inc }
     const found: Array<[unknown, unknown, ReadonlyArray<string | number>]> = []
-    const copy = Data.copyData(page, Data.defaultCopyBounds, "$", (fn, holder, path) => void found.push([fn, holder, path]))
+    const copy = Data.copyData(
+      page,
+      Data.defaultCopyBounds,
+      "$",
+      (fn, holder, path) => void found.push([fn, holder, path]),
+    )
     expect(copy).toEqual({ rows: [{ id: 1, remove: null }], next: null })
     expect(found).toEqual([
       [inc, page.rows[0], ["rows", 0, "remove"]],

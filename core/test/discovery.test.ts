@@ -11,7 +11,10 @@ const tools = {
     description: "Purchases, fulfillment, and shipment tracking",
     tools: {
       lookup: tool("Look up an order by ID", { type: "object", properties: { id: { type: "string" } } }),
-      list: tool("List recent orders", { type: "object", properties: { customerId: { type: "string", description: "Filter by customer" } } }),
+      list: tool("List recent orders", {
+        type: "object",
+        properties: { customerId: { type: "string", description: "Filter by customer" } },
+      }),
       "lookup-by-email": tool("Find orders for an email address"),
     },
   }),
@@ -41,7 +44,11 @@ describe("search", () => {
     // "invoices": folded word of billing.invoices.list
     expect(paths(runtime.search({ query: "invoices" }))).toEqual(["billing.invoices.list"])
     // "shipment" only appears in the namespace description
-    expect(paths(runtime.search({ query: "shipment" }))).toEqual(["orders.list", "orders.lookup", "orders.lookup-by-email"])
+    expect(paths(runtime.search({ query: "shipment" }))).toEqual([
+      "orders.list",
+      "orders.lookup",
+      "orders.lookup-by-email",
+    ])
     // property names and descriptions count too
     expect(paths(runtime.search({ query: "filter" }))).toEqual(["orders.list"])
   })
@@ -52,7 +59,11 @@ describe("search", () => {
     expect(paths(runtime.search({ query: "list" }))).toEqual(["billing.invoices.list", "orders.list"])
   })
   it("scopes to a namespace and browses in path order with an empty query", () => {
-    expect(paths(runtime.search({ query: "", namespace: "orders" }))).toEqual(["orders.list", "orders.lookup", "orders.lookup-by-email"])
+    expect(paths(runtime.search({ query: "", namespace: "orders" }))).toEqual([
+      "orders.list",
+      "orders.lookup",
+      "orders.lookup-by-email",
+    ])
     expect(paths(runtime.search({ query: "" }))).toEqual(runtime.catalog.map((c) => c.path))
   })
   it("pages with limit, offset, remaining and next", () => {
@@ -68,13 +79,29 @@ describe("search", () => {
     expect(Search.parseRequest({ q: "x" } as any)).toMatch(/does not accept "q"/)
   })
   it("folds plurals naively", () => {
-    expect(["orders", "categories", "boxes", "class", "bus"].map(Search.fold)).toEqual(["order", "category", "box", "class", "bus"])
+    expect(["orders", "categories", "boxes", "class", "bus"].map(Search.fold)).toEqual([
+      "order",
+      "category",
+      "box",
+      "class",
+      "bus",
+    ])
   })
   it("returns signatures in the program's language", async () => {
     const result = await Effect.runPromise(runtime.execute(`search {"query":"orders.lookup","limit":1}`))
     expect(result).toMatchObject({
       ok: true,
-      value: { items: [{ path: "orders.lookup", description: "Look up an order by ID", signature: "tools.orders.lookup({ id?: string }) -> nil" }], remaining: 3, next: 1 },
+      value: {
+        items: [
+          {
+            path: "orders.lookup",
+            description: "Look up an order by ID",
+            signature: "tools.orders.lookup({ id?: string }) -> nil",
+          },
+        ],
+        remaining: 3,
+        next: 1,
+      },
     })
   })
 })
@@ -132,7 +159,12 @@ describe("type model and signatures", () => {
       type: "object",
       properties: {
         pet: { $ref: "#/$defs/Pet" },
-        both: { allOf: [{ $ref: "#/$defs/Pet" }, { type: "object", properties: { age: { type: "integer" } }, required: ["age"] }] },
+        both: {
+          allOf: [
+            { $ref: "#/$defs/Pet" },
+            { type: "object", properties: { age: { type: "integer" } }, required: ["age"] },
+          ],
+        },
         either: { oneOf: [{ type: "string" }, { type: "number" }] },
         color: { enum: ["red", "green"] },
         maybe: { type: "string", nullable: true },
@@ -154,11 +186,19 @@ describe("type model and signatures", () => {
   it("omits readOnly properties from requests and writeOnly properties from responses", () => {
     const schema = {
       type: "object",
-      properties: { id: { type: "string", readOnly: true }, password: { type: "string", writeOnly: true }, name: { type: "string" } },
+      properties: {
+        id: { type: "string", readOnly: true },
+        password: { type: "string", writeOnly: true },
+        name: { type: "string" },
+      },
     }
     const model = TypeModel.fromSchema(schema)
-    expect(Signature.renderType(TypeModel.project(model, "request"), "javascript")).toBe("{ password?: string; name?: string }")
-    expect(Signature.renderType(TypeModel.project(model, "response"), "javascript")).toBe("{ id?: string; name?: string }")
+    expect(Signature.renderType(TypeModel.project(model, "request"), "javascript")).toBe(
+      "{ password?: string; name?: string }",
+    )
+    expect(Signature.renderType(TypeModel.project(model, "response"), "javascript")).toBe(
+      "{ id?: string; name?: string }",
+    )
   })
 
   it("reads readOnly/writeOnly through a property's $ref", () => {
@@ -172,14 +212,20 @@ describe("type model and signatures", () => {
   })
 
   it("joins Lua doc lines readably", () => {
-    const text = render({ type: "object", properties: { since: { type: "string", format: "date", description: "First order date." } } }, "lua")
+    const text = render(
+      { type: "object", properties: { since: { type: "string", format: "date", description: "First order date." } } },
+      "lua",
+    )
     expect(text).toBe("{\n  since?: string, -- First order date. format: date\n}")
   })
 
   it("documents constraints such as format, default and pattern", () => {
     const text = render({
       type: "object",
-      properties: { at: { type: "string", format: "date-time", description: "When" }, n: { type: "integer", default: 10, maximum: 100 } },
+      properties: {
+        at: { type: "string", format: "date-time", description: "When" },
+        n: { type: "integer", default: 10, maximum: 100 },
+      },
     })
     expect(text).toContain("/**\n   * When\n   * format: date-time\n   */\n  at?: string;")
     expect(text).toContain("maximum: 100")

@@ -1,4 +1,4 @@
-import { Language, Limits } from "@codemode/core"
+import { type Language, Limits } from "@codemode/core"
 
 /** The test-only line language, run in the real sandbox worker. */
 export const lineLanguage = (overrides: Partial<Language.Definition> = {}): Language.Definition => ({

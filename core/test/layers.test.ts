@@ -24,14 +24,19 @@ describe("layer form", () => {
       const result = yield* codemode.execute(`call orders.echo {"text":"hi"}\next clock now []\nreturn $`)
       return { catalog, result }
     })
-    const { catalog, result } = await Effect.runPromise(program.pipe(Effect.provide(CodeMode.layer().pipe(Layer.provide(env)))))
+    const { catalog, result } = await Effect.runPromise(
+      program.pipe(Effect.provide(CodeMode.layer().pipe(Layer.provide(env)))),
+    )
     expect(catalog).toEqual(["orders.echo", "top"])
     expect(result).toMatchObject({ ok: true, value: 42 })
   })
 
   it("fails clearly when no language is provided", async () => {
     const exit = await Effect.runPromiseExit(
-      Effect.provide(Effect.service(CodeMode.CodeMode), CodeMode.layer({ language: "lua" }).pipe(Layer.provide(Layer.empty as any))) as any,
+      Effect.provide(
+        Effect.service(CodeMode.CodeMode),
+        CodeMode.layer({ language: "lua" }).pipe(Layer.provide(Layer.empty as any)),
+      ) as any,
     )
     expect(String((exit as any).cause)).toMatch(/lua is not provided; provide the layer from @codemode\/lang-lua/)
   })

@@ -37,7 +37,12 @@ describe("sandbox worker", () => {
   })
 
   it("starts many calls and waits for any", async () => {
-    const code = [`start slow {"ms":60,"value":"late"}`, `start slow {"ms":5,"value":"early"}`, "waitall", "return $"].join("\n")
+    const code = [
+      `start slow {"ms":60,"value":"late"}`,
+      `start slow {"ms":5,"value":"early"}`,
+      "waitall",
+      "return $",
+    ].join("\n")
     const result = await Effect.runPromise(runtime().execute(code).pipe(provide))
     expect(result).toMatchObject({ ok: true, value: ["early", "late"] })
   })

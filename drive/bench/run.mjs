@@ -5,7 +5,7 @@
 //     that writes the same pre-encoded events with no Effect runtime behind it.
 // Usage: node bench/run.mjs [--runs N]   (default 3 OpenCode runs)
 import * as Http from "node:http"
-import { Effect, Stream } from "effect"
+import { Effect } from "effect"
 import { FakeLlm, Llm, OpenCodeDriver } from "../dist/index.js"
 
 const runsFlag = process.argv.indexOf("--runs")
@@ -118,6 +118,10 @@ const samples = []
 for (let i = 0; i < runs; i++) {
   const sample = await openCodeRun()
   samples.push(sample)
-  console.log(`  run ${i + 1}: use → ready prompt ${fmt(sample.ready)}, submit → answer on screen ${fmt(sample.answer)}`)
+  console.log(
+    `  run ${i + 1}: use → ready prompt ${fmt(sample.ready)}, submit → answer on screen ${fmt(sample.answer)}`,
+  )
 }
-console.log(`  median: use → ready prompt ${fmt(median(samples.map((s) => s.ready)))}, submit → answer ${fmt(median(samples.map((s) => s.answer)))}`)
+console.log(
+  `  median: use → ready prompt ${fmt(median(samples.map((s) => s.ready)))}, submit → answer ${fmt(median(samples.map((s) => s.answer)))}`,
+)

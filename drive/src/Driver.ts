@@ -10,7 +10,7 @@ import * as Path from "node:path"
 import { Recorder } from "@codemode/core"
 import { layer as recorderLayer, layerWith as recorderLayerWith } from "@codemode/recorder"
 import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk/v2/client"
-import { Context, Deferred, Effect, Fiber, Layer, Scope } from "effect"
+import { Context, Deferred, Effect, Fiber, Layer, type Scope } from "effect"
 import { type DriverError, type OpenCodeExitedError, ToolSettlementError, ToolsUnavailableError } from "./Errors.js"
 import * as FakeLlm from "./fake-llm/FakeLlm.js"
 import * as Options from "./Options.js"
@@ -84,7 +84,8 @@ const recorderService = (ffmpegPath: string | undefined) =>
   Effect.gen(function* () {
     const provided = yield* Effect.serviceOption(Recorder.Recorder)
     if (provided._tag === "Some") return provided.value
-    const layer: Layer.Layer<Recorder.Recorder> = ffmpegPath === undefined ? recorderLayer : recorderLayerWith({ ffmpegPath })
+    const layer: Layer.Layer<Recorder.Recorder> =
+      ffmpegPath === undefined ? recorderLayer : recorderLayerWith({ ffmpegPath })
     const context = yield* Layer.build(layer)
     return Context.get(context, Recorder.Recorder)
   })
@@ -134,7 +135,8 @@ export const start = <E = never>(
             .prepare({ ...declared, projectDir: paths.files, logsDir: paths.logs, env })
             .pipe(
               Effect.mapError(
-                (error) => new ToolsUnavailableError({ message: `the tool adapters could not be prepared: ${error.message}` }),
+                (error) =>
+                  new ToolsUnavailableError({ message: `the tool adapters could not be prepared: ${error.message}` }),
               ),
             )
         })
@@ -196,7 +198,11 @@ export const start = <E = never>(
         Effect.gen(function* () {
           startedServer = server
           if (prepared?.showProgressIn) {
-            yield* prepared.showProgressIn({ url: server.url, authorization: server.authorization, directory: paths.files })
+            yield* prepared.showProgressIn({
+              url: server.url,
+              authorization: server.authorization,
+              directory: paths.files,
+            })
           }
         }),
       ),
@@ -227,7 +233,8 @@ export const start = <E = never>(
       const crash = server.crashed()
       if (crash) return yield* crash
       if (llmResult._tag === "Failure") return yield* llmResult.failure
-      if (toolsResult?._tag === "Failure") return yield* new ToolSettlementError({ message: toolsResult.failure.message })
+      if (toolsResult?._tag === "Failure")
+        return yield* new ToolSettlementError({ message: toolsResult.failure.message })
       const retention = yield* run.plannedRetention
       return {
         runDirectory: paths.root,
@@ -293,9 +300,10 @@ export const useReport: {
   return Effect.scoped(
     Effect.gen(function* () {
       const { driver, serverCrash } = yield* start(options)
-      const value = yield* Effect.raceFirst(Effect.suspend(() => program(driver)), serverCrash).pipe(
-        Effect.onError(() => Effect.ignore(driver.settle())),
-      )
+      const value = yield* Effect.raceFirst(
+        Effect.suspend(() => program(driver)),
+        serverCrash,
+      ).pipe(Effect.onError(() => Effect.ignore(driver.settle())))
       const report = yield* driver.settle()
       return { value, report }
     }),
@@ -307,4 +315,7 @@ export const use: {
   <A, E>(program: Program<A, E>): Effect.Effect<A, E | DriverError>
   <A, E>(options: Options.DriverOptions, program: Program<A, E>): Effect.Effect<A, E | DriverError>
 } = <A, E>(optionsOrProgram: Options.DriverOptions | Program<A, E>, maybeProgram?: Program<A, E>) =>
-  Effect.map(useReport(optionsOrProgram as Options.DriverOptions, maybeProgram as Program<A, E>), (result) => result.value)
+  Effect.map(
+    useReport(optionsOrProgram as Options.DriverOptions, maybeProgram as Program<A, E>),
+    (result) => result.value,
+  )

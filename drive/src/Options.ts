@@ -70,7 +70,9 @@ const checkKeys = (value: unknown, path: string): Effect.Effect<void, InvalidOpt
   const known = allowed[path]
   const unknown = Object.keys(value).filter((key) => !known.includes(key))
   if (unknown.length > 0) {
-    return fail(`${label} has unknown key(s) ${unknown.map((key) => JSON.stringify(key)).join(", ")}; known keys: ${known.join(", ")}`)
+    return fail(
+      `${label} has unknown key(s) ${unknown.map((key) => JSON.stringify(key)).join(", ")}; known keys: ${known.join(", ")}`,
+    )
   }
   return Effect.void
 }
@@ -90,7 +92,8 @@ export const validate = (options: DriverOptions | undefined): Effect.Effect<Driv
     yield* checkKeys(value.tui?.viewport, "tui.viewport")
     yield* checkKeys(value.opencode, "opencode")
     if (value.project?.files !== undefined) {
-      if (!isObject(value.project.files)) return yield* fail("options.project.files must map relative paths to file contents")
+      if (!isObject(value.project.files))
+        return yield* fail("options.project.files must map relative paths to file contents")
       for (const [path, content] of Object.entries(value.project.files)) {
         if (typeof content !== "string" && !(content instanceof Uint8Array)) {
           return yield* fail(`options.project.files[${JSON.stringify(path)}] must be a string or a Uint8Array`)
@@ -102,10 +105,13 @@ export const validate = (options: DriverOptions | undefined): Effect.Effect<Driv
     if (value.tui?.recording !== undefined && typeof value.tui.recording !== "boolean") {
       return yield* fail("options.tui.recording must be true or false")
     }
-    if (value.config !== undefined && !isObject(value.config)) return yield* fail("options.config must be an object (OpenCode configuration)")
+    if (value.config !== undefined && !isObject(value.config))
+      return yield* fail("options.config must be an object (OpenCode configuration)")
     const compatibility = value.opencode?.compatibility
     if (compatibility !== undefined && compatibility !== "required" && compatibility !== "preferred") {
-      return yield* fail(`options.opencode.compatibility must be "required" or "preferred", got ${JSON.stringify(compatibility)}`)
+      return yield* fail(
+        `options.opencode.compatibility must be "required" or "preferred", got ${JSON.stringify(compatibility)}`,
+      )
     }
     const command = value.opencode?.command
     if (

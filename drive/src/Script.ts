@@ -41,8 +41,8 @@ export interface Script<A, E> {
 
 const effectShape = (name: "setup" | "run") =>
   name === "run"
-    ? "run: ({ ui, llm }) => Effect.gen(function* () { yield* llm.queue(Llm.text(\"...\")); yield* ui.submit(\"...\") })"
-    : "setup: ({ fs, llm }) => Effect.gen(function* () { yield* fs.write(\"notes.md\", \"...\") })"
+    ? 'run: ({ ui, llm }) => Effect.gen(function* () { yield* llm.queue(Llm.text("...")); yield* ui.submit("...") })'
+    : 'setup: ({ fs, llm }) => Effect.gen(function* () { yield* fs.write("notes.md", "...") })'
 
 const notEffect = (name: "setup" | "run", got: string) =>
   new ScriptDefinitionError({
@@ -50,7 +50,8 @@ const notEffect = (name: "setup" | "run", got: string) =>
   })
 
 const isAsyncFunction = (value: unknown) =>
-  typeof value === "function" && (value.constructor?.name === "AsyncFunction" || value.constructor?.name === "AsyncGeneratorFunction")
+  typeof value === "function" &&
+  (value.constructor?.name === "AsyncFunction" || value.constructor?.name === "AsyncGeneratorFunction")
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   value !== null && typeof value === "object" && typeof (value as { then?: unknown }).then === "function"
@@ -75,12 +76,19 @@ const callEffect = <A, E>(name: "setup" | "run", callback: (context: never) => E
 export const defineScript = <A, E = never, ES = never>(definition: ScriptDefinition<A, E, ES>): Script<A, E | ES> => {
   const { setup, run, ...options } = definition
   if (typeof run !== "function") {
-    throw new ScriptDefinitionError({ message: `defineScript: run is required and must be a function; write it as ${effectShape("run")}` })
+    throw new ScriptDefinitionError({
+      message: `defineScript: run is required and must be a function; write it as ${effectShape("run")}`,
+    })
   }
   if (setup !== undefined && typeof setup !== "function") {
-    throw new ScriptDefinitionError({ message: `defineScript: setup must be a function; write it as ${effectShape("setup")}` })
+    throw new ScriptDefinitionError({
+      message: `defineScript: setup must be a function; write it as ${effectShape("setup")}`,
+    })
   }
-  for (const [name, callback] of [["run", run], ["setup", setup]] as const) {
+  for (const [name, callback] of [
+    ["run", run],
+    ["setup", setup],
+  ] as const) {
     if (isAsyncFunction(callback)) throw notEffect(name, "not an async function returning a Promise")
   }
   return {
@@ -104,7 +112,9 @@ export const runScriptReport = <A, E>(
       const setup = script.setup
       const { driver, serverCrash } = yield* Driver.start(
         script.options,
-        setup ? (context) => callEffect("setup", setup, context) as Effect.Effect<void, E | ScriptDefinitionError> : undefined,
+        setup
+          ? (context) => callEffect("setup", setup, context) as Effect.Effect<void, E | ScriptDefinitionError>
+          : undefined,
       )
       const { settle, server, ...capabilities } = driver
       const context: ScriptContext = {

@@ -18,7 +18,15 @@ describe("argument parsing", () => {
   })
 
   it("rejects stray flags, arguments after --, and unknown commands", () => {
-    for (const args of [["run", "--watch", "a.ts"], ["run", "a.ts", "--", "x"], ["run"], ["run", "a", "b"], ["frob"], ["start", "s.ts"], []]) {
+    for (const args of [
+      ["run", "--watch", "a.ts"],
+      ["run", "a.ts", "--", "x"],
+      ["run"],
+      ["run", "a", "b"],
+      ["frob"],
+      ["start", "s.ts"],
+      [],
+    ]) {
       expect(() => parse(args), args.join(" ")).toThrow(UsageError)
     }
   })
@@ -31,7 +39,9 @@ describe("opencode-drive command", () => {
     expect(help.stdout).toContain("opencode-drive run <module>")
     const stray = await runCli(["run", "--record", "x.ts"])
     expect(stray.code).toBe(2)
-    expect(stray.stderr.trim().split("\n")).toEqual(["opencode-drive: run accepts no flags (got --record); control the simulation in the module"])
+    expect(stray.stderr.trim().split("\n")).toEqual([
+      "opencode-drive: run accepts no flags (got --record); control the simulation in the module",
+    ])
   })
 
   it("type-checks that the default export is a fully provided Effect before importing it", async () => {
@@ -57,7 +67,7 @@ describe("opencode-drive command", () => {
   })
 
   it("runs a TypeScript module importing another TypeScript module and prints its value", async () => {
-    writeModule("helper.ts", 'export const greeting = (name: string): string => `hello ${name}`\n')
+    writeModule("helper.ts", "export const greeting = (name: string): string => `hello ${name}`\n")
     const file = writeModule(
       "pure.ts",
       [
@@ -96,7 +106,13 @@ describe("opencode-drive command", () => {
     expect(ok.stdout).toContain("ok")
     const bad = writeModule(
       "async-script.ts",
-      ['import { defineScript } from "opencode-drive"', "export default defineScript({", "  run: async ({ ui }) => { await Promise.resolve(ui) },", "})", ""].join("\n"),
+      [
+        'import { defineScript } from "opencode-drive"',
+        "export default defineScript({",
+        "  run: async ({ ui }) => { await Promise.resolve(ui) },",
+        "})",
+        "",
+      ].join("\n"),
     )
     const rejected = await runCli(["check", bad])
     expect(rejected.code).toBe(1)

@@ -35,11 +35,15 @@ describe("OpenCodeDriver.make before OpenCode starts", () => {
       exportVideo: () => Effect.void,
       checkVideo: Effect.suspend(() => {
         checked++
-        return Effect.fail(new Recorder.RecorderError({ message: "video recording is unavailable: no ffmpeg; set FFMPEG_PATH" }))
+        return Effect.fail(
+          new Recorder.RecorderError({ message: "video recording is unavailable: no ffmpeg; set FFMPEG_PATH" }),
+        )
       }),
     }
     const seen: { root?: string } = {}
-    const error = await failure(runWith({ tui: { recording: true } }, seen).pipe(Effect.provideService(Recorder.Recorder, noVideo)))
+    const error = await failure(
+      runWith({ tui: { recording: true } }, seen).pipe(Effect.provideService(Recorder.Recorder, noVideo)),
+    )
     expect(checked).toBe(1)
     expect(error._tag).toBe("RecorderError")
     expect(error.message).toContain("no ffmpeg")

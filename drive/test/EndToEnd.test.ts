@@ -53,7 +53,12 @@ describe("opencode-drive against the real OpenCode", () => {
 
               yield* llm.queue(
                 Llm.reasoning("I should read the file."),
-                Llm.toolCall({ index: 0, id: "call_read", name: "read", input: { filePath: Path.join(paths.files, "src/example.ts") } }),
+                Llm.toolCall({
+                  index: 0,
+                  id: "call_read",
+                  name: "read",
+                  input: { filePath: Path.join(paths.files, "src/example.ts") },
+                }),
                 Llm.finish("tool-calls"),
               )
               yield* llm.queue(Llm.text("Having read it: value is 1.", { chunkSize: 4, delay: 5 }))
@@ -61,7 +66,10 @@ describe("opencode-drive against the real OpenCode", () => {
               yield* ui.waitFor("Having read it: value is 1.", answer)
 
               const frame = yield* ui.capture()
-              const gitLog = yield* Processes.run("git", ["log", "--format=%an|%s"], { cwd: paths.files, env: { PATH: process.env.PATH ?? "" } })
+              const gitLog = yield* Processes.run("git", ["log", "--format=%an|%s"], {
+                cwd: paths.files,
+                env: { PATH: process.env.PATH ?? "" },
+              })
               return { requests: yield* llm.requests, frame, gitLog: gitLog.stdout.trim(), text: yield* ui.text() }
             }),
         ),
@@ -82,7 +90,11 @@ describe("opencode-drive against the real OpenCode", () => {
       expect(value.frame.cells.flat().some((cell) => cell.fg.mode === "rgb")).toBe(true)
       expect(value.gitLog).toBe("OpenCode Drive|Initial commit")
 
-      expect(report.compatibility).toMatchObject({ requested: "preferred", profile: "legacy", opencodeVersion: "1.18.33" })
+      expect(report.compatibility).toMatchObject({
+        requested: "preferred",
+        profile: "legacy",
+        opencodeVersion: "1.18.33",
+      })
       expect(report.llm).toMatchObject({ modelRequests: 3, responsesStreamed: 3 })
       expect(report.llm.titleRequests).toBeGreaterThanOrEqual(1)
       expect(report.retention).toBe("none")
@@ -99,24 +111,35 @@ describe("opencode-drive against the real OpenCode", () => {
     "attaches a second TUI to the same server, closes and relaunches named TUIs, screenshots, records and exposes the SDK client",
     async () => {
       const { value, report } = await Effect.runPromise(
-        OpenCodeDriver.useReport({ tui: { viewport: { cols: 100, rows: 30 }, recording: true } }, ({ ui, llm, tuis, opencode }) =>
-          Effect.gen(function* () {
-            const health = yield* Effect.promise(() => opencode.global.health())
-            const secondary = yield* tuis.launch("secondary", { viewport: { cols: 110, rows: 32 } })
-            yield* llm.queue(Llm.text("Answer for the secondary TUI."))
-            yield* secondary.ui.submit("Prompt from the secondary TUI")
-            yield* secondary.ui.waitFor("Answer for the secondary TUI.", answer)
-            const shot = yield* secondary.ui.screenshot("secondary-view")
-            yield* secondary.close()
-            const closedError = yield* Effect.flip(secondary.ui.text())
-            const relaunched = yield* tuis.launch("secondary")
-            const generated = yield* tuis.launch()
-            const duplicate = yield* Effect.flip(tuis.launch("secondary"))
-            const names = (yield* tuis.list()).map((tui) => tui.name)
-            yield* ui.resize(104, 30)
-            const primaryShot = yield* ui.screenshot()
-            return { health: health.data, shot, closedError, names, duplicate, relaunchedText: yield* relaunched.ui.text(), generated: generated.name, primaryShot }
-          }),
+        OpenCodeDriver.useReport(
+          { tui: { viewport: { cols: 100, rows: 30 }, recording: true } },
+          ({ ui, llm, tuis, opencode }) =>
+            Effect.gen(function* () {
+              const health = yield* Effect.promise(() => opencode.global.health())
+              const secondary = yield* tuis.launch("secondary", { viewport: { cols: 110, rows: 32 } })
+              yield* llm.queue(Llm.text("Answer for the secondary TUI."))
+              yield* secondary.ui.submit("Prompt from the secondary TUI")
+              yield* secondary.ui.waitFor("Answer for the secondary TUI.", answer)
+              const shot = yield* secondary.ui.screenshot("secondary-view")
+              yield* secondary.close()
+              const closedError = yield* Effect.flip(secondary.ui.text())
+              const relaunched = yield* tuis.launch("secondary")
+              const generated = yield* tuis.launch()
+              const duplicate = yield* Effect.flip(tuis.launch("secondary"))
+              const names = (yield* tuis.list()).map((tui) => tui.name)
+              yield* ui.resize(104, 30)
+              const primaryShot = yield* ui.screenshot()
+              return {
+                health: health.data,
+                shot,
+                closedError,
+                names,
+                duplicate,
+                relaunchedText: yield* relaunched.ui.text(),
+                generated: generated.name,
+                primaryShot,
+              }
+            }),
         ),
       )
       expect(value.health).toMatchObject({ healthy: true, version: "1.18.33" })
@@ -130,7 +153,11 @@ describe("opencode-drive against the real OpenCode", () => {
       expect(Fs.readFileSync(value.shot).subarray(1, 4).toString()).toBe("PNG")
       expect(report.retention).toBe("media")
       expect(report.artifacts.recordings).toEqual([
-        { tui: "primary", cast: Path.join(report.runDirectory, "media", "primary.cast"), video: Path.join(report.runDirectory, "media", "primary.mp4") },
+        {
+          tui: "primary",
+          cast: Path.join(report.runDirectory, "media", "primary.cast"),
+          video: Path.join(report.runDirectory, "media", "primary.mp4"),
+        },
       ])
       const cast = Fs.readFileSync(report.artifacts.recordings[0].cast, "utf8").split("\n")
       expect(JSON.parse(cast[0])).toMatchObject({ version: 2, width: 100, height: 30 })
@@ -204,7 +231,7 @@ describe("opencode-drive against the real OpenCode", () => {
           'import { Effect } from "effect"',
           'import { Llm, OpenCodeDriver } from "opencode-drive"',
           "",
-          "export default OpenCodeDriver.use(({ ui }) => ui.screenshot(\"home\"))",
+          'export default OpenCodeDriver.use(({ ui }) => ui.screenshot("home"))',
           "",
         ].join("\n"),
       )

@@ -19,7 +19,9 @@ const modelBody = (text: string) => ({
     { role: "system", content: "You are opencode" },
     { role: "user", content: text },
   ],
-  tools: [{ type: "function", function: { name: "bash", description: "Run a command", parameters: { type: "object" } } }],
+  tools: [
+    { type: "function", function: { name: "bash", description: "Run a command", parameters: { type: "object" } } },
+  ],
   stream: true,
 })
 
@@ -34,19 +36,22 @@ const post = (llm: FakeLlm.FakeLlm, body: unknown, apiKey = llm.apiKey): Promise
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
     body: JSON.stringify(body),
-  }).then(async (response) => {
-    let text = ""
-    try {
-      text = await response.text()
-    } catch {
-      // a dropped stream
-    }
-    const events = text
-      .split("\n\n")
-      .filter((block) => block.startsWith("data: "))
-      .map((block) => block.slice(6))
-    return { status: response.status, events, done: events.at(-1) === "[DONE]" }
-  }, () => ({ status: 0, events: [], done: false }))
+  }).then(
+    async (response) => {
+      let text = ""
+      try {
+        text = await response.text()
+      } catch {
+        // a dropped stream
+      }
+      const events = text
+        .split("\n\n")
+        .filter((block) => block.startsWith("data: "))
+        .map((block) => block.slice(6))
+      return { status: response.status, events, done: events.at(-1) === "[DONE]" }
+    },
+    () => ({ status: 0, events: [], done: false }),
+  )
 
 const content = (sse: Sse) =>
   sse.events

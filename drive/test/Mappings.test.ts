@@ -35,14 +35,28 @@ describe("tool names", () => {
 
 describe("title requests", () => {
   it("are recognised by the system prompt or the first user message", () => {
-    expect(isTitleRequest([{ role: "system", content: "You are a title generator. You output ONLY a thread title." }])).toBe(true)
-    expect(isTitleRequest([{ role: "user", content: [{ type: "text", text: "Generate a title for this conversation:\n" }] }])).toBe(true)
-    expect(isTitleRequest([{ role: "system", content: "You are opencode" }, { role: "user", content: "hi" }])).toBe(false)
+    expect(
+      isTitleRequest([{ role: "system", content: "You are a title generator. You output ONLY a thread title." }]),
+    ).toBe(true)
+    expect(
+      isTitleRequest([
+        { role: "user", content: [{ type: "text", text: "Generate a title for this conversation:\n" }] },
+      ]),
+    ).toBe(true)
+    expect(
+      isTitleRequest([
+        { role: "system", content: "You are opencode" },
+        { role: "user", content: "hi" },
+      ]),
+    ).toBe(false)
   })
   it("get a short title from the last user message", () => {
-    expect(titleFor([{ role: "user", content: "Generate a title for this conversation:\n" }, { role: "user", content: "Read src/example.ts" }])).toBe(
-      "Read src/example.ts",
-    )
+    expect(
+      titleFor([
+        { role: "user", content: "Generate a title for this conversation:\n" },
+        { role: "user", content: "Read src/example.ts" },
+      ]),
+    ).toBe("Read src/example.ts")
     expect(titleFor([{ role: "user", content: "x".repeat(80) }]).length).toBeLessThanOrEqual(40)
   })
 })

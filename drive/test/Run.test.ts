@@ -29,7 +29,9 @@ describe("options", () => {
     const message = (options: unknown) =>
       run(Effect.flip(Options.validate(options as Options.DriverOptions))).then((error) => error.message)
     expect(await message({ recordings: true })).toContain('options has unknown key(s) "recordings"')
-    expect(await message({ tui: { viewport: { cols: 1, rows: 2, depth: 3 } } })).toContain('options.tui.viewport has unknown key(s) "depth"')
+    expect(await message({ tui: { viewport: { cols: 1, rows: 2, depth: 3 } } })).toContain(
+      'options.tui.viewport has unknown key(s) "depth"',
+    )
     expect(await message({ opencode: { compatibility: "always" } })).toContain('"required" or "preferred"')
     expect(await message({ project: { files: { "a.txt": 42 } } })).toContain('options.project.files["a.txt"]')
     expect(await message({ tools: "shell" })).toContain("options.tools must be a list")
@@ -54,7 +56,12 @@ describe("project", () => {
       const root = temp()
       const home = temp()
       await run(Project.writeFiles(root, { "src/example.ts": "export const value = 1\n", "README.md": "# demo\n" }))
-      const env = { PATH: process.env.PATH ?? "", HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: Path.join(home, ".gitconfig") }
+      const env = {
+        PATH: process.env.PATH ?? "",
+        HOME: home,
+        GIT_CONFIG_NOSYSTEM: "1",
+        GIT_CONFIG_GLOBAL: Path.join(home, ".gitconfig"),
+      }
       const hash = await run(Project.commitInitial(root, env, env.GIT_CONFIG_GLOBAL))
       return { hash, root }
     }
@@ -74,11 +81,20 @@ describe("run directory", () => {
     const env = RunDirectory.environment(directory.paths)
     delete process.env.OPENAI_API_KEY
     expect(directory.paths.root.startsWith(Path.join(Os.tmpdir(), "opencode-drive", "run-"))).toBe(true)
-    for (const name of ["HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR", "GIT_CONFIG_GLOBAL"]) {
+    for (const name of [
+      "HOME",
+      "XDG_CONFIG_HOME",
+      "XDG_DATA_HOME",
+      "XDG_CACHE_HOME",
+      "XDG_STATE_HOME",
+      "XDG_RUNTIME_DIR",
+      "GIT_CONFIG_GLOBAL",
+    ]) {
       expect(env[name].startsWith(directory.paths.home), name).toBe(true)
     }
     expect(env.OPENAI_API_KEY).toBeUndefined()
-    for (const dir of ["files", "home", "logs", "media"]) expect(Fs.existsSync(Path.join(directory.paths.root, dir))).toBe(true)
+    for (const dir of ["files", "home", "logs", "media"])
+      expect(Fs.existsSync(Path.join(directory.paths.root, dir))).toBe(true)
     await run(Scope.close(scope, Exit.void))
     expect(Fs.existsSync(directory.paths.root)).toBe(false)
   })
@@ -111,11 +127,10 @@ describe("OpenCode configuration", () => {
   })
 
   it("deep-merges layers and the script's config on top, arrays replacing", () => {
-    const merged = OpenCodeConfig.compose(
-      { a: { b: 1, c: [1] }, keep: true },
-      [{ a: { d: 2 } }],
-      { a: { b: 3, c: [2] }, extra: "x" },
-    )
+    const merged = OpenCodeConfig.compose({ a: { b: 1, c: [1] }, keep: true }, [{ a: { d: 2 } }], {
+      a: { b: 3, c: [2] },
+      extra: "x",
+    })
     expect(merged).toEqual({ a: { b: 3, c: [2], d: 2 }, keep: true, extra: "x" })
   })
 })

@@ -18,7 +18,9 @@ describe("defineScript", () => {
         // @ts-expect-error a Promise-returning run is not an Effect
         run: async () => undefined,
       })
-    expect(define).toThrow(/run must return an Effect, not an async function returning a Promise; there is no Promise adapter. Write it as run: \(\{ ui, llm \}\) => Effect\.gen/)
+    expect(define).toThrow(
+      /run must return an Effect, not an async function returning a Promise; there is no Promise adapter. Write it as run: \(\{ ui, llm \}\) => Effect\.gen/,
+    )
     expect(() =>
       defineScript({
         // @ts-expect-error a Promise-returning setup is not an Effect

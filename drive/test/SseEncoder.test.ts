@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest"
 import { chunkText, encodeResponse, type WireStep } from "../src/fake-llm/SseEncoder.js"
 import * as Llm from "../src/Llm.js"
 
-const context = { id: "chatcmpl-test", model: "simulated", created: 1, offeredTools: ["bash", "read"], promptTokens: 10 }
+const context = {
+  id: "chatcmpl-test",
+  model: "simulated",
+  created: 1,
+  offeredTools: ["bash", "read"],
+  promptTokens: 10,
+}
 
 const events = (steps: ReadonlyArray<WireStep>) =>
   steps.filter((step) => step.kind === "event").map((step) => (step.kind === "event" ? step.data : ""))
@@ -51,7 +57,10 @@ describe("encodeResponse", () => {
   })
 
   it("maps reasoning to reasoning_content and pauses to sleeps", () => {
-    const steps = encodeResponse([Llm.reasoning("thinking"), Llm.pause(20), Llm.text("done"), Llm.finish("stop")], context)
+    const steps = encodeResponse(
+      [Llm.reasoning("thinking"), Llm.pause(20), Llm.text("done"), Llm.finish("stop")],
+      context,
+    )
     expect(steps[1]).toEqual({ kind: "sleep", milliseconds: 20 })
     expect(deltas(steps)[0].delta).toEqual({ role: "assistant", reasoning_content: "thinking" })
     expect(deltas(steps)[1].delta).toEqual({ content: "done" })
@@ -66,7 +75,9 @@ describe("encodeResponse", () => {
       {
         delta: {
           role: "assistant",
-          tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } }],
+          tool_calls: [
+            { index: 0, id: "call_1", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } },
+          ],
         },
         finish: null,
       },
@@ -77,7 +88,10 @@ describe("encodeResponse", () => {
   it("keeps a tool name the request offers and leaves unknown names alone", () => {
     const read = encodeResponse([Llm.toolCall({ index: 0, id: "c", name: "read", input: {} })], context)
     expect(deltas(read)[0].delta.tool_calls[0].function.name).toBe("read")
-    const unknown = encodeResponse([Llm.toolCall({ index: 0, id: "c", name: "shell", input: {} })], { ...context, offeredTools: ["shell"] })
+    const unknown = encodeResponse([Llm.toolCall({ index: 0, id: "c", name: "shell", input: {} })], {
+      ...context,
+      offeredTools: ["shell"],
+    })
     expect(deltas(unknown)[0].delta.tool_calls[0].function.name).toBe("shell")
   })
 
@@ -90,7 +104,12 @@ describe("encodeResponse", () => {
       .filter((d) => d.delta.tool_calls)
       .map((d) => d.delta.tool_calls[0])
     expect(calls[0]).toEqual({ index: 1, id: "call_p", type: "function", function: { name: "read", arguments: "" } })
-    expect(calls.slice(1).map((c) => c.function.arguments).join("")).toBe('{"filePath":"/a"}')
+    expect(
+      calls
+        .slice(1)
+        .map((c) => c.function.arguments)
+        .join(""),
+    ).toBe('{"filePath":"/a"}')
     expect(calls.slice(1).every((c) => c.id === undefined && c.index === 1)).toBe(true)
     expect(steps.filter((s) => s.kind === "sleep").length).toBe(calls.length - 2)
   })

@@ -16,11 +16,18 @@ interface Message {
   readonly role: string
   readonly content?: unknown
   readonly tool_call_id?: string
-  readonly tool_calls?: ReadonlyArray<{ readonly id: string; readonly function: { readonly name: string; readonly arguments: string } }>
+  readonly tool_calls?: ReadonlyArray<{
+    readonly id: string
+    readonly function: { readonly name: string; readonly arguments: string }
+  }>
 }
 
 const toolMessages = (messages: ReadonlyArray<Message>) =>
-  new Map(messages.filter((message) => message.role === "tool").map((message) => [message.tool_call_id, String(message.content)]))
+  new Map(
+    messages
+      .filter((message) => message.role === "tool")
+      .map((message) => [message.tool_call_id, String(message.content)]),
+  )
 
 describe("tool control against the real OpenCode", () => {
   it(
@@ -39,8 +46,18 @@ describe("tool control against the real OpenCode", () => {
 
               // 1 + 2: the seed's example, with progress on screen, settled in the opposite order.
               yield* llm.queue(
-                Llm.toolCall({ index: 0, id: "call_build", name: "shell", input: { command: "bun run build", description: "Build the project" } }),
-                Llm.toolCall({ index: 1, id: "call_test", name: "shell", input: { command: "bun run test", description: "Run the tests" } }),
+                Llm.toolCall({
+                  index: 0,
+                  id: "call_build",
+                  name: "shell",
+                  input: { command: "bun run build", description: "Build the project" },
+                }),
+                Llm.toolCall({
+                  index: 1,
+                  id: "call_test",
+                  name: "shell",
+                  input: { command: "bun run test", description: "Run the tests" },
+                }),
                 Llm.finish("tool-calls"),
               )
               yield* llm.queue(Llm.text("Build and tests both passed."))
@@ -56,8 +73,18 @@ describe("tool control against the real OpenCode", () => {
 
               // 3 + 4: an intercepted call that fails beside an undeclared `read` that runs for real.
               yield* llm.queue(
-                Llm.toolCall({ index: 0, id: "call_fail", name: "shell", input: { command: "make deploy", description: "Deploy" } }),
-                Llm.toolCall({ index: 1, id: "call_read", name: "read", input: { filePath: Path.join(paths.files, "notes.md") } }),
+                Llm.toolCall({
+                  index: 0,
+                  id: "call_fail",
+                  name: "shell",
+                  input: { command: "make deploy", description: "Deploy" },
+                }),
+                Llm.toolCall({
+                  index: 1,
+                  id: "call_read",
+                  name: "read",
+                  input: { filePath: Path.join(paths.files, "notes.md") },
+                }),
                 Llm.finish("tool-calls"),
               )
               yield* llm.queue(Llm.text("Deploy failed, but I read the notes."))
@@ -72,7 +99,8 @@ describe("tool control against the real OpenCode", () => {
               for (const session of sessions.data ?? []) {
                 const messages = yield* Effect.promise(() => opencode.session.messages({ sessionID: session.id }))
                 for (const message of messages.data ?? []) {
-                  for (const part of message.parts) if (part.type === "tool") parts[part.callID] = { tool: part.tool, state: part.state }
+                  for (const part of message.parts)
+                    if (part.type === "tool") parts[part.callID] = { tool: part.tool, state: part.state }
                 }
               }
 
@@ -80,13 +108,21 @@ describe("tool control against the real OpenCode", () => {
                 parts,
                 requests: yield* llm.requests,
                 inputs: { build: build.input, test: test.input, failing: failing.input },
-                ids: { build: [build.callID, build.tool], test: [test.callID, test.tool], failing: [failing.callID, failing.tool] },
+                ids: {
+                  build: [build.callID, build.tool],
+                  test: [test.callID, test.tool],
+                  failing: [failing.callID, failing.tool],
+                },
               }
             }),
         ),
       )
 
-      expect(value.ids).toEqual({ build: ["call_build", "shell"], test: ["call_test", "shell"], failing: ["call_fail", "shell"] })
+      expect(value.ids).toEqual({
+        build: ["call_build", "shell"],
+        test: ["call_test", "shell"],
+        failing: ["call_fail", "shell"],
+      })
       expect(value.inputs.build).toMatchObject({ command: "bun run build" })
       expect(value.inputs.test).toMatchObject({ command: "bun run test" })
       expect(value.inputs.failing).toMatchObject({ command: "make deploy" })
@@ -97,7 +133,9 @@ describe("tool control against the real OpenCode", () => {
 
       // The request after the build-and-test response carries both results, each under its own call id.
       const afterBuild = models[1].messages as ReadonlyArray<Message>
-      const assistant = afterBuild.find((message) => message.role === "assistant" && (message.tool_calls?.length ?? 0) > 0)
+      const assistant = afterBuild.find(
+        (message) => message.role === "assistant" && (message.tool_calls?.length ?? 0) > 0,
+      )
       expect(assistant?.tool_calls?.map((call) => [call.id, call.function.name])).toEqual([
         ["call_build", "bash"],
         ["call_test", "bash"],
@@ -116,9 +154,18 @@ describe("tool control against the real OpenCode", () => {
 
       // OpenCode recorded the failure as a failed tool call (the chat format has no error flag on tool messages),
       // the successes with their exit codes, and the read as a completed call of its real tool.
-      expect(value.parts["call_fail"]).toMatchObject({ tool: "bash", state: { status: "error", error: expect.stringContaining("boom") } })
-      expect(value.parts["call_build"]).toMatchObject({ tool: "bash", state: { status: "completed", output: "Build passed\n", metadata: { exit: 0 } } })
-      expect(value.parts["call_test"]).toMatchObject({ tool: "bash", state: { status: "completed", output: "Tests passed\n", metadata: { exit: 0 } } })
+      expect(value.parts["call_fail"]).toMatchObject({
+        tool: "bash",
+        state: { status: "error", error: expect.stringContaining("boom") },
+      })
+      expect(value.parts["call_build"]).toMatchObject({
+        tool: "bash",
+        state: { status: "completed", output: "Build passed\n", metadata: { exit: 0 } },
+      })
+      expect(value.parts["call_test"]).toMatchObject({
+        tool: "bash",
+        state: { status: "completed", output: "Tests passed\n", metadata: { exit: 0 } },
+      })
       expect(value.parts["call_read"]).toMatchObject({ tool: "read", state: { status: "completed" } })
 
       expect(report.llm).toMatchObject({ modelRequests: 4, responsesStreamed: 4 })
@@ -136,7 +183,12 @@ describe("tool control against the real OpenCode", () => {
             Effect.gen(function* () {
               // A `.invalid` host never resolves: only the adapter can answer this call.
               yield* llm.queue(
-                Llm.toolCall({ index: 0, id: "call_fetch", name: "webfetch", input: { url: "https://docs.example.invalid/guide", format: "text" } }),
+                Llm.toolCall({
+                  index: 0,
+                  id: "call_fetch",
+                  name: "webfetch",
+                  input: { url: "https://docs.example.invalid/guide", format: "text" },
+                }),
                 Llm.finish("tool-calls"),
               )
               yield* llm.queue(Llm.text("The guide says to use version 7."))
@@ -147,7 +199,12 @@ describe("tool control against the real OpenCode", () => {
               yield* ui.waitFor("The guide says to use version 7.", answer)
 
               yield* llm.queue(
-                Llm.toolCall({ index: 0, id: "call_long", name: "shell", input: { command: "sleep 600", description: "Wait a long time" } }),
+                Llm.toolCall({
+                  index: 0,
+                  id: "call_long",
+                  name: "shell",
+                  input: { command: "sleep 600", description: "Wait a long time" },
+                }),
                 Llm.finish("tool-calls"),
               )
               yield* ui.submit("Wait a long time")
@@ -166,7 +223,9 @@ describe("tool control against the real OpenCode", () => {
       expect(value.fetchInput).toMatchObject({ url: "https://docs.example.invalid/guide", format: "text" })
       const models = value.requests.filter((request) => request.kind === "model")
       expect(models).toHaveLength(3)
-      expect(toolMessages(models[1].messages as ReadonlyArray<Message>).get("call_fetch")).toContain("Use version 7 of the widget.")
+      expect(toolMessages(models[1].messages as ReadonlyArray<Message>).get("call_fetch")).toContain(
+        "Use version 7 of the widget.",
+      )
       expect(value.late).toContain("interrupted")
       expect(report.llm).toMatchObject({ modelRequests: 3, responsesStreamed: 3 })
     },

@@ -1,7 +1,7 @@
 import * as Path from "node:path"
 import * as Os from "node:os"
 import * as Fs from "node:fs"
-import { Recorder } from "@codemode/core"
+import type { Recorder } from "@codemode/core"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import * as Processes from "../src/run/Processes.js"
@@ -104,7 +104,14 @@ describe("Ui over a real pseudo-terminal", () => {
         const [r, p, x, wide, wideTail, z] = frame.cells[0]
         expect(r).toMatchObject({ glyph: "R", bold: true, fg: { mode: "palette", index: 1 }, bg: { mode: "default" } })
         expect(p).toMatchObject({ glyph: "P", fg: { mode: "palette", index: 200 }, bg: { mode: "rgb", rgb: 0x010203 } })
-        expect(x).toMatchObject({ glyph: "X", italic: true, underline: true, strikethrough: true, inverse: true, bold: false })
+        expect(x).toMatchObject({
+          glyph: "X",
+          italic: true,
+          underline: true,
+          strikethrough: true,
+          inverse: true,
+          bold: false,
+        })
         expect(wide).toMatchObject({ glyph: "界", width: 2 })
         expect(wideTail).toMatchObject({ glyph: "", width: 0 })
         expect(z.glyph).toBe("z")
@@ -124,7 +131,9 @@ describe("Ui over a real pseudo-terminal", () => {
         const timeline = terminal.timeline()
         expect([timeline.cols, timeline.rows]).toEqual([60, 12])
         expect(timeline.events[0]).toMatchObject({ type: "output" })
-        expect(timeline.events.some((event) => event.type === "resize" && event.cols === 80 && event.rows === 20)).toBe(true)
+        expect(timeline.events.some((event) => event.type === "resize" && event.cols === 80 && event.rows === 20)).toBe(
+          true,
+        )
         expect((yield* Effect.flip(ui.resize(3, 3)))._tag).toBe("InvalidOptionsError")
       }),
     ))
@@ -137,7 +146,12 @@ describe("Ui over a real pseudo-terminal", () => {
         const file = yield* ui.screenshot("home")
         expect(file).toBe(Path.join(media, "home.png"))
         expect(frames.at(-1)?.file).toBe(file)
-        expect(frames.at(-1)?.frame.cells[0].map((cell) => cell.glyph).join("")).toContain("ready")
+        expect(
+          frames
+            .at(-1)
+            ?.frame.cells[0].map((cell) => cell.glyph)
+            .join(""),
+        ).toContain("ready")
         expect(yield* ui.screenshot("home")).toBe(Path.join(media, "home-2.png"))
         for (const bad of ["a/b", "shot.png", "..", ""]) {
           const error = yield* Effect.flip(ui.screenshot(bad))

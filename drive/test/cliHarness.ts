@@ -10,9 +10,14 @@ export const work = Fs.mkdtempSync(Path.join(Os.tmpdir(), "drive-cli-test-"))
 /** Run the built CLI; resolves with its exit status and output. */
 export const runCli = (args: ReadonlyArray<string>, timeoutMs = 120_000) =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    ChildProcess.execFile(process.execPath, [cli, ...args], { cwd: work, timeout: timeoutMs }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr })
-    })
+    ChildProcess.execFile(
+      process.execPath,
+      [cli, ...args],
+      { cwd: work, timeout: timeoutMs },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr })
+      },
+    )
   })
 
 /** Write a module into the CLI test directory (outside the package, like a user's script). */
@@ -21,4 +26,3 @@ export const writeModule = (name: string, source: string) => {
   Fs.writeFileSync(file, source)
   return file
 }
-

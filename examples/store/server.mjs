@@ -18,7 +18,13 @@ const categories = ["lighting", "furniture", "kitchen", "garden"]
 const statuses = ["pending", "paid", "shipped", "cancelled"]
 
 const seedProducts = [
-  ["Arc floor lamp", "lighting", 18900, "Tall brushed-steel arc lamp with a linen shade.", ["lamp", "floor", "living room"]],
+  [
+    "Arc floor lamp",
+    "lighting",
+    18900,
+    "Tall brushed-steel arc lamp with a linen shade.",
+    ["lamp", "floor", "living room"],
+  ],
   ["Brass desk lamp", "lighting", 7900, "Adjustable desk lamp in solid brass.", ["lamp", "desk", "office"]],
   ["Paper pendant light", "lighting", 4500, "Rice-paper pendant, 60 cm.", ["pendant", "ceiling"]],
   ["Solar garden lamp", "lighting", 2900, "Solar-powered path lamp, set of two.", ["lamp", "outdoor", "solar"]],
@@ -112,7 +118,10 @@ const integerParam = (params, name, { min, max, fallback }) => {
   if (raw === null) return fallback
   const value = Number(raw)
   if (!/^-?\d+$/.test(raw) || value < min || (max !== undefined && value > max))
-    throw new HttpError(400, `${name} must be a whole number${max !== undefined ? ` from ${min} to ${max}` : ` of at least ${min}`}`)
+    throw new HttpError(
+      400,
+      `${name} must be a whole number${max !== undefined ? ` from ${min} to ${max}` : ` of at least ${min}`}`,
+    )
   return value
 }
 
@@ -141,7 +150,10 @@ const decodeCursor = (cursor) => {
 }
 
 /** A 1×1 PNG, the "photo" of every product. */
-const pixel = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64")
+const pixel = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+)
 
 const readJson = (request) =>
   new Promise((resolve, reject) => {
@@ -175,13 +187,16 @@ export const createStore = ({ token }) => {
   }
 
   const placeOrder = (input) => {
-    if (typeof input !== "object" || input === null || Array.isArray(input)) throw new HttpError(400, "the body must be an order object")
+    if (typeof input !== "object" || input === null || Array.isArray(input))
+      throw new HttpError(400, "the body must be an order object")
     if (typeof input.customerId !== "string") throw new HttpError(400, "customerId is required")
     findOr404(customers, input.customerId, "customer")
-    if (!Array.isArray(input.items) || input.items.length === 0) throw new HttpError(400, "items must list at least one product")
+    if (!Array.isArray(input.items) || input.items.length === 0)
+      throw new HttpError(400, "items must list at least one product")
     const lines = input.items.map((line, i) => {
       if (typeof line?.productId !== "string") throw new HttpError(400, `items[${i}].productId is required`)
-      if (!Number.isInteger(line.quantity) || line.quantity < 1) throw new HttpError(400, `items[${i}].quantity must be a whole number of at least 1`)
+      if (!Number.isInteger(line.quantity) || line.quantity < 1)
+        throw new HttpError(400, `items[${i}].quantity must be a whole number of at least 1`)
       const product = findOr404(products, line.productId, "product")
       if (product.stock < line.quantity) throw new HttpError(409, `only ${product.stock} of ${product.name} in stock`)
       return { productId: product.id, quantity: line.quantity, unitPriceCents: product.priceCents }
@@ -262,15 +277,21 @@ export const createStore = ({ token }) => {
       allow("GET", "POST")
       const wanted = params.get("status")?.split(",").filter(Boolean) ?? []
       for (const status of wanted)
-        if (!statuses.includes(status)) throw new HttpError(400, `status "${status}" is not one of ${statuses.join(", ")}`)
+        if (!statuses.includes(status))
+          throw new HttpError(400, `status "${status}" is not one of ${statuses.join(", ")}`)
       const customerId = params.get("customerId")
       const limit = integerParam(params, "limit", { min: 1, max: 50, fallback: 20 })
       const offset = params.get("cursor") ? decodeCursor(params.get("cursor")) : 0
       const found = orders
-        .filter((o) => (wanted.length === 0 || wanted.includes(o.status)) && (!customerId || o.customerId === customerId))
+        .filter(
+          (o) => (wanted.length === 0 || wanted.includes(o.status)) && (!customerId || o.customerId === customerId),
+        )
         .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
       const items = found.slice(offset, offset + limit)
-      return json(response, 200, { items, nextCursor: offset + limit < found.length ? encodeCursor(offset + limit) : null })
+      return json(response, 200, {
+        items,
+        nextCursor: offset + limit < found.length ? encodeCursor(offset + limit) : null,
+      })
     }
     if (parts[0] === "orders" && parts.length === 2) {
       allow("GET")
@@ -333,7 +354,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   startStore({ port, token }).then(
     ({ url }) => {
       console.log(`demo store listening on ${url} (document: ${url}/openapi.yaml)`)
-      console.log(`placing orders needs: Authorization: Bearer <STORE_TOKEN>${process.env.STORE_TOKEN ? "" : ` (default "${token}")`}`)
+      console.log(
+        `placing orders needs: Authorization: Bearer <STORE_TOKEN>${process.env.STORE_TOKEN ? "" : ` (default "${token}")`}`,
+      )
     },
     (error) => {
       console.error(`cannot start the demo store: ${error.message}`)

@@ -95,7 +95,8 @@ const load = async (module: string): Promise<LanguageRuntime> => {
   if (!runtime) {
     const imported = (await import(module)) as Partial<LanguageRuntime> & { default?: LanguageRuntime }
     const candidate = typeof imported.run === "function" ? (imported as LanguageRuntime) : imported.default
-    if (!candidate || typeof candidate.run !== "function") throw new Error(`${module} does not export run(request, host)`)
+    if (!candidate || typeof candidate.run !== "function")
+      throw new Error(`${module} does not export run(request, host)`)
     runtime = candidate
     runtimes.set(module, runtime)
   }
@@ -119,7 +120,9 @@ const execute = async (message: RunMessage) => {
       ok: false,
       error: {
         kind: "ExecutionFailure",
-        message: overflow ? "the interpreter's stack overflowed (the program nests too deeply)" : `internal error: ${text}`,
+        message: overflow
+          ? "the interpreter's stack overflowed (the program nests too deeply)"
+          : `internal error: ${text}`,
       },
     }
   }

@@ -18,8 +18,10 @@ const single = (command: string, rest: ReadonlyArray<string>, what: string): str
   const dashdash = rest.indexOf("--")
   if (dashdash !== -1) throw new UsageError(`${command} accepts no arguments after --`)
   const flags = rest.filter((arg) => arg.startsWith("-"))
-  if (flags.length > 0) throw new UsageError(`${command} accepts no flags (got ${flags[0]}); control the simulation in the module`)
-  if (rest.length !== 1) throw new UsageError(`${command} needs exactly one ${what} (got ${rest.length}); see opencode-drive --help`)
+  if (flags.length > 0)
+    throw new UsageError(`${command} accepts no flags (got ${flags[0]}); control the simulation in the module`)
+  if (rest.length !== 1)
+    throw new UsageError(`${command} needs exactly one ${what} (got ${rest.length}); see opencode-drive --help`)
   return rest[0]
 }
 

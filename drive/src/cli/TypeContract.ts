@@ -100,7 +100,14 @@ export const check = (modulePath: string, contract: Contract, fallbackDir: strin
   const fallbackFile = Path.join(fallbackDir, "__opencode_drive_resolution__.ts")
   host.resolveModuleNameLiterals = (literals, containingFile, redirectedReference, compilerOptions) =>
     literals.map((literal) => {
-      const resolved = ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, undefined, redirectedReference)
+      const resolved = ts.resolveModuleName(
+        literal.text,
+        containingFile,
+        compilerOptions,
+        host,
+        undefined,
+        redirectedReference,
+      )
       if (resolved.resolvedModule || literal.text.startsWith(".") || Path.isAbsolute(literal.text)) return resolved
       return ts.resolveModuleName(literal.text, fallbackFile, compilerOptions, host, undefined, redirectedReference)
     })
@@ -122,6 +129,7 @@ export const check = (modulePath: string, contract: Contract, fallbackDir: strin
   const detail = inContract
     ? `${Path.basename(absolute)}: ${requirement}: ${ts.flattenDiagnosticMessageText(first.messageText, " ").replace(/\s+/g, " ")}`
     : oneLine(first, process.cwd())
-  const more = diagnostics.length > 1 ? ` (and ${diagnostics.length - 1} more type error${diagnostics.length > 2 ? "s" : ""})` : ""
+  const more =
+    diagnostics.length > 1 ? ` (and ${diagnostics.length - 1} more type error${diagnostics.length > 2 ? "s" : ""})` : ""
   return { ok: false, message: `type check failed: ${detail}${more}` }
 }

@@ -53,7 +53,8 @@ const importDefault = (file: string) =>
       const loaded = (await import(pathToFileURL(Path.resolve(file)).href)) as { default?: unknown }
       return loaded.default
     },
-    catch: (cause) => new CliFailure(`cannot import ${file}: ${cause instanceof Error ? cause.message : String(cause)}`),
+    catch: (cause) =>
+      new CliFailure(`cannot import ${file}: ${cause instanceof Error ? cause.message : String(cause)}`),
   })
 
 const requireFile = (file: string) =>
@@ -82,14 +83,17 @@ const runCommand = (command: Command): Effect.Effect<void, unknown> => {
         if (!Effect.isEffect(program)) {
           return yield* Effect.fail(new CliFailure(`the default export of ${command.module} is not an Effect`))
         }
-        yield* printValue(yield* (program as Effect.Effect<unknown, unknown>))
+        yield* printValue(yield* program as Effect.Effect<unknown, unknown>)
       })
     case "check":
       return Effect.gen(function* () {
         yield* requireFile(command.script)
         yield* typeCheck(command.script, "script")
         const script = yield* importDefault(command.script)
-        if (!isScript(script)) return yield* Effect.fail(new CliFailure(`the default export of ${command.script} is not a defineScript script`))
+        if (!isScript(script))
+          return yield* Effect.fail(
+            new CliFailure(`the default export of ${command.script} is not a defineScript script`),
+          )
         yield* Effect.sync(() => process.stdout.write(`${command.script}: ok\n`))
       })
     case "start":
@@ -97,7 +101,10 @@ const runCommand = (command: Command): Effect.Effect<void, unknown> => {
         yield* requireFile(command.script)
         yield* typeCheck(command.script, "script")
         const script = yield* importDefault(command.script)
-        if (!isScript(script)) return yield* Effect.fail(new CliFailure(`the default export of ${command.script} is not a defineScript script`))
+        if (!isScript(script))
+          return yield* Effect.fail(
+            new CliFailure(`the default export of ${command.script} is not a defineScript script`),
+          )
         yield* printValue(yield* runScript(script))
       })
   }
@@ -105,10 +112,14 @@ const runCommand = (command: Command): Effect.Effect<void, unknown> => {
 
 /** Print an error: its first line after the program name, further lines indented. */
 export const formatError = (error: unknown): string => {
-  const message = error instanceof Error || (typeof error === "object" && error !== null && "message" in error)
-    ? String((error as { message: unknown }).message)
-    : String(error)
-  const tag = typeof error === "object" && error !== null && "_tag" in error ? `${String((error as { _tag: unknown })._tag)}: ` : ""
+  const message =
+    error instanceof Error || (typeof error === "object" && error !== null && "message" in error)
+      ? String((error as { message: unknown }).message)
+      : String(error)
+  const tag =
+    typeof error === "object" && error !== null && "_tag" in error
+      ? `${String((error as { _tag: unknown })._tag)}: `
+      : ""
   const [first, ...rest] = message.split("\n")
   return [`opencode-drive: ${tag}${first}`, ...rest.map((line) => `  ${line}`)].join("\n")
 }

@@ -34,7 +34,10 @@ type NextLoad = (url: string, context?: Partial<LoadContext>) => Promise<LoadRes
 const typescriptFile = /\.(?:ts|mts)$/
 
 const isPathLike = (specifier: string) =>
-  specifier.startsWith("./") || specifier.startsWith("../") || specifier.startsWith("/") || specifier.startsWith("file:")
+  specifier.startsWith("./") ||
+  specifier.startsWith("../") ||
+  specifier.startsWith("/") ||
+  specifier.startsWith("file:")
 
 /** TypeScript sources a missing JavaScript specifier may stand for. */
 export const typescriptCandidates = (specifier: string): ReadonlyArray<string> => {

@@ -11,7 +11,7 @@
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { randomBytes } from "node:crypto"
-import { Deferred, Effect, FiberSet, Scope, Stream } from "effect"
+import { Deferred, Effect, FiberSet, type Scope, Stream } from "effect"
 import { DriverSettledError, LlmOutputError, LlmSettlementError, LlmTimeoutError } from "../Errors.js"
 import * as Llm from "../Llm.js"
 import { decodeOne, decodeResponse, describeResponse } from "./Outputs.js"
@@ -269,7 +269,11 @@ export const make: Effect.Effect<FakeLlm, never, Scope.Scope> = Effect.gen(funct
       const source = yield* assigned
       if (source.kind === "rejected") {
         res.writeHead(503, { "content-type": "application/json" })
-        res.end(JSON.stringify({ error: { message: "opencode-drive: the run is settled; no response was scripted for this request" } }))
+        res.end(
+          JSON.stringify({
+            error: { message: "opencode-drive: the run is settled; no response was scripted for this request" },
+          }),
+        )
         return
       }
       yield* streamOutputs(res, request, source.outputs).pipe(
@@ -391,7 +395,9 @@ export const make: Effect.Effect<FakeLlm, never, Scope.Scope> = Effect.gen(funct
         Effect.timeoutOption(timeoutMs),
       )
       const unfinished = [...inflight.values()].map((entry) => entry.label)
-      const unused = queue.splice(0).map((response) => `response #${response.number} ${describeResponse(response.outputs)}`)
+      const unused = queue
+        .splice(0)
+        .map((response) => `response #${response.number} ${describeResponse(response.outputs)}`)
       const unexpected = pending.splice(0).map((entry) => {
         Deferred.doneUnsafe(entry.source, Effect.succeed<Source>({ kind: "rejected" }))
         return describeRequest(entry.request)
@@ -415,7 +421,9 @@ export const make: Effect.Effect<FakeLlm, never, Scope.Scope> = Effect.gen(funct
         )
       }
       if (unfinished.length > 0) {
-        parts.push(`${unfinished.length} response(s) were still streaming after ${timeoutMs} ms: ${unfinished.join("; ")}`)
+        parts.push(
+          `${unfinished.length} response(s) were still streaming after ${timeoutMs} ms: ${unfinished.join("; ")}`,
+        )
       }
       if (failures.length > 0) parts.push(`${failures.length} response(s) failed: ${failures.join("; ")}`)
       return yield* new LlmSettlementError({

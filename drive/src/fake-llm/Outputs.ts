@@ -20,11 +20,14 @@ export const decodeOne = (value: unknown, position: number): Effect.Effect<Llm.O
 }
 
 /** Decode a whole response: each output valid, at most one terminal output and only at the end. */
-export const decodeResponse = (values: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<Llm.Output>, LlmOutputError> =>
+export const decodeResponse = (
+  values: ReadonlyArray<unknown>,
+): Effect.Effect<ReadonlyArray<Llm.Output>, LlmOutputError> =>
   Effect.gen(function* () {
     if (values.length === 0) {
       return yield* new LlmOutputError({
-        message: "a response needs at least one output; queue e.g. llm.queue(Llm.text(\"...\")) or llm.queue(Llm.finish())",
+        message:
+          'a response needs at least one output; queue e.g. llm.queue(Llm.text("...")) or llm.queue(Llm.finish())',
       })
     }
     const outputs: Array<Llm.Output> = []
@@ -39,4 +42,5 @@ export const decodeResponse = (values: ReadonlyArray<unknown>): Effect.Effect<Re
   })
 
 /** A one-line summary of a response, for settlement errors. */
-export const describeResponse = (outputs: ReadonlyArray<Llm.Output>): string => `[${outputs.map(Llm.describe).join(", ")}]`
+export const describeResponse = (outputs: ReadonlyArray<Llm.Output>): string =>
+  `[${outputs.map(Llm.describe).join(", ")}]`

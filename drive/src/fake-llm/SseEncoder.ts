@@ -74,7 +74,11 @@ export class SseEncoder {
         const wireName = toOffered(name, this.context.offeredTools)
         this.completionChars += args.length
         if (output.options === undefined) {
-          return [this.delta({ tool_calls: [{ index, id, type: "function", function: { name: wireName, arguments: args } }] })]
+          return [
+            this.delta({
+              tool_calls: [{ index, id, type: "function", function: { name: wireName, arguments: args } }],
+            }),
+          ]
         }
         const steps: Array<WireStep> = [
           this.delta({ tool_calls: [{ index, id, type: "function", function: { name: wireName, arguments: "" } }] }),
@@ -145,11 +149,19 @@ export class SseEncoder {
   private chunk(delta: Record<string, unknown>, finishReason: string | null): WireStep {
     // The envelope is the same for every chunk of a response: serialise it once, and only the delta per chunk.
     this.prefix ??= `${JSON.stringify(this.envelope()).slice(0, -1)},"choices":[{"index":0,"delta":`
-    return { kind: "event", data: `${this.prefix}${JSON.stringify(delta)},"finish_reason":${JSON.stringify(finishReason)}}]}` }
+    return {
+      kind: "event",
+      data: `${this.prefix}${JSON.stringify(delta)},"finish_reason":${JSON.stringify(finishReason)}}]}`,
+    }
   }
 
   private envelope() {
-    return { id: this.context.id, object: "chat.completion.chunk", created: this.context.created, model: this.context.model }
+    return {
+      id: this.context.id,
+      object: "chat.completion.chunk",
+      created: this.context.created,
+      model: this.context.model,
+    }
   }
 }
 

@@ -25,7 +25,11 @@ export const deepMerge = (base: JsonObject, over: JsonObject): JsonObject => {
 }
 
 /** Drive's base configuration for a fake LLM at `baseUrl`. */
-export const baseConfig = (llm: { readonly baseUrl: string; readonly apiKey: string; readonly modelId: string }): JsonObject => ({
+export const baseConfig = (llm: {
+  readonly baseUrl: string
+  readonly apiKey: string
+  readonly modelId: string
+}): JsonObject => ({
   autoupdate: false,
   share: "disabled",
   enabled_providers: [providerId],
@@ -51,5 +55,8 @@ export const baseConfig = (llm: { readonly baseUrl: string; readonly apiKey: str
 })
 
 /** The final configuration: base, then each extra layer, then the script's config. */
-export const compose = (base: JsonObject, layers: ReadonlyArray<JsonObject>, user: JsonObject | undefined): JsonObject =>
-  [...layers, user ?? {}].reduce(deepMerge, base)
+export const compose = (
+  base: JsonObject,
+  layers: ReadonlyArray<JsonObject>,
+  user: JsonObject | undefined,
+): JsonObject => [...layers, user ?? {}].reduce(deepMerge, base)

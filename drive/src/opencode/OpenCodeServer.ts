@@ -8,7 +8,7 @@ import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
 import { randomBytes } from "node:crypto"
-import { Deferred, Effect, Schedule, Scope } from "effect"
+import { Deferred, Effect, Schedule, type Scope } from "effect"
 import { OpenCodeExitedError, OpenCodeStartError } from "../Errors.js"
 import * as Processes from "../run/Processes.js"
 import type { Command } from "./OpenCodeBinary.js"
@@ -59,19 +59,28 @@ export interface Credentials {
 }
 
 /** Fresh random credentials. */
-export const credentials = (): Credentials => ({ username: "opencode", password: randomBytes(18).toString("base64url") })
+export const credentials = (): Credentials => ({
+  username: "opencode",
+  password: randomBytes(18).toString("base64url"),
+})
 
 /** A loopback port that was free a moment ago (the server is told to listen there, so TUIs can start early). */
-export const freePort: Effect.Effect<number, OpenCodeStartError> = Effect.callback<number, OpenCodeStartError>((resume) => {
-  const probe = Net.createServer()
-  probe.once("error", (error) =>
-    resume(Effect.fail(new OpenCodeStartError({ message: `cannot find a free loopback port: ${error.message}`, logTail: "" }))),
-  )
-  probe.listen(0, "127.0.0.1", () => {
-    const port = (probe.address() as Net.AddressInfo).port
-    probe.close(() => resume(Effect.succeed(port)))
-  })
-})
+export const freePort: Effect.Effect<number, OpenCodeStartError> = Effect.callback<number, OpenCodeStartError>(
+  (resume) => {
+    const probe = Net.createServer()
+    probe.once("error", (error) =>
+      resume(
+        Effect.fail(
+          new OpenCodeStartError({ message: `cannot find a free loopback port: ${error.message}`, logTail: "" }),
+        ),
+      ),
+    )
+    probe.listen(0, "127.0.0.1", () => {
+      const port = (probe.address() as Net.AddressInfo).port
+      probe.close(() => resume(Effect.succeed(port)))
+    })
+  },
+)
 
 /** How to start the server. */
 export interface StartOptions {
@@ -106,7 +115,11 @@ export const start = (options: StartOptions): Effect.Effect<OpenCodeServer, Open
       lines.push(...split)
       if (lines.length > tailLines) lines.splice(0, lines.length - tailLines)
     }
-    const logTail = (count = 40) => [...lines, partial].filter((line) => line !== "").slice(-count).join("\n")
+    const logTail = (count = 40) =>
+      [...lines, partial]
+        .filter((line) => line !== "")
+        .slice(-count)
+        .join("\n")
 
     let stopping = false
     let exitInfo: ProcessExit | undefined
@@ -119,7 +132,17 @@ export const start = (options: StartOptions): Effect.Effect<OpenCodeServer, Open
         try: () =>
           ChildProcess.spawn(
             file,
-            [...leading, "serve", "--hostname", "127.0.0.1", "--port", String(options.port), "--print-logs", "--log-level", "INFO"],
+            [
+              ...leading,
+              "serve",
+              "--hostname",
+              "127.0.0.1",
+              "--port",
+              String(options.port),
+              "--print-logs",
+              "--log-level",
+              "INFO",
+            ],
             {
               cwd: options.cwd,
               detached: true,
@@ -134,7 +157,10 @@ export const start = (options: StartOptions): Effect.Effect<OpenCodeServer, Open
             },
           ),
         catch: (cause) =>
-          new OpenCodeStartError({ message: `cannot start ${file}: ${String(cause)}; check opencode.command`, logTail: "" }),
+          new OpenCodeStartError({
+            message: `cannot start ${file}: ${String(cause)}; check opencode.command`,
+            logTail: "",
+          }),
       }),
       (child) =>
         Effect.gen(function* () {
@@ -168,17 +194,21 @@ export const start = (options: StartOptions): Effect.Effect<OpenCodeServer, Open
         logTail: logTail(),
       })
 
-    const startFailure = (message: string) => new OpenCodeStartError({ message: `${message}. Last log lines:\n${logTail()}`, logTail: logTail() })
+    const startFailure = (message: string) =>
+      new OpenCodeStartError({ message: `${message}. Last log lines:\n${logTail()}`, logTail: logTail() })
 
     const url = yield* Deferred.await(listening).pipe(
       Effect.raceFirst(
         Deferred.await(exited).pipe(
-          Effect.flatMap((exit) => Effect.fail(startFailure(`the OpenCode server ${describeExit(exit)} before listening`))),
+          Effect.flatMap((exit) =>
+            Effect.fail(startFailure(`the OpenCode server ${describeExit(exit)} before listening`)),
+          ),
         ),
       ),
       Effect.timeoutOrElse({
         duration: options.readyTimeoutMs,
-        orElse: () => Effect.fail(startFailure(`the OpenCode server did not listen within ${options.readyTimeoutMs} ms`)),
+        orElse: () =>
+          Effect.fail(startFailure(`the OpenCode server did not listen within ${options.readyTimeoutMs} ms`)),
       }),
     )
 

@@ -5,7 +5,7 @@
  * and WebSocket traffic alike). Closing the scope closes the relay and every connection through it.
  */
 import * as Net from "node:net"
-import { Effect, Scope } from "effect"
+import { Effect, type Scope } from "effect"
 
 /** A running relay. */
 export interface ServerRelay {

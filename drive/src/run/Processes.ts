@@ -27,7 +27,13 @@ export const run = (
       { cwd: options.cwd, env: options.env, timeout: options.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : null) : 0
-        resume(Effect.succeed({ code, stdout: String(stdout), stderr: String(stderr) || (error && code === null ? error.message : "") }))
+        resume(
+          Effect.succeed({
+            code,
+            stdout: String(stdout),
+            stderr: String(stderr) || (error && code === null ? error.message : ""),
+          }),
+        )
       },
     )
     return Effect.sync(() => child.kill("SIGKILL"))

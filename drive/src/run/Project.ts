@@ -33,7 +33,10 @@ export const resolveInside = (root: string, relative: string): Effect.Effect<str
 }
 
 /** Write `files` under `root`, creating directories. */
-export const writeFiles = (root: string, files: ProjectFiles): Effect.Effect<void, InvalidOptionsError | ProjectSetupError> =>
+export const writeFiles = (
+  root: string,
+  files: ProjectFiles,
+): Effect.Effect<void, InvalidOptionsError | ProjectSetupError> =>
   Effect.forEach(
     Object.entries(files),
     ([relative, content]) =>
@@ -44,7 +47,8 @@ export const writeFiles = (root: string, files: ProjectFiles): Effect.Effect<voi
             Fs.mkdirSync(Path.dirname(target), { recursive: true })
             Fs.writeFileSync(target, content)
           },
-          catch: (cause) => new ProjectSetupError({ message: `cannot write project file ${relative}: ${String(cause)}`, cause }),
+          catch: (cause) =>
+            new ProjectSetupError({ message: `cannot write project file ${relative}: ${String(cause)}`, cause }),
         })
       }),
     { discard: true },
@@ -88,7 +92,8 @@ export const commitInitial = (
             "",
           ].join("\n"),
         ),
-      catch: (cause) => new ProjectSetupError({ message: `cannot write the isolated git config: ${String(cause)}`, cause }),
+      catch: (cause) =>
+        new ProjectSetupError({ message: `cannot write the isolated git config: ${String(cause)}`, cause }),
     })
     const commitEnv = {
       ...env,

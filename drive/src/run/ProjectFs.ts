@@ -13,7 +13,10 @@ export interface ProjectFs {
   /** The project directory (absolute). */
   readonly root: string
   readonly read: (path: string) => Effect.Effect<string, InvalidOptionsError | ProjectSetupError>
-  readonly write: (path: string, content: string | Uint8Array) => Effect.Effect<void, InvalidOptionsError | ProjectSetupError>
+  readonly write: (
+    path: string,
+    content: string | Uint8Array,
+  ) => Effect.Effect<void, InvalidOptionsError | ProjectSetupError>
   readonly exists: (path: string) => Effect.Effect<boolean, InvalidOptionsError>
   readonly remove: (path: string) => Effect.Effect<void, InvalidOptionsError | ProjectSetupError>
 }
@@ -24,7 +27,10 @@ const attempt = <A>(what: string, run: () => A) =>
 /** File operations rooted at `root`. */
 export const make = (root: string): ProjectFs => ({
   root,
-  read: (path) => Effect.flatMap(resolveInside(root, path), (file) => attempt(`cannot read ${path}`, () => Fs.readFileSync(file, "utf8"))),
+  read: (path) =>
+    Effect.flatMap(resolveInside(root, path), (file) =>
+      attempt(`cannot read ${path}`, () => Fs.readFileSync(file, "utf8")),
+    ),
   write: (path, content) =>
     Effect.flatMap(resolveInside(root, path), (file) =>
       attempt(`cannot write ${path}`, () => {
@@ -34,5 +40,7 @@ export const make = (root: string): ProjectFs => ({
     ),
   exists: (path) => Effect.map(resolveInside(root, path), (file) => Fs.existsSync(file)),
   remove: (path) =>
-    Effect.flatMap(resolveInside(root, path), (file) => attempt(`cannot remove ${path}`, () => Fs.rmSync(file, { recursive: true, force: true }))),
+    Effect.flatMap(resolveInside(root, path), (file) =>
+      attempt(`cannot remove ${path}`, () => Fs.rmSync(file, { recursive: true, force: true })),
+    ),
 })

@@ -8,7 +8,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { randomBytes } from "node:crypto"
-import { Cause, Effect, Exit, Scope } from "effect"
+import { Cause, Effect, Exit, type Scope } from "effect"
 import { ProjectSetupError } from "../Errors.js"
 
 /** The paths of one run. */
@@ -101,7 +101,9 @@ const removeQuietly = (path: string) => {
 }
 
 /** Create the run directory; its removal is tied to the current scope (see the module doc for what is kept). */
-export const make = (options: { readonly keepArtifacts: boolean }): Effect.Effect<RunDirectory, ProjectSetupError, Scope.Scope> =>
+export const make = (options: {
+  readonly keepArtifacts: boolean
+}): Effect.Effect<RunDirectory, ProjectSetupError, Scope.Scope> =>
   Effect.gen(function* () {
     const id = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`
     const root = Path.join(runsRoot(), `run-${id}`)
@@ -120,10 +122,13 @@ export const make = (options: { readonly keepArtifacts: boolean }): Effect.Effec
         Fs.chmodSync(xdg(paths.home).XDG_RUNTIME_DIR, 0o700)
       },
       catch: (cause) =>
-        new ProjectSetupError({ message: `cannot create the run directory ${root}: ${String(cause)}; check that the temp directory is writable`, cause }),
+        new ProjectSetupError({
+          message: `cannot create the run directory ${root}: ${String(cause)}; check that the temp directory is writable`,
+          cause,
+        }),
     })
-    const plannedRetention = Effect.sync((): Retention =>
-      options.keepArtifacts ? "all" : isEmptyDir(paths.media) ? "none" : "media",
+    const plannedRetention = Effect.sync(
+      (): Retention => (options.keepArtifacts ? "all" : isEmptyDir(paths.media) ? "none" : "media"),
     )
     yield* Effect.addFinalizer((exit) =>
       Effect.sync(() => {

@@ -5,7 +5,7 @@
  * from the context when a host provides one, else loads `@codemode/tool-adapters` (its `layer` export) at run
  * time, so the two packages do not depend on each other at build time.
  */
-import { Context, Effect, Layer, Scope } from "effect"
+import { Context, Effect, Layer, type Scope } from "effect"
 import { ToolsUnavailableError } from "../Errors.js"
 import type { JsonObject } from "../opencode/OpenCodeConfig.js"
 import type { ToolError, ToolRegistry, Tools, ToolsOption } from "./Tools.js"
@@ -72,23 +72,27 @@ export const declaration = (
  * The `ToolAdapters` service for this run: the one in the context, else the default implementation's `layer`
  * built in the run's scope; fails saying how to provide one.
  */
-export const resolve: Effect.Effect<ToolAdapters["Service"], ToolsUnavailableError, Scope.Scope> = Effect.gen(function* () {
-  const provided = yield* Effect.serviceOption(ToolAdapters)
-  if (provided._tag === "Some") return provided.value
-  const specifier = defaultImplementation
-  const loaded = yield* Effect.tryPromise({
-    try: () => import(specifier) as Promise<{ readonly layer?: Layer.Layer<ToolAdapters> }>,
-    catch: (cause) => cause,
-  }).pipe(Effect.option)
-  const exported = loaded._tag === "Some" ? loaded.value.layer : undefined
-  if (exported === undefined || !Layer.isLayer(exported)) {
-    return yield* new ToolsUnavailableError({
-      message: `options.tools needs a tool-adapter implementation: install ${defaultImplementation} (it must export \`layer\`) or provide a ToolAdapters layer`,
-    })
-  }
-  const layer: Layer.Layer<ToolAdapters, unknown> = exported
-  const context = yield* Layer.build(layer).pipe(
-    Effect.mapError((error) => new ToolsUnavailableError({ message: `${defaultImplementation} failed to start: ${String(error)}` })),
-  )
-  return Context.get(context, ToolAdapters)
-})
+export const resolve: Effect.Effect<ToolAdapters["Service"], ToolsUnavailableError, Scope.Scope> = Effect.gen(
+  function* () {
+    const provided = yield* Effect.serviceOption(ToolAdapters)
+    if (provided._tag === "Some") return provided.value
+    const specifier = defaultImplementation
+    const loaded = yield* Effect.tryPromise({
+      try: () => import(specifier) as Promise<{ readonly layer?: Layer.Layer<ToolAdapters> }>,
+      catch: (cause) => cause,
+    }).pipe(Effect.option)
+    const exported = loaded._tag === "Some" ? loaded.value.layer : undefined
+    if (exported === undefined || !Layer.isLayer(exported)) {
+      return yield* new ToolsUnavailableError({
+        message: `options.tools needs a tool-adapter implementation: install ${defaultImplementation} (it must export \`layer\`) or provide a ToolAdapters layer`,
+      })
+    }
+    const layer: Layer.Layer<ToolAdapters, unknown> = exported
+    const context = yield* Layer.build(layer).pipe(
+      Effect.mapError(
+        (error) => new ToolsUnavailableError({ message: `${defaultImplementation} failed to start: ${String(error)}` }),
+      ),
+    )
+    return Context.get(context, ToolAdapters)
+  },
+)

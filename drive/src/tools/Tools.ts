@@ -46,7 +46,9 @@ export interface ToolControl {
 }
 
 /** Content of a dynamic tool's progress or result. */
-export type ToolContent = { readonly type: "text"; readonly text: string } | { readonly type: string; readonly [key: string]: unknown }
+export type ToolContent =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: string; readonly [key: string]: unknown }
 
 /** A dynamically attached tool (canonical JSON Schema input). */
 export interface DynamicToolRegistration {

@@ -81,7 +81,16 @@ const altPrefix = (m: KeyModifiers) => (m.alt || m.meta ? ESC : "")
 const ctrlCharacter = (char: string): string | undefined => {
   const lower = char.toLowerCase()
   if (lower >= "a" && lower <= "z") return String.fromCharCode(lower.charCodeAt(0) - 96)
-  const table: Record<string, string> = { "@": "\x00", "[": "\x1b", "\\": "\x1c", "]": "\x1d", "^": "\x1e", _: "\x1f", "?": "\x7f", " ": "\x00" }
+  const table: Record<string, string> = {
+    "@": "\x00",
+    "[": "\x1b",
+    "\\": "\x1c",
+    "]": "\x1d",
+    "^": "\x1e",
+    _: "\x1f",
+    "?": "\x7f",
+    " ": "\x00",
+  }
   return table[char]
 }
 
@@ -99,7 +108,10 @@ const encodeCharacter = (char: string, m: KeyModifiers): string => {
  * Split `"ctrl+shift+p"` style names into the key and its modifiers; a lone `"+"` is the plus key. Modifiers
  * named in the string are added to `modifiers`.
  */
-export const parseCombination = (key: string, modifiers: KeyModifiers = {}): { key: string; modifiers: KeyModifiers } => {
+export const parseCombination = (
+  key: string,
+  modifiers: KeyModifiers = {},
+): { key: string; modifiers: KeyModifiers } => {
   if (key.length <= 1 || !key.includes("+")) return { key, modifiers }
   const parts = key.split("+")
   const last = parts.pop()!
@@ -120,7 +132,8 @@ export const parseCombination = (key: string, modifiers: KeyModifiers = {}): { k
 export const encodeKey = (key: string, modifiers: KeyModifiers = {}, modes: KeyModes = {}): Encoded => {
   const parsed = parseCombination(key, modifiers)
   const m = parsed.modifiers
-  if (Array.from(parsed.key).length === 1 && parsed.key !== " ") return { ok: true, bytes: encodeCharacter(parsed.key, m) }
+  if (Array.from(parsed.key).length === 1 && parsed.key !== " ")
+    return { ok: true, bytes: encodeCharacter(parsed.key, m) }
   const lower = parsed.key.toLowerCase()
   const name = aliases[lower] ?? (parsed.key === " " ? "space" : lower)
   const modified = m.shift || m.alt || m.ctrl || m.meta

@@ -55,7 +55,8 @@ export interface TerminalProcess {
 export const screenLines = (terminal: XtermTerminal): ReadonlyArray<string> => {
   const buffer = terminal.buffer.active
   const lines: Array<string> = []
-  for (let y = 0; y < terminal.rows; y++) lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "")
+  for (let y = 0; y < terminal.rows; y++)
+    lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "")
   return lines
 }
 
@@ -64,7 +65,12 @@ export const spawn = (options: SpawnOptions): Effect.Effect<TerminalProcess, str
   Effect.gen(function* () {
     const startedAt = Date.now()
     const events: Array<Recorder.TimelineEvent> = []
-    const terminal = new xterm.Terminal({ cols: options.cols, rows: options.rows, allowProposedApi: true, scrollback: 1000 })
+    const terminal = new xterm.Terminal({
+      cols: options.cols,
+      rows: options.rows,
+      allowProposedApi: true,
+      scrollback: 1000,
+    })
     const child = yield* Effect.try({
       try: () =>
         pty.spawn(options.file, options.args as Array<string>, {

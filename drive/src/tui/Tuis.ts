@@ -45,7 +45,12 @@ export interface Tui {
 }
 
 /** Why launching a TUI can fail. */
-export type TuiLaunchFailure = TuiLaunchError | InvalidOptionsError | DriverSettledError | OpenCodeExitedError | RecorderError
+export type TuiLaunchFailure =
+  | TuiLaunchError
+  | InvalidOptionsError
+  | DriverSettledError
+  | OpenCodeExitedError
+  | RecorderError
 
 /** Launching further TUIs on the shared server. */
 export interface Tuis {
@@ -83,7 +88,11 @@ export interface TuisContext {
 /** The internal side of the TUI manager: launching, closing everything and exporting recordings. */
 export interface TuiManager {
   readonly tuis: Tuis
-  readonly launchNamed: (name: string, options: TuiOptions | undefined, primary: boolean) => Effect.Effect<Tui, TuiLaunchFailure>
+  readonly launchNamed: (
+    name: string,
+    options: TuiOptions | undefined,
+    primary: boolean,
+  ) => Effect.Effect<Tui, TuiLaunchFailure>
   /** Reject further launches. */
   readonly seal: () => void
   readonly closeAll: Effect.Effect<void>
@@ -130,7 +139,11 @@ export const make = (context: TuisContext): TuiManager => {
   let generated = 0
   let sealed = false
 
-  const launchNamed = (name: string, options: TuiOptions | undefined, primary: boolean): Effect.Effect<Tui, TuiLaunchFailure> =>
+  const launchNamed = (
+    name: string,
+    options: TuiOptions | undefined,
+    primary: boolean,
+  ): Effect.Effect<Tui, TuiLaunchFailure> =>
     Effect.gen(function* () {
       if (sealed) {
         return yield* new DriverSettledError({
@@ -156,18 +169,18 @@ export const make = (context: TuisContext): TuiManager => {
 
       const [file, ...leading] = context.command
       const spawnTerminal = Terminal.spawn({
-          file,
-          args: [...leading, "attach", context.serverUrl, "--dir", context.projectDir],
-          cwd: context.projectDir,
-          env: {
-            ...context.env,
-            OPENCODE_SERVER_USERNAME: context.serverUsername,
-            OPENCODE_SERVER_PASSWORD: context.serverPassword,
-            ...OpenCodeServer.quietEnvironment,
-          },
-          cols: viewport.cols,
-          rows: viewport.rows,
-        }).pipe(Effect.mapError((message) => new TuiLaunchError({ message, tui: name, screen: "" })))
+        file,
+        args: [...leading, "attach", context.serverUrl, "--dir", context.projectDir],
+        cwd: context.projectDir,
+        env: {
+          ...context.env,
+          OPENCODE_SERVER_USERNAME: context.serverUsername,
+          OPENCODE_SERVER_PASSWORD: context.serverPassword,
+          ...OpenCodeServer.quietEnvironment,
+        },
+        cols: viewport.cols,
+        rows: viewport.rows,
+      }).pipe(Effect.mapError((message) => new TuiLaunchError({ message, tui: name, screen: "" })))
 
       const uiOf = (terminal: Terminal.TerminalProcess, isClosed: () => boolean) =>
         Ui.make({
@@ -207,7 +220,11 @@ export const make = (context: TuisContext): TuiManager => {
       const exited = yield* awaitPrompt(terminal).pipe(Effect.onInterrupt(() => terminal.close))
       if (exited) {
         yield* terminal.close
-        return yield* new TuiLaunchError({ message: `TUI ${name} exited while starting: ${exited.message}`, tui: name, screen: exited.screen })
+        return yield* new TuiLaunchError({
+          message: `TUI ${name} exited while starting: ${exited.message}`,
+          tui: name,
+          screen: exited.screen,
+        })
       }
 
       let closed = false
@@ -247,16 +264,16 @@ export const make = (context: TuisContext): TuiManager => {
 
   const exportRecordings = Effect.suspend(() =>
     Effect.forEach(
-    launches.filter((entry) => entry.tui.recording),
-    (entry) =>
-      Effect.gen(function* () {
-        const timeline = entry.terminal.timeline()
-        const cast = Path.join(context.mediaDir, `${entry.fileBase}.cast`)
-        const video = Path.join(context.mediaDir, `${entry.fileBase}.mp4`)
-        yield* context.recorder.saveCast(timeline, cast, `OpenCode TUI ${entry.tui.name}`)
-        yield* context.recorder.exportVideo(timeline, video)
-        return { tui: entry.tui.name, cast, video }
-      }),
+      launches.filter((entry) => entry.tui.recording),
+      (entry) =>
+        Effect.gen(function* () {
+          const timeline = entry.terminal.timeline()
+          const cast = Path.join(context.mediaDir, `${entry.fileBase}.cast`)
+          const video = Path.join(context.mediaDir, `${entry.fileBase}.mp4`)
+          yield* context.recorder.saveCast(timeline, cast, `OpenCode TUI ${entry.tui.name}`)
+          yield* context.recorder.exportVideo(timeline, video)
+          return { tui: entry.tui.name, cast, video }
+        }),
     ),
   )
 

@@ -172,8 +172,7 @@ export const make = (context: UiContext): Ui => {
       terminal.write(bytes)
     })
 
-  const type = (text: string) =>
-    text.includes("\n") ? write(`\x1b[200~${text}\x1b[201~`) : write(text)
+  const type = (text: string) => (text.includes("\n") ? write(`\x1b[200~${text}\x1b[201~`) : write(text))
 
   const waitForIdle = (options?: IdleOptions) =>
     Effect.gen(function* () {
@@ -272,7 +271,8 @@ export const make = (context: UiContext): Ui => {
 
   const screenshot = (requested?: string) =>
     Effect.gen(function* () {
-      const base = requested === undefined ? `screenshot-${++screenshotCount}` : yield* validateScreenshotName(requested)
+      const base =
+        requested === undefined ? `screenshot-${++screenshotCount}` : yield* validateScreenshotName(requested)
       yield* alive
       yield* terminal.flush
       const frame = terminal.capture()

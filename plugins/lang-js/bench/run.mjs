@@ -11,7 +11,10 @@ import { run } from "../dist/worker.js"
 const require = createRequire(import.meta.url)
 const args = process.argv.slice(2)
 const quick = args.includes("--quick")
-const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",")
+const only = args
+  .find((a) => a.startsWith("--only="))
+  ?.slice(7)
+  .split(",")
 
 const workloads = [
   {
@@ -91,7 +94,15 @@ const noopHost = {
 
 const engines = {
   "lang-js": async () => (code) => {
-    const out = run({ code, tools: {}, extensions: [], limits: { timeoutMs: Infinity, maxToolCalls: Infinity, maxOutputBytes: Infinity } }, noopHost)
+    const out = run(
+      {
+        code,
+        tools: {},
+        extensions: [],
+        limits: { timeoutMs: Infinity, maxToolCalls: Infinity, maxOutputBytes: Infinity },
+      },
+      noopHost,
+    )
     if (!out.ok) throw new Error(`${out.error.kind}: ${out.error.message}`)
     return out.value
   },
@@ -141,7 +152,11 @@ const time = (fn) => {
 
 const main = async () => {
   const { loadavg, cpus } = await import("node:os")
-  console.log(`node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`)
+  console.log(
+    `node ${process.version}, ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  )
   const results = {}
   const names = Object.keys(engines).filter((e) => !only || only.includes(e))
   const execs = {}
@@ -189,7 +204,12 @@ const main = async () => {
     }
   }
   const col = (s, n = 18) => String(s).padStart(n)
-  console.log(`\n${"workload".padEnd(28)}${names.map((n) => col(`${n} ms`)).join("")}${names.slice(1).map((n) => col(`${n}/lang-js`, 24)).join("")}`)
+  console.log(
+    `\n${"workload".padEnd(28)}${names.map((n) => col(`${n} ms`)).join("")}${names
+      .slice(1)
+      .map((n) => col(`${n}/lang-js`, 24))
+      .join("")}`,
+  )
   const logs = Object.fromEntries(names.map((n) => [n, 0]))
   for (const w of workloads) {
     let line = w.name.padEnd(28)

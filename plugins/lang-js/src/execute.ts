@@ -165,7 +165,13 @@ export const runProgram = (request: RunRequest, host: SandboxHost): RunOutcome =
     else if (e instanceof CompileError) {
       outcome = { ok: false, error: diagnostic("UnsupportedSyntax", `${e.message}. ${e.hint}`, e.location) }
     } else if (rt.dead || e instanceof Error) {
-      outcome = { ok: false, error: diagnostic("ExecutionFailure", `Internal interpreter error: ${e instanceof Error ? e.message : String(e)}`) }
+      outcome = {
+        ok: false,
+        error: diagnostic(
+          "ExecutionFailure",
+          `Internal interpreter error: ${e instanceof Error ? e.message : String(e)}`,
+        ),
+      }
     } else {
       outcome = { ok: false, error: uncaught(e, "Uncaught ") }
     }

@@ -10,7 +10,9 @@ import type { Diagnostic, Location } from "./protocol.js"
 export type Node = any
 
 /** A parsed program, or the diagnostic that explains why it could not be parsed. */
-export type Parsed = { readonly ok: true; readonly program: Node } | { readonly ok: false; readonly diagnostic: Diagnostic }
+export type Parsed =
+  | { readonly ok: true; readonly program: Node }
+  | { readonly ok: false; readonly diagnostic: Diagnostic }
 
 /** The 1-based location of a node's start. */
 export const locationOf = (node: Node): Location => ({ line: node.loc.start.line, column: node.loc.start.column + 1 })
@@ -32,7 +34,8 @@ const syntaxDepth = (root: Node): number => {
       if (key === "loc" || key === "start" || key === "end" || key === "type") continue
       const child = node[key]
       if (Array.isArray(child)) {
-        for (const c of child) if (c !== null && typeof c === "object" && typeof c.type === "string") stack.push([c, depth + 1])
+        for (const c of child)
+          if (c !== null && typeof c === "object" && typeof c.type === "string") stack.push([c, depth + 1])
       } else if (child !== null && typeof child === "object" && typeof child.type === "string") {
         stack.push([child, depth + 1])
       }
@@ -51,7 +54,8 @@ const deepestNode = (root: Node): Node => {
       if (key === "loc") continue
       const child = node[key]
       if (Array.isArray(child)) {
-        for (const c of child) if (c !== null && typeof c === "object" && typeof c.type === "string") stack.push([c, depth + 1])
+        for (const c of child)
+          if (c !== null && typeof c === "object" && typeof c.type === "string") stack.push([c, depth + 1])
       } else if (child !== null && typeof child === "object" && typeof child.type === "string") {
         stack.push([child, depth + 1])
       }
@@ -62,7 +66,8 @@ const deepestNode = (root: Node): Node => {
 
 /** Parse a program's source. */
 export const parse = (code: string): Parsed => {
-  if (typeof code !== "string" || code.trim() === "") return parseError("The program is empty: write at least one statement")
+  if (typeof code !== "string" || code.trim() === "")
+    return parseError("The program is empty: write at least one statement")
   if (code.length > MAX_SOURCE_LENGTH) {
     return parseError(`The program is ${code.length} characters long; the limit is ${MAX_SOURCE_LENGTH}`)
   }

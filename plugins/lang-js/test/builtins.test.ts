@@ -130,14 +130,14 @@ cases("JSON", [
   "return JSON.stringify({ d: new Date(0), t: { toJSON(key) { return 'key:' + key } } })",
   "return JSON.stringify('he said \"hi\"\\n')",
   "return JSON.stringify({ a: 1 }, null, '--')",
-  "return JSON.parse('{\"a\":[1,{\"b\":null}],\"c\":\"\\\\u0041\"}')",
+  'return JSON.parse(\'{"a":[1,{"b":null}],"c":"\\\\u0041"}\')',
   "return JSON.parse('[1, 2, 3]', (k, v) => (Array.isArray(v) ? v : v * 2))",
   "return JSON.parse('{\"a\":{\"b\":1}}', function (k, v) { return k === 'b' ? undefined : v })",
   "const o = JSON.parse('{\"x\":1}'); return [o.hasOwnProperty('x'), Object.getPrototypeOf(o) === Object.prototype]",
   "const a = JSON.parse('[1]'); return [Array.isArray(a), a.map((x) => x + 1)]",
   "try { const o = {}; o.self = o; JSON.stringify(o) } catch (e) { return e.name }",
   "try { JSON.parse('[1,]') } catch (e) { return e.name }",
-  "return JSON.stringify(JSON.parse('{\"__proto__\": {\"polluted\": true}}'))",
+  'return JSON.stringify(JSON.parse(\'{"__proto__": {"polluted": true}}\'))',
   "return [JSON.stringify(undefined) === undefined, JSON.stringify(null), JSON.stringify('s'), JSON.stringify(new String('b')), JSON.stringify(Object(5))]",
   "return JSON.stringify({ nested: { deep: [{ x: [] }, {}] } })",
   "return JSON.stringify([new Map([[1, 2]]), new Set([1])])",
@@ -159,9 +159,7 @@ cases("Map, Set, WeakMap and WeakSet", [
   "return [...new Map([[1, 2]])[Symbol.iterator]()]",
 ])
 
-cases("Promise (values)", [
-  "return 1",
-])
+cases("Promise (values)", ["return 1"])
 
 cases("Symbol, Reflect and misc globals", [
   "const s = Symbol('desc'); return [s.toString(), s.description, typeof s, Symbol.for('k') === Symbol.for('k'), Symbol.keyFor(Symbol.for('k'))]",
@@ -231,35 +229,85 @@ cases("TextEncoder, TextDecoder and Uint8Array", [
 
 describe("ES2024 groupBy (newer than the Node these tests run on)", () => {
   it("Object.groupBy groups by key into a null-prototype object", () =>
-    expect(evaluate("const g = Object.groupBy([1, 2, 3, 4], (x) => (x % 2 ? 'odd' : 'even')); [Object.getPrototypeOf(g), g.odd, g.even]")).toEqual([null, [1, 3], [2, 4]]))
+    expect(
+      evaluate(
+        "const g = Object.groupBy([1, 2, 3, 4], (x) => (x % 2 ? 'odd' : 'even')); [Object.getPrototypeOf(g), g.odd, g.even]",
+      ),
+    ).toEqual([null, [1, 3], [2, 4]]))
   it("Map.groupBy groups by any key", () =>
-    expect(evaluate("const g = Map.groupBy([1, 2, 3], (x) => x > 1); [g.get(true), g.get(false), g.size]")).toEqual([[2, 3], [1], 2]))
+    expect(evaluate("const g = Map.groupBy([1, 2, 3], (x) => x > 1); [g.get(true), g.get(false), g.size]")).toEqual([
+      [2, 3],
+      [1],
+      2,
+    ]))
 })
 
 describe("console", () => {
   const logs = (code: string) => runJs(code).logs
   it("prints strings raw and values inspected", () =>
-    expect(logs("console.log('a', 1, true, null, undefined, [1, 'x'], { k: 'v' })")).toEqual(["a 1 true null undefined [ 1, 'x' ] { k: 'v' }"]))
-  it("formats placeholders", () => expect(logs("console.log('%s is %d years, %i, %f, %j %%', 'Bo', 42.5, 3.9, '1.5', { a: 1 })")).toEqual(['Bo is 42.5 years, 3, 1.5, {"a":1} %']))
+    expect(logs("console.log('a', 1, true, null, undefined, [1, 'x'], { k: 'v' })")).toEqual([
+      "a 1 true null undefined [ 1, 'x' ] { k: 'v' }",
+    ]))
+  it("formats placeholders", () =>
+    expect(logs("console.log('%s is %d years, %i, %f, %j %%', 'Bo', 42.5, 3.9, '1.5', { a: 1 })")).toEqual([
+      'Bo is 42.5 years, 3, 1.5, {"a":1} %',
+    ]))
   it("formats nested objects like Node", () =>
-    expect(logs("console.log({ a: { b: { c: { d: 1 } } }, list: [[1, [2, [3, [4]]]]] })")).toEqual(["{ a: { b: { c: [Object] } }, list: [ [ 1, [Array] ] ] }"]))
+    expect(logs("console.log({ a: { b: { c: { d: 1 } } }, list: [[1, [2, [3, [4]]]]] })")).toEqual([
+      "{ a: { b: { c: [Object] } }, list: [ [ 1, [Array] ] ] }",
+    ]))
   it("formats Maps, Sets, dates, regexps, errors and functions", () => {
-    const r = logs("console.log(new Map([['k', 1]]), new Set([1]), new Date(0), /x/g, function named() {}, () => {}, class K {}, Symbol('s'))")
-    expect(r).toEqual(["Map(1) { 'k' => 1 } Set(1) { 1 } 1970-01-01T00:00:00.000Z /x/g [Function: named] [Function (anonymous)] [class K] Symbol(s)"])
+    const r = logs(
+      "console.log(new Map([['k', 1]]), new Set([1]), new Date(0), /x/g, function named() {}, () => {}, class K {}, Symbol('s'))",
+    )
+    expect(r).toEqual([
+      "Map(1) { 'k' => 1 } Set(1) { 1 } 1970-01-01T00:00:00.000Z /x/g [Function: named] [Function (anonymous)] [class K] Symbol(s)",
+    ])
   })
-  it("prints errors with their stack line", () => expect(logs("console.log(new TypeError('bad'))")[0]).toMatch(/^TypeError: bad\n {4}at <program>:1:13$/))
+  it("prints errors with their stack line", () =>
+    expect(logs("console.log(new TypeError('bad'))")[0]).toMatch(/^TypeError: bad\n {4}at <program>:1:13$/))
   it("breaks long objects over lines", () =>
-    expect(logs("console.log({ alpha: 'aaaaaaaaaaaaaaaa', beta: 'bbbbbbbbbbbbbbbbbb', gamma: 'cccccccccccccccccccc', delta: 1 })")).toEqual([
+    expect(
+      logs(
+        "console.log({ alpha: 'aaaaaaaaaaaaaaaa', beta: 'bbbbbbbbbbbbbbbbbb', gamma: 'cccccccccccccccccccc', delta: 1 })",
+      ),
+    ).toEqual([
       "{\n  alpha: 'aaaaaaaaaaaaaaaa',\n  beta: 'bbbbbbbbbbbbbbbbbb',\n  gamma: 'cccccccccccccccccccc',\n  delta: 1\n}",
     ]))
-  it("shows circular references", () => expect(logs("const o = { name: 'o' }; o.self = o; console.log(o)")).toEqual(["<ref *1> { name: 'o', self: [Circular *1] }"]))
+  it("shows circular references", () =>
+    expect(logs("const o = { name: 'o' }; o.self = o; console.log(o)")).toEqual([
+      "<ref *1> { name: 'o', self: [Circular *1] }",
+    ]))
   it("shows class instances and null prototypes", () =>
-    expect(logs("class P { constructor() { this.x = 1 } } console.log(new P(), Object.create(null))")).toEqual(["P { x: 1 } [Object: null prototype] {}"]))
-  it("shows getters without running them", () => expect(logs("let ran = false; console.log({ get g() { ran = true; return 1 } }); console.log(ran)")).toEqual(["{ g: [Getter] }", "false"]))
-  it("shows promises", () => expect(logs("console.log(Promise.resolve(1), new Promise(() => {}))")).toEqual(["Promise { 1 } Promise { <pending> }"]))
+    expect(logs("class P { constructor() { this.x = 1 } } console.log(new P(), Object.create(null))")).toEqual([
+      "P { x: 1 } [Object: null prototype] {}",
+    ]))
+  it("shows getters without running them", () =>
+    expect(logs("let ran = false; console.log({ get g() { ran = true; return 1 } }); console.log(ran)")).toEqual([
+      "{ g: [Getter] }",
+      "false",
+    ]))
+  it("shows promises", () =>
+    expect(logs("console.log(Promise.resolve(1), new Promise(() => {}))")).toEqual([
+      "Promise { 1 } Promise { <pending> }",
+    ]))
   it("supports the other console methods", () => {
-    const r = logs("console.info('i'); console.warn('w'); console.error('e'); console.debug('d'); console.assert(1 === 2, 'nope'); console.assert(true, 'no'); console.count(); console.count(); console.count('x'); console.group('G'); console.log('in'); console.groupEnd(); console.log('out')")
-    expect(r).toEqual(["i", "w", "e", "d", "Assertion failed: nope", "default: 1", "default: 2", "x: 1", "G", "  in", "out"])
+    const r = logs(
+      "console.info('i'); console.warn('w'); console.error('e'); console.debug('d'); console.assert(1 === 2, 'nope'); console.assert(true, 'no'); console.count(); console.count(); console.count('x'); console.group('G'); console.log('in'); console.groupEnd(); console.log('out')",
+    )
+    expect(r).toEqual([
+      "i",
+      "w",
+      "e",
+      "d",
+      "Assertion failed: nope",
+      "default: 1",
+      "default: 2",
+      "x: 1",
+      "G",
+      "  in",
+      "out",
+    ])
   })
   it("shows arrays with holes and many items", () => {
     expect(logs("console.log([1, , 3], new Array(3))")).toEqual(["[ 1, <1 empty item>, 3 ] [ <3 empty items> ]"])

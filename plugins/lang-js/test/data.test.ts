@@ -28,22 +28,36 @@ describe("results cross as data", () => {
     expect(Array.isArray(evaluate("({})"))).toBe(false)
   })
   it("toJSON applies (Dates become ISO strings)", () => {
-    expect(evaluate("({ at: new Date(0), custom: { toJSON(key) { return 'key ' + key } } })")).toEqual({ at: "1970-01-01T00:00:00.000Z", custom: "key custom" })
+    expect(evaluate("({ at: new Date(0), custom: { toJSON(key) { return 'key ' + key } } })")).toEqual({
+      at: "1970-01-01T00:00:00.000Z",
+      custom: "key custom",
+    })
     expect(evaluate("[{ toJSON(k) { return k } }]")).toEqual(["0"])
     expect(evaluate("new URL('https://a.b/c')")).toBe("https://a.b/c")
   })
-  it("undefined properties are dropped", () => expect(evaluate("({ a: 1, b: undefined, c: { d: undefined } })")).toEqual({ a: 1, c: {} }))
+  it("undefined properties are dropped", () =>
+    expect(evaluate("({ a: 1, b: undefined, c: { d: undefined } })")).toEqual({ a: 1, c: {} }))
   it("getters run; symbol keys and non-enumerable properties are skipped", () =>
-    expect(evaluate("const o = { get g() { return 'got' }, [Symbol('s')]: 1 }; Object.defineProperty(o, 'hidden', { value: 1 }); o")).toEqual({ g: "got" }))
-  it("null-prototype objects are data", () => expect(evaluate("const o = Object.create(null); o.k = 1; o")).toEqual({ k: 1 }))
-  it("shared (non-cyclic) references are copied", () => expect(evaluate("const x = { v: 1 }; ({ a: x, b: [x, x] })")).toEqual({ a: { v: 1 }, b: [{ v: 1 }, { v: 1 }] }))
-  it("parsed JSON with odd keys survives", () => expect(evaluate("JSON.parse('{\"__proto__\": 1, \"a-b\": [true]}')")).toEqual(JSON.parse('{"__proto__": 1, "a-b": [true]}')))
+    expect(
+      evaluate(
+        "const o = { get g() { return 'got' }, [Symbol('s')]: 1 }; Object.defineProperty(o, 'hidden', { value: 1 }); o",
+      ),
+    ).toEqual({ g: "got" }))
+  it("null-prototype objects are data", () =>
+    expect(evaluate("const o = Object.create(null); o.k = 1; o")).toEqual({ k: 1 }))
+  it("shared (non-cyclic) references are copied", () =>
+    expect(evaluate("const x = { v: 1 }; ({ a: x, b: [x, x] })")).toEqual({ a: { v: 1 }, b: [{ v: 1 }, { v: 1 }] }))
+  it("parsed JSON with odd keys survives", () =>
+    expect(evaluate('JSON.parse(\'{"__proto__": 1, "a-b": [true]}\')')).toEqual(
+      JSON.parse('{"__proto__": 1, "a-b": [true]}'),
+    ))
   it("NaN and infinities are refused with their path", () => {
     notData("({ a: { b: NaN } })", "NaN is not a finite number at $.a.b")
     notData("[1, Infinity]", "Infinity is not a finite number at $[1]")
     notData("({ 'odd key': -Infinity })", '-Infinity is not a finite number at $["odd key"]')
   })
-  it("cycles are refused", () => notData("const o = { list: [] }; o.list.push(o); o", "a cycle (the value contains itself) at $.list[0]"))
+  it("cycles are refused", () =>
+    notData("const o = { list: [] }; o.list.push(o); o", "a cycle (the value contains itself) at $.list[0]"))
   it("functions and symbols are refused", () => {
     notData("({ handler() {} })", "a function (handler) is not data at $.handler")
     notData("[Symbol('x')]", "a symbol is not data at $[0]")
@@ -58,7 +72,8 @@ describe("results cross as data", () => {
     notData("({ e: new Error('x') })", "an Error is not data at $.e")
     notData("new Uint8Array(2)", "a Uint8Array instance is not data at $")
   })
-  it("spreading a class instance makes it data", () => expect(evaluate("class P { constructor() { this.x = 1 } } ({ ...new P() })")).toEqual({ x: 1 }))
+  it("spreading a class instance makes it data", () =>
+    expect(evaluate("class P { constructor() { this.x = 1 } } ({ ...new P() })")).toEqual({ x: 1 }))
   it("deeply nested values are refused", () => {
     const d = failure("let v = 0; for (let i = 0; i < 100; i++) v = [v]; v")
     expect(d.kind).toBe("InvalidDataValue")
@@ -69,20 +84,37 @@ describe("results cross as data", () => {
     expect(d.kind).toBe("InvalidDataValue")
     expect(d.message).toContain("data exceeds the copy limit")
   })
-  it("a result that is a promise is awaited first", () => expect(evaluate("Promise.resolve({ ok: [1] })")).toEqual({ ok: [1] }))
-  it("a rejected final promise fails the execution", () => expect(failure("Promise.reject(new TypeError('final'))").message).toBe("Uncaught TypeError: final"))
+  it("a result that is a promise is awaited first", () =>
+    expect(evaluate("Promise.resolve({ ok: [1] })")).toEqual({ ok: [1] }))
+  it("a rejected final promise fails the execution", () =>
+    expect(failure("Promise.reject(new TypeError('final'))").message).toBe("Uncaught TypeError: final"))
 })
 
 describe("tool inputs cross as data", () => {
   const echo = { tools: { "t.echo": (input: unknown) => ({ value: input as never }) } }
   it("applies toJSON and drops undefined", () =>
-    expect(evaluate("await tools.t.echo({ d: new Date(0), u: undefined, n: [null] })", echo)).toEqual({ d: "1970-01-01T00:00:00.000Z", n: [null] }))
+    expect(evaluate("await tools.t.echo({ d: new Date(0), u: undefined, n: [null] })", echo)).toEqual({
+      d: "1970-01-01T00:00:00.000Z",
+      n: [null],
+    }))
   it("refuses non-data with the input path", () =>
-    expect(evaluate("await tools.t.echo({ deep: [new Map()] }).catch((e) => e.message)", echo)).toBe("Invalid input for tools.t.echo: a Map is not data at input.deep[0]"))
+    expect(evaluate("await tools.t.echo({ deep: [new Map()] }).catch((e) => e.message)", echo)).toBe(
+      "Invalid input for tools.t.echo: a Map is not data at input.deep[0]",
+    ))
   it("tool outputs become fresh program values each time", () =>
-    expect(evaluate("const a = await tools.t.echo({ x: 1 }); a.x = 2; const b = await tools.t.echo({ x: 1 }); [a.x, b.x]", echo)).toEqual([2, 1]))
+    expect(
+      evaluate(
+        "const a = await tools.t.echo({ x: 1 }); a.x = 2; const b = await tools.t.echo({ x: 1 }); [a.x, b.x]",
+        echo,
+      ),
+    ).toEqual([2, 1]))
   it("output objects have the program's prototypes", () =>
-    expect(evaluate("const o = await tools.t.echo({ list: [1] }); [o instanceof Object, Array.isArray(o.list), typeof o.hasOwnProperty, o.list.map((x) => x + 1)]", echo)).toEqual([true, true, "function", [2]]))
+    expect(
+      evaluate(
+        "const o = await tools.t.echo({ list: [1] }); [o instanceof Object, Array.isArray(o.list), typeof o.hasOwnProperty, o.list.map((x) => x + 1)]",
+        echo,
+      ),
+    ).toEqual([true, true, "function", [2]]))
   it("values are copies in both directions", () => {
     const r = runJs("const input = { n: 1 }; const out = await tools.t.echo(input); input.n = 5; out.n", echo)
     expect(r.value).toBe(1)

@@ -39,14 +39,20 @@ const web = Extension.make({
 
 const run = (code: string, options: Partial<CodeMode.Options<any, any>> = {}) =>
   Effect.runPromise(
-    CodeMode.make({ language: "javascript", pool, tools: { orders: { lookup, slow, failing } }, extensions: [web], ...options }).execute(
-      code,
-    ) as Effect.Effect<CodeMode.Result>,
+    CodeMode.make({
+      language: "javascript",
+      pool,
+      tools: { orders: { lookup, slow, failing } },
+      extensions: [web],
+      ...options,
+    }).execute(code) as Effect.Effect<CodeMode.Result>,
   )
 
 describe("JavaScript through CodeMode.make", () => {
   it("calls tools and returns data", async () => {
-    const r = await run("const o = await tools.orders.lookup({ id: 'order_42' })\nreturn { id: o.id, needsAttention: o.status !== 'complete' }")
+    const r = await run(
+      "const o = await tools.orders.lookup({ id: 'order_42' })\nreturn { id: o.id, needsAttention: o.status !== 'complete' }",
+    )
     expect(r).toMatchObject({ ok: true, value: { id: "order_42", needsAttention: true } })
     expect(r.toolCalls.map((c) => c.name)).toEqual(["orders.lookup"])
   })
@@ -69,7 +75,9 @@ describe("JavaScript through CodeMode.make", () => {
   })
 
   it("search returns directly and can be awaited", async () => {
-    const r = await run("const direct = search({ query: 'order' }); const awaited = await search({ query: 'order' }); [direct.items.map((i) => i.path), awaited.items.length > 0]")
+    const r = await run(
+      "const direct = search({ query: 'order' }); const awaited = await search({ query: 'order' }); [direct.items.map((i) => i.path), awaited.items.length > 0]",
+    )
     expect(r.ok).toBe(true)
     if (r.ok) expect((r.value as unknown[])[1]).toBe(true)
   })
@@ -82,7 +90,10 @@ describe("JavaScript through CodeMode.make", () => {
   })
 
   it("unsupported syntax is reported with its location", async () => {
-    expect(await run("const big = 1n")).toMatchObject({ ok: false, error: { kind: "UnsupportedSyntax", location: { line: 1, column: 13 } } })
+    expect(await run("const big = 1n")).toMatchObject({
+      ok: false,
+      error: { kind: "UnsupportedSyntax", location: { line: 1, column: 13 } },
+    })
   })
 
   it("a busy loop ends at the timeout and the pool keeps working", async () => {
@@ -99,7 +110,10 @@ describe("JavaScript through CodeMode.make", () => {
 
   it("a memory bomb ends with a diagnostic", async () => {
     const r = await run("let s = 'x'; while (true) s += s")
-    expect(r).toMatchObject({ ok: false, error: { kind: "ExecutionFailure", message: expect.stringContaining("String length limit") } })
+    expect(r).toMatchObject({
+      ok: false,
+      error: { kind: "ExecutionFailure", message: expect.stringContaining("String length limit") },
+    })
   })
 
   it("executions are isolated from each other", async () => {
@@ -112,7 +126,14 @@ describe("JavaScript through CodeMode.make", () => {
     const api = Extension.make({
       name: "api",
       globals: {
-        open: (name: string) => ({ name, n: 2, next(this: { n: number }) { return ++this.n }, items: [{ label: () => `item of ${name}` }] }),
+        open: (name: string) => ({
+          name,
+          n: 2,
+          next(this: { n: number }) {
+            return ++this.n
+          },
+          items: [{ label: () => `item of ${name}` }],
+        }),
         request: Extension.async(async (url: string) => ({ status: 200, json: async () => ({ url, ok: true }) })),
       },
     })
@@ -126,12 +147,23 @@ describe("JavaScript through CodeMode.make", () => {
     )
     expect(r).toMatchObject({
       ok: true,
-      value: { name: "orders", first: 3, second: 4, label: "item of orders", status: 200, body: { url: "https://example.test/a", ok: true }, kind: "function" },
+      value: {
+        name: "orders",
+        first: 3,
+        second: 4,
+        label: "item of orders",
+        status: 200,
+        body: { url: "https://example.test/a", ok: true },
+        kind: "function",
+      },
     })
     expect(calls).toEqual(["open", "open().next", "open().next", "request", "request().json", "open().items[0].label"])
   })
 
   it("logs console output", async () => {
-    expect(await run("console.log('a', { b: 1 }); console.error('e'); 0")).toMatchObject({ ok: true, logs: ["a { b: 1 }", "e"] })
+    expect(await run("console.log('a', { b: 1 }); console.error('e'); 0")).toMatchObject({
+      ok: true,
+      logs: ["a { b: 1 }", "e"],
+    })
   })
 })

@@ -2,7 +2,15 @@
  * A fake sandbox host for driving `run()` directly: tools and extensions are plain functions, started calls end in
  * virtual time (a call may take `delay` ticks), so tests control the order in which concurrent calls finish.
  */
-import type { DataValue, Diagnostic, HostCall, HostOutcome, RunOutcome, RunRequest, SandboxHost } from "../src/protocol.js"
+import type {
+  DataValue,
+  Diagnostic,
+  HostCall,
+  HostOutcome,
+  RunOutcome,
+  RunRequest,
+  SandboxHost,
+} from "../src/protocol.js"
 import { run } from "../src/worker.js"
 
 /** What a fake tool returns: a value, a failure, or either after a delay in virtual ticks. */
@@ -142,7 +150,9 @@ export const fakeHost = (options: FakeOptions = {}): FakeHost => {
       {
         name: "test",
         language: "any" as const,
-        globals: Object.fromEntries(Object.entries(options.extensions ?? {}).map(([k, v]) => [k, extensionShape(v)])) as never,
+        globals: Object.fromEntries(
+          Object.entries(options.extensions ?? {}).map(([k, v]) => [k, extensionShape(v)]),
+        ) as never,
       },
     ],
     limits: { timeoutMs: Infinity, maxToolCalls: Infinity, maxOutputBytes: Infinity },

@@ -42,47 +42,94 @@ describe("no path reaches a host object", () => {
     expect(evaluate(code)).toBe(true)
   })
   it("__proto__ walks stay inside the program", () =>
-    expect(evaluate("[[].__proto__ === Array.prototype, [].__proto__.__proto__ === Object.prototype, [].__proto__.__proto__.__proto__ === null, (() => 1).__proto__ === Function.prototype]")).toEqual([true, true, true, true]))
-  it("Object.prototype cannot be re-parented", () => expect(failure("Object.setPrototypeOf(Object.prototype, {})").message).toMatch(/Immutable prototype/))
-  it("arguments.callee is refused", () => expect(failure("function f() { return arguments.callee } f()").message).toMatch(/'callee' may not be accessed/))
+    expect(
+      evaluate(
+        "[[].__proto__ === Array.prototype, [].__proto__.__proto__ === Object.prototype, [].__proto__.__proto__.__proto__ === null, (() => 1).__proto__ === Function.prototype]",
+      ),
+    ).toEqual([true, true, true, true]))
+  it("Object.prototype cannot be re-parented", () =>
+    expect(failure("Object.setPrototypeOf(Object.prototype, {})").message).toMatch(/Immutable prototype/))
+  it("arguments.callee is refused", () =>
+    expect(failure("function f() { return arguments.callee } f()").message).toMatch(/'callee' may not be accessed/))
   it("functions and built-ins expose no internal keys", () => {
-    expect(evaluate("[Reflect.ownKeys(() => 1), Object.getOwnPropertySymbols(Math.max), Object.getOwnPropertySymbols(new Map()), Reflect.ownKeys(new Date(0)), Reflect.ownKeys(Promise.resolve())]")).toEqual([[], [], [], [], []])
-    expect(evaluate("[JSON.stringify({ ...Math.max }), JSON.stringify(Object.assign({}, new Map([[1, 2]]))), Object.keys(Object.getOwnPropertyDescriptors(function f() {}))]")).toEqual(["{}", "{}", []])
+    expect(
+      evaluate(
+        "[Reflect.ownKeys(() => 1), Object.getOwnPropertySymbols(Math.max), Object.getOwnPropertySymbols(new Map()), Reflect.ownKeys(new Date(0)), Reflect.ownKeys(Promise.resolve())]",
+      ),
+    ).toEqual([[], [], [], [], []])
+    expect(
+      evaluate(
+        "[JSON.stringify({ ...Math.max }), JSON.stringify(Object.assign({}, new Map([[1, 2]]))), Object.keys(Object.getOwnPropertyDescriptors(function f() {}))]",
+      ),
+    ).toEqual(["{}", "{}", []])
   })
   it("getters never hand out host functions", () =>
-    expect(evaluate("const d = Object.getOwnPropertyDescriptor(Object.prototype, '__proto__'); const g = Object.getOwnPropertyDescriptor(globalThis, 'Math'); [typeof d.get, d.get.name, g.get === undefined, typeof Object.getOwnPropertyDescriptor(Map.prototype, 'size').get]")).toEqual([
-      "function",
-      "get __proto__",
-      true,
-      "function",
+    expect(
+      evaluate(
+        "const d = Object.getOwnPropertyDescriptor(Object.prototype, '__proto__'); const g = Object.getOwnPropertyDescriptor(globalThis, 'Math'); [typeof d.get, d.get.name, g.get === undefined, typeof Object.getOwnPropertyDescriptor(Map.prototype, 'size').get]",
+      ),
+    ).toEqual(["function", "get __proto__", true, "function"]))
+  it("built-in source is not revealed", () =>
+    expect(evaluate("[Math.max.toString(), String(Array.prototype.map)]")).toEqual([
+      "function max() { [native code] }",
+      "function map() { [native code] }",
     ]))
-  it("built-in source is not revealed", () => expect(evaluate("[Math.max.toString(), String(Array.prototype.map)]")).toEqual(["function max() { [native code] }", "function map() { [native code] }"]))
   it("error stacks show no host frames", () => {
-    const stacks = evaluate("const s = []; try { null.x } catch (e) { s.push(e.stack) } try { 'x'.repeat(-1) } catch (e) { s.push(e.stack) } try { JSON.parse('{') } catch (e) { s.push(e.stack) } s.push(new Error('m').stack); s") as string[]
+    const stacks = evaluate(
+      "const s = []; try { null.x } catch (e) { s.push(e.stack) } try { 'x'.repeat(-1) } catch (e) { s.push(e.stack) } try { JSON.parse('{') } catch (e) { s.push(e.stack) } s.push(new Error('m').stack); s",
+    ) as string[]
     for (const s of stacks) {
       expect(s).not.toMatch(/node:|file:|\/work|\.js|\.ts|internal/)
       expect(s).toMatch(/at <program>:\d+:\d+$/)
     }
   })
   it("errors from built-ins are the program's own error objects", () =>
-    expect(evaluate("try { 'x'.repeat(-1) } catch (e) { return [e instanceof RangeError, e.constructor === RangeError, Object.getPrototypeOf(e) === RangeError.prototype] }")).toEqual([true, true, true]))
+    expect(
+      evaluate(
+        "try { 'x'.repeat(-1) } catch (e) { return [e instanceof RangeError, e.constructor === RangeError, Object.getPrototypeOf(e) === RangeError.prototype] }",
+      ),
+    ).toEqual([true, true, true]))
   it("no process, require of host modules, eval, Function, timers or global object of the host", () => {
-    expect(evaluate("[typeof process, typeof eval, typeof setTimeout, typeof global, typeof window, typeof module, typeof exports, typeof Buffer, typeof WebAssembly]")).toEqual(Array(9).fill("undefined"))
+    expect(
+      evaluate(
+        "[typeof process, typeof eval, typeof setTimeout, typeof global, typeof window, typeof module, typeof exports, typeof Buffer, typeof WebAssembly]",
+      ),
+    ).toEqual(Array(9).fill("undefined"))
     expect(failure("require('child_process')").message).toMatch(/Cannot find module 'child_process'/)
     expect(evaluate("Object.getOwnPropertyNames(globalThis).includes('process')")).toBe(false)
   })
-  it("globalThis is the program's own object", () => expect(evaluate("[globalThis.Array === Array, Object.getPrototypeOf(globalThis) === Object.prototype, globalThis.globalThis === globalThis]")).toEqual([true, true, true]))
-  it("this at top level is undefined", () => expect(failure("this.constructor").message).toMatch(/Cannot read properties of undefined/))
-  it("symbols registered with Symbol.for cannot name internal slots", () => expect(evaluate("const o = () => 1; [o[Symbol.for('call')], o[Symbol('call')]].map(String)")).toEqual(["undefined", "undefined"]))
+  it("globalThis is the program's own object", () =>
+    expect(
+      evaluate(
+        "[globalThis.Array === Array, Object.getPrototypeOf(globalThis) === Object.prototype, globalThis.globalThis === globalThis]",
+      ),
+    ).toEqual([true, true, true]))
+  it("this at top level is undefined", () =>
+    expect(failure("this.constructor").message).toMatch(/Cannot read properties of undefined/))
+  it("symbols registered with Symbol.for cannot name internal slots", () =>
+    expect(evaluate("const o = () => 1; [o[Symbol.for('call')], o[Symbol('call')]].map(String)")).toEqual([
+      "undefined",
+      "undefined",
+    ]))
   it("Function.prototype.call/apply/bind cannot reach host functions", () =>
-    expect(evaluate("const f = Function.prototype.call.bind(Function.prototype.toString); f(Math.max)")).toBe("function max() { [native code] }"))
+    expect(evaluate("const f = Function.prototype.call.bind(Function.prototype.toString); f(Math.max)")).toBe(
+      "function max() { [native code] }",
+    ))
   it("prototype pollution stays inside one execution", () => {
-    expect(evaluate("Object.prototype.polluted = 'yes'; Object.defineProperty(Array.prototype, 'map', { value: () => 'hijacked' }); [].map()")).toBe("hijacked")
+    expect(
+      evaluate(
+        "Object.prototype.polluted = 'yes'; Object.defineProperty(Array.prototype, 'map', { value: () => 'hijacked' }); [].map()",
+      ),
+    ).toBe("hijacked")
     expect(evaluate("[({}).polluted === undefined, [1].map((x) => x + 1)]")).toEqual([true, [2]])
   })
   it("a program cannot keep state for the next one", () => {
     expect(evaluate("Math.secret = 42; Symbol.prototype.x = 1; console.stash = [1]; 'set'")).toBe("set")
-    expect(evaluate("[Math.secret, Symbol.prototype.x, console.stash].map(String)")).toEqual(["undefined", "undefined", "undefined"])
+    expect(evaluate("[Math.secret, Symbol.prototype.x, console.stash].map(String)")).toEqual([
+      "undefined",
+      "undefined",
+      "undefined",
+    ])
   })
 })
 
@@ -111,7 +158,12 @@ describe("endless computation is stopped", () => {
   it("a deadline stops a busy loop with TimeoutExceeded", () => {
     const r = runJs("while (true) {}", { deadline: Date.now() + 50 })
     expect(r.outcome.ok).toBe(false)
-    if (!r.outcome.ok) expect(r.outcome.error).toEqual({ kind: "TimeoutExceeded", message: "The execution timed out", location: { line: 1, column: 1 } })
+    if (!r.outcome.ok)
+      expect(r.outcome.error).toEqual({
+        kind: "TimeoutExceeded",
+        message: "The execution timed out",
+        location: { line: 1, column: 1 },
+      })
   })
 })
 
@@ -124,7 +176,8 @@ describe("memory bombs are refused", () => {
   it("doubling a string", () => bomb("let s = 'x'; while (true) s += s", /String length limit exceeded/))
   it("repeat", () => bomb("'abc'.repeat(2 ** 28)", /String length limit exceeded/))
   it("padStart", () => bomb("''.padStart(2 ** 30)", /String length limit exceeded/))
-  it("join of a huge array", () => bomb("new Array(2 ** 22).fill('xyzxyzxyz').join('')", /String length limit exceeded/))
+  it("join of a huge array", () =>
+    bomb("new Array(2 ** 22).fill('xyzxyzxyz').join('')", /String length limit exceeded/))
   it("huge arrays", () => {
     bomb("new Array(2 ** 30)", /Array length limit exceeded/)
     bomb("Array.from({ length: 2 ** 30 })", /Array length limit exceeded/)
@@ -135,9 +188,18 @@ describe("memory bombs are refused", () => {
     bomb("new Array(2 ** 23).fill(0).concat([0])", /Array length limit exceeded/)
   })
   it("doubling an array", () => bomb("let a = [1]; while (true) a = a.concat(a)", /Array length limit exceeded/))
-  it("exponential JSON", () => bomb("let o = {}; for (let i = 0; i < 40; i++) o = { a: o, b: o }; JSON.stringify(o)", /String length limit exceeded/))
-  it("exponential JSON through toJSON", () => bomb("let o = { toJSON() { return 1 } }; for (let i = 0; i < 40; i++) o = { a: o, b: o }; JSON.stringify(o)", /String length limit exceeded/))
-  it("catching the failure does not help", () => bomb("let s = 'x'; try { while (true) s += s } catch (e) { 'caught' }", /String length limit exceeded/))
+  it("exponential JSON", () =>
+    bomb(
+      "let o = {}; for (let i = 0; i < 40; i++) o = { a: o, b: o }; JSON.stringify(o)",
+      /String length limit exceeded/,
+    ))
+  it("exponential JSON through toJSON", () =>
+    bomb(
+      "let o = { toJSON() { return 1 } }; for (let i = 0; i < 40; i++) o = { a: o, b: o }; JSON.stringify(o)",
+      /String length limit exceeded/,
+    ))
+  it("catching the failure does not help", () =>
+    bomb("let s = 'x'; try { while (true) s += s } catch (e) { 'caught' }", /String length limit exceeded/))
 })
 
 describe("deep recursion is stopped", () => {
@@ -153,16 +215,32 @@ describe("deep recursion is stopped", () => {
   it("recursion through callbacks", () => deep("[1].map(function f() { return [1].map(f) })"))
   it("recursion through constructors", () => deep("class A { constructor() { new A() } } new A()"))
   it("recursion that catches its own failure", () => deep("function f() { try { f() } catch (e) { f() } } f()"))
-  it("nested data that recurses inside built-ins", () => deep("let a = []; for (let i = 0; i < 200000; i++) a = [a]; String(a)"))
+  it("nested data that recurses inside built-ins", () =>
+    deep("let a = []; for (let i = 0; i < 200000; i++) a = [a]; String(a)"))
   it("nested data is refused by JSON and structuredClone", () => {
-    expect(evaluate("let a = []; for (let i = 0; i < 5000; i++) a = [a]; try { JSON.stringify(a) } catch (e) { return e.name }")).toBe("RangeError")
-    expect(evaluate("let a = []; for (let i = 0; i < 5000; i++) a = [a]; try { structuredClone(a) } catch (e) { return e.name }")).toBe("RangeError")
+    expect(
+      evaluate(
+        "let a = []; for (let i = 0; i < 5000; i++) a = [a]; try { JSON.stringify(a) } catch (e) { return e.name }",
+      ),
+    ).toBe("RangeError")
+    expect(
+      evaluate(
+        "let a = []; for (let i = 0; i < 5000; i++) a = [a]; try { structuredClone(a) } catch (e) { return e.name }",
+      ),
+    ).toBe("RangeError")
   })
-  it("logging deeply nested data is bounded", () => expect(runJs("let a = []; for (let i = 0; i < 5000; i++) a = [a]; console.log(a)").logs).toEqual(["[ [ [ [Array] ] ] ]"]))
+  it("logging deeply nested data is bounded", () =>
+    expect(runJs("let a = []; for (let i = 0; i < 5000; i++) a = [a]; console.log(a)").logs).toEqual([
+      "[ [ [ [Array] ] ] ]",
+    ]))
 })
 
 describe("the host stays healthy", () => {
   it("runs ordinary programs after every hostile one", () => {
-    expect(evaluate("const fib = (n) => (n < 2 ? n : fib(n - 1) + fib(n - 2)); [fib(20), [3, 1, 2].sort(), JSON.stringify({ ok: true })]")).toEqual([6765, [1, 2, 3], '{"ok":true}'])
+    expect(
+      evaluate(
+        "const fib = (n) => (n < 2 ? n : fib(n - 1) + fib(n - 2)); [fib(20), [3, 1, 2].sort(), JSON.stringify({ ok: true })]",
+      ),
+    ).toEqual([6765, [1, 2, 3], '{"ok":true}'])
   })
 })

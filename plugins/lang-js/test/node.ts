@@ -7,7 +7,9 @@ import { evaluate, runJs } from "./harness.js"
 
 process.env.TZ = "UTC"
 
-const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<unknown>
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+  ...args: string[]
+) => (...a: unknown[]) => Promise<unknown>
 
 /** The value of a function body run by Node, as data (what the interpreter's result would be). */
 export const nodeValue = (body: string): unknown => {
@@ -29,7 +31,8 @@ export const sameAsNodeAsync = async (body: string): Promise<void> => {
 /** The lines Node's console.log prints for an async function body (values formatted with JSON). */
 export const nodeLogs = async (body: string): Promise<string[]> => {
   const lines: string[] = []
-  const log = (...args: unknown[]) => lines.push(args.map((a) => (typeof a === "string" ? a : JSON.stringify(a))).join(" "))
+  const log = (...args: unknown[]) =>
+    lines.push(args.map((a) => (typeof a === "string" ? a : JSON.stringify(a))).join(" "))
   await new AsyncFunction("console", `"use strict";\n${body}`)({ log })
   await new Promise((r) => setTimeout(r, 10))
   return lines

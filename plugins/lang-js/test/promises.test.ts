@@ -69,7 +69,9 @@ describe("await in every position matches Node", () => {
 
 describe("call depth across suspensions", () => {
   it("catching errors after resuming does not leak call depth", () => {
-    const r = runJs("async function f() { let n = 0; for (let i = 0; i < 5000; i++) { try { if (i % 2) await null; throw new Error('x') } catch { n++ } } return n } await f()")
+    const r = runJs(
+      "async function f() { let n = 0; for (let i = 0; i < 5000; i++) { try { if (i % 2) await null; throw new Error('x') } catch { n++ } } return n } await f()",
+    )
     expect(r.value).toBe(5000)
   })
   it("deep synchronous work inside async functions still counts depth", () => {
@@ -86,14 +88,21 @@ describe("promise ordering matches Node", () => {
 
 describe("Promise.withResolvers (newer than the Node these tests run on)", () => {
   it("resolves through the returned function, after the synchronous code", () =>
-    expect(runJs("const { promise, resolve } = Promise.withResolvers(); promise.then((v) => console.log('resolved', v)); resolve('ok'); console.log('sync end')").logs).toEqual([
-      "sync end",
-      "resolved ok",
-    ]))
+    expect(
+      runJs(
+        "const { promise, resolve } = Promise.withResolvers(); promise.then((v) => console.log('resolved', v)); resolve('ok'); console.log('sync end')",
+      ).logs,
+    ).toEqual(["sync end", "resolved ok"]))
 })
 
 describe("host calls in flight", () => {
-  const delayed = { tools: { "svc.slow": () => ({ value: "slow", delay: 30 }), "svc.fast": () => ({ value: "fast", delay: 5 }), "svc.fails": () => ({ fail: "nope", delay: 10 }) } }
+  const delayed = {
+    tools: {
+      "svc.slow": () => ({ value: "slow", delay: 30 }),
+      "svc.fast": () => ({ value: "fast", delay: 5 }),
+      "svc.fails": () => ({ fail: "nope", delay: 10 }),
+    },
+  }
 
   it("start when called and run concurrently; results arrive in completion order", () => {
     const r = runJs(
@@ -106,7 +115,11 @@ describe("host calls in flight", () => {
   })
 
   it("Promise.all keeps argument order while completion order differs", () => {
-    expect(runJs("await Promise.all([tools.svc.slow(), tools.svc.fast(), tools.svc.slow()])", delayed).value).toEqual(["slow", "fast", "slow"])
+    expect(runJs("await Promise.all([tools.svc.slow(), tools.svc.fast(), tools.svc.slow()])", delayed).value).toEqual([
+      "slow",
+      "fast",
+      "slow",
+    ])
   })
 
   it("Promise.race settles with the first to finish", () => {
@@ -114,12 +127,18 @@ describe("host calls in flight", () => {
   })
 
   it("a failed call rejects its promise with the host's message and kind", () => {
-    const r = runJs("try { await tools.svc.fails({}) } catch (e) { return [e.message, e.kind, e instanceof Error] }", delayed)
+    const r = runJs(
+      "try { await tools.svc.fails({}) } catch (e) { return [e.message, e.kind, e instanceof Error] }",
+      delayed,
+    )
     expect(r.value).toEqual(["nope", "ToolFailure", true])
   })
 
   it("awaiting in sequence runs calls one after the other", () => {
-    const r = runJs("const x = await tools.svc.slow(); console.log('between'); const y = await tools.svc.fast(); [x, y]", delayed)
+    const r = runJs(
+      "const x = await tools.svc.slow(); console.log('between'); const y = await tools.svc.fast(); [x, y]",
+      delayed,
+    )
     expect(r.value).toEqual(["slow", "fast"])
     expect(r.logs).toEqual(["between"])
   })

@@ -240,9 +240,15 @@ describe("REPL-style results", () => {
   it("returns the last top-level expression", () => expect(evaluate("const a = 2; a * 21")).toBe(42))
   it("prefers an explicit return", () => expect(evaluate("1; return 2; 3")).toBe(2))
   it("turns undefined into null", () => expect(evaluate("let x = 1")).toBe(null))
-  it("uses the last expression statement, not the last statement", () => expect(evaluate("let r = 5; r; if (true) { 1 }")).toBe(5))
+  it("uses the last expression statement, not the last statement", () =>
+    expect(evaluate("let r = 5; r; if (true) { 1 }")).toBe(5))
   it("awaits a final promise", () => expect(evaluate("Promise.resolve(7)")).toBe(7))
   it("supports top-level await", () => expect(evaluate("const v = await Promise.resolve(3); v + 1")).toBe(4))
   it("supports return after top-level await", () => expect(evaluate("await null; return 'done'")).toBe("done"))
-  it("returns objects and arrays as data", () => expect(evaluate("({ list: [1, { a: null }], empty: {}, none: [] })")).toEqual({ list: [1, { a: null }], empty: {}, none: [] }))
+  it("returns objects and arrays as data", () =>
+    expect(evaluate("({ list: [1, { a: null }], empty: {}, none: [] })")).toEqual({
+      list: [1, { a: null }],
+      empty: {},
+      none: [],
+    }))
 })

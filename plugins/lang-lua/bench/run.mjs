@@ -110,7 +110,7 @@ const host = {
 }
 const oursRequest = (name) => ({
   code:
-    (name === "json" ? 'local function get_records() return tools.data.records({ count = 10000 }) end\n' : "") +
+    (name === "json" ? "local function get_records() return tools.data.records({ count = 10000 }) end\n" : "") +
     source(name),
   tools: { data: { records: true } },
   extensions: [],
@@ -130,7 +130,9 @@ const ours = (name) => {
 }
 /** The first run of ours in a new process: nothing compiled yet, neither the program nor the library. */
 const oursFirst = (name) => {
-  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--first-run", name], { encoding: "utf8" })
+  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--first-run", name], {
+    encoding: "utf8",
+  })
   return JSON.parse(out).ms
 }
 
@@ -230,7 +232,10 @@ for (const name of benchmarks) {
   }
   const w = await wasmoon(name)
   const f = withFengari ? await fengari(name) : undefined
-  for (const [peer, r] of [["wasmoon", w], ["fengari", f]])
+  for (const [peer, r] of [
+    ["wasmoon", w],
+    ["fengari", f],
+  ])
     if (r !== undefined && r.value !== p.value) console.error(`warning: ${peer} checksum ${r.value} differs on ${name}`)
   rows.push({ name, checksum: p.value, puc: p.ms, ours: o.ms, first: oursFirst(name), wasmoon: w.ms, fengari: f?.ms })
   console.error(`${name}: done`)
@@ -307,5 +312,7 @@ if (!only || only.includes("latency")) {
   const fresh = await p50((i) => `local r = tools.t.echo({ x = ${i} }) return r + 1`)
   const same = await p50(() => "local r = tools.t.echo({ x = 1 }) return r + 1")
   await pool.close()
-  console.log(`one-tool-call program through CodeMode.execute, p50 of 400: ${fresh} ms (a new program each time), ${same} ms (the same program)`)
+  console.log(
+    `one-tool-call program through CodeMode.execute, p50 of 400: ${fresh} ms (a new program each time), ${same} ms (the same program)`,
+  )
 }

@@ -21,7 +21,7 @@ import { parse, ParenFinder, ParseFailure, type Parsed } from "./parse.js"
 import type { Location } from "./protocol.js"
 import { CHUNK_NAME, MAX_CALL_DEPTH } from "./runtime.js"
 import { resolve, type Resolution, type Resolved, type VarInfo } from "./scope.js"
-import { LuaTable, type LuaFunction, type LuaValue } from "./value.js"
+import type { LuaTable, LuaFunction, LuaValue } from "./value.js"
 
 /**
  * A program compiled to a JS factory. It holds no run state: every {@link instantiate} makes fresh closures over a
@@ -323,7 +323,10 @@ class Generator {
   private isMulti(node: Node, ownParen = -1): boolean {
     const t = node.type
     return (
-      (t === "CallExpression" || t === "StringCallExpression" || t === "TableCallExpression" || t === "VarargLiteral") &&
+      (t === "CallExpression" ||
+        t === "StringCallExpression" ||
+        t === "TableCallExpression" ||
+        t === "VarargLiteral") &&
       !this.parens.isParenthesised(node, ownParen)
     )
   }
@@ -474,9 +477,7 @@ class Generator {
           body[at],
           `local '${v.name}' is captured by a closure and declared again by a goto that jumps back over it; declare it inside a do ... end block`,
         )
-    const cases = codes.map((code, i) =>
-      body[i].type === "LabelStatement" ? `case ${i + 1}:` : code,
-    )
+    const cases = codes.map((code, i) => (body[i].type === "LabelStatement" ? `case ${i + 1}:` : code))
     return [
       hoisted.length > 0 ? `let ${hoisted.map(({ v }) => this.local(v)).join(", ")};` : "",
       `let ${pc} = 0;`,
@@ -509,7 +510,8 @@ class Generator {
     for (const label of ctx.labels.values()) {
       if (label.forwardFrom !== undefined)
         forward.push({ start: label.forwardFrom, end: label.index, open: `F${label.uid}: {`, close: "}" })
-      if (label.backward) intervals.push({ start: label.index, end: n, open: `B${label.uid}: for (;;) {`, close: "break; }" })
+      if (label.backward)
+        intervals.push({ start: label.index, end: n, open: `B${label.uid}: for (;;) {`, close: "break; }" })
     }
     if (forward.length === 0 && intervals.length === 0) return codes.join("\n") + (tail === "" ? "" : "\n" + tail)
     // Forward intervals that overlap are merged by starting the later one earlier: no local is declared between a
@@ -614,7 +616,8 @@ class Generator {
       const label = b.labels.get(name)
       if (label === undefined) continue
       const from = b.index
-      const jump = b.dispatch === undefined ? undefined : `${b.dispatch.pc} = ${label.index + 1}; continue ${b.dispatch.loop};`
+      const jump =
+        b.dispatch === undefined ? undefined : `${b.dispatch.pc} = ${label.index + 1}; continue ${b.dispatch.loop};`
       if (label.index > from) {
         if (!label.atEnd) {
           const local = b.locals.find(([i]) => i > from && i < label.index)
@@ -691,7 +694,9 @@ class Generator {
     )
     const operand = (node: Node): Held => {
       const r = node.type === "Identifier" ? this.use(node) : undefined
-      return r !== undefined && r.kind === "local" && assigned.has(r.v) ? this.holdCode(this.expr(node)) : this.hold(node)
+      return r !== undefined && r.kind === "local" && assigned.has(r.v)
+        ? this.holdCode(this.expr(node))
+        : this.hold(node)
     }
     const parts: Array<string> = []
     const refs = targets.map((t) => {
@@ -829,7 +834,9 @@ class Generator {
       start = `$forIn(${values.refs.join(", ")}, ${site})`
     }
     const vars: Array<VarInfo> = s.variables.map((x: Node) => this.decl(x))
-    const bindings = vars.map((x, j) => `${this.local(x)} = ${j === 0 ? `${it}.a` : j === 1 ? `${it}.b` : `${it}.at(${j})`}`)
+    const bindings = vars.map(
+      (x, j) => `${this.local(x)} = ${j === 0 ? `${it}.a` : j === 1 ? `${it}.b` : `${it}.at(${j})`}`,
+    )
     this.fn.loops.push(label)
     const body = this.blockOf(s.body)
     this.fn.loops.pop()
@@ -924,7 +931,12 @@ class Generator {
     const obj = this.hold(node.base)
     const key = this.hold(node.index)
     const o = obj.ref
-    return `(${[obj.setup, key.setup].filter((x) => x !== "").map((x) => x + ", ").join("")}${o} instanceof $LuaTable && typeof ${key.ref} === "number" && (${i} = ${key.ref} - 1) >>> 0 === ${i} && ${i} < ${o}.arr.length ? ${o}.arr[${i}] : $indexAny(${o}, ${key.ref}, ${site}, ${this.k(desc)}))`
+    return `(${[obj.setup, key.setup]
+      .filter((x) => x !== "")
+      .map((x) => x + ", ")
+      .join(
+        "",
+      )}${o} instanceof $LuaTable && typeof ${key.ref} === "number" && (${i} = ${key.ref} - 1) >>> 0 === ${i} && ${i} < ${o}.arr.length ? ${o}.arr[${i}] : $indexAny(${o}, ${key.ref}, ${site}, ${this.k(desc)}))`
   }
 
   /**
@@ -972,7 +984,13 @@ class Generator {
     return single ? `$first(${code})` : code
   }
 
-  private methodCall(base: Node, argNodes: ReadonlyArray<Node>, spread: boolean, ownParen: number, site: number): string {
+  private methodCall(
+    base: Node,
+    argNodes: ReadonlyArray<Node>,
+    spread: boolean,
+    ownParen: number,
+    site: number,
+  ): string {
     const name = base.identifier.name as string
     const desc = this.k(` (method '${name}')`)
     const o = this.temp()
@@ -1005,7 +1023,11 @@ class Generator {
     const positional = fields.filter((x) => x.type === "TableValue")
     if (positional.length === fields.length) return `$arrayTable(${this.list(positional.map((x) => x.value))}, ${site})`
     const names = fields.map((x) => (x.type === "TableKeyString" ? (x.key.name as string) : ""))
-    if (positional.length === 0 && fields.every((x) => x.type === "TableKeyString") && new Set(names).size === names.length) {
+    if (
+      positional.length === 0 &&
+      fields.every((x) => x.type === "TableKeyString") &&
+      new Set(names).size === names.length
+    ) {
       // A record with distinct names: fill the string-keyed part directly, skipping nil values.
       const o = this.temp()
       const count = this.temp()
@@ -1022,8 +1044,7 @@ class Generator {
     const t = this.temp()
     const items = this.temp()
     const parts = fields.map((x, i) => {
-      if (x.type === "TableKeyString")
-        return `$tableSet(${t}, ${this.k(x.key.name)}, ${this.expr(x.value)}, ${site})`
+      if (x.type === "TableKeyString") return `$tableSet(${t}, ${this.k(x.key.name)}, ${this.expr(x.value)}, ${site})`
       if (x.type === "TableKey") {
         const key = this.holdCode(this.expr(x.key))
         return `${key.setup}, $tableSet(${t}, ${key.ref}, ${this.expr(x.value)}, ${site})`
@@ -1069,7 +1090,9 @@ class Generator {
     const ca = this.constant(node.left)
     const cb = this.constant(node.right)
     if (op === "==" || op === "~=") {
-      const identity = [ca, cb].some((c) => c !== NOT_CONSTANT && (c === undefined || typeof c === "string" || typeof c === "boolean"))
+      const identity = [ca, cb].some(
+        (c) => c !== NOT_CONSTANT && (c === undefined || typeof c === "string" || typeof c === "boolean"),
+      )
       const eq = identity ? `${a.ref} === ${b.ref}` : `$luaEq(${a.ref}, ${b.ref})`
       return seq(setup, op === "==" ? eq : `!(${eq})`)
     }
@@ -1098,9 +1121,13 @@ class Generator {
     const slow = `$arith(${code}, ${a.ref}, ${b.ref}, ${site}, ${this.k(this.describe(node.left))}, ${this.k(this.describe(node.right))})`
     const ca = this.constant(node.left)
     const cb = this.constant(node.right)
-    const numbers = [typeof ca === "number" ? "" : `typeof ${a.ref} === "number"`, typeof cb === "number" ? "" : `typeof ${b.ref} === "number"`]
-      .filter((x) => x !== "")
-      .join(" && ") || "true"
+    const numbers =
+      [
+        typeof ca === "number" ? "" : `typeof ${a.ref} === "number"`,
+        typeof cb === "number" ? "" : `typeof ${b.ref} === "number"`,
+      ]
+        .filter((x) => x !== "")
+        .join(" && ") || "true"
     const int32 = `${numbers} && (${a.ref} | 0) === ${a.ref} && (${b.ref} | 0) === ${b.ref}`
     switch (code) {
       case Op.Add:
@@ -1142,7 +1169,10 @@ class Generator {
     const site = this.site(node)
     const descs = operands.map((o) => this.describe(o))
     if (operands.length === 2) {
-      const [setup, a, b] = this.operands({ type: "BinaryExpression", left: operands[0], right: operands[1] } as Node, true)
+      const [setup, a, b] = this.operands(
+        { type: "BinaryExpression", left: operands[0], right: operands[1] } as Node,
+        true,
+      )
       return seq(
         setup,
         `typeof ${a.ref} === "string" && typeof ${b.ref} === "string" ? $cat(${a.ref}, ${b.ref}, ${site}) : $concatPair(${a.ref}, ${b.ref}, ${site}, ${this.k(descs[0])}, ${this.k(descs[1])})`,
@@ -1171,7 +1201,10 @@ class Generator {
           `${v.ref} instanceof $LuaTable ? ${v.ref}.arr.length : typeof ${v.ref} === "string" ? ${v.ref}.length : $length(${v.ref}, ${site}, ${d})`,
         )
       default:
-        return seq(v.setup, `typeof ${v.ref} === "number" && (${v.ref} | 0) === ${v.ref} ? ~${v.ref} : $arith(${Op.BNot}, ${v.ref}, ${v.ref}, ${site}, ${d}, ${d})`)
+        return seq(
+          v.setup,
+          `typeof ${v.ref} === "number" && (${v.ref} | 0) === ${v.ref} ? ~${v.ref} : $arith(${Op.BNot}, ${v.ref}, ${v.ref}, ${site}, ${d}, ${d})`,
+        )
     }
   }
 }

@@ -35,7 +35,13 @@ const keyPath = (path: string, key: string): string =>
   /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`
 
 const describeKey = (k: LuaValue): string =>
-  typeof k === "string" ? JSON.stringify(k) : k instanceof LuaFloat ? String(k.n) : typeof k === "object" || typeof k === "function" ? `a ${typeof k === "function" ? "function" : "table"}` : String(k)
+  typeof k === "string"
+    ? JSON.stringify(k)
+    : k instanceof LuaFloat
+      ? String(k.n)
+      : typeof k === "object" || typeof k === "function"
+        ? `a ${typeof k === "function" ? "function" : "table"}`
+        : String(k)
 
 /** Convert a Lua value to JSON data, or throw a {@link DataProblem}. `nil` becomes null. */
 export const toData = (value: LuaValue, root = "$"): DataValue => {
@@ -178,8 +184,7 @@ const convert = (v: DataValue, depth: number): LuaValue => {
     default:
       break
   }
-  if (depth >= MAX_DATA_DEPTH)
-    throw new DataProblem(`data is nested deeper than ${MAX_DATA_DEPTH} levels`, "$", true)
+  if (depth >= MAX_DATA_DEPTH) throw new DataProblem(`data is nested deeper than ${MAX_DATA_DEPTH} levels`, "$", true)
   const t = new LuaTable()
   if (Array.isArray(v)) {
     if (v.length > MAX_TABLE_ENTRIES) throw tooBig()

@@ -9,7 +9,16 @@ import { arith, intAdd, lessEqual, lessThan, normaliseKey, type LuaNumber } from
 import { addNN, divNN, idivNN, luaEq, modNN, mulNN, powNN, subNN } from "./operators.js"
 import { callError, concatValues, index, indexError, length, setIndex, stringMeta, tableFull } from "./ops.js"
 import { callDepthError, callSites, checkStringLength, errorAt, MAX_STRING_BYTES, meter, rt } from "./runtime.js"
-import { Fields, LuaFloat, LuaTable, MAX_TABLE_ENTRIES, typeName, makeFloat, type LuaFunction, type LuaValue } from "./value.js"
+import {
+  Fields,
+  LuaFloat,
+  LuaTable,
+  MAX_TABLE_ENTRIES,
+  typeName,
+  makeFloat,
+  type LuaFunction,
+  type LuaValue,
+} from "./value.js"
 
 /** The result of a function that returns nothing. */
 export const EMPTY: Array<LuaValue> = Object.freeze([]) as unknown as Array<LuaValue>

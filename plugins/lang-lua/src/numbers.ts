@@ -5,14 +5,7 @@
  */
 import { formatFloat14g } from "./lstrings/numfmt.js"
 import { errorAt } from "./runtime.js"
-import {
-  floatToInteger,
-  LuaFloat,
-  makeFloat,
-  normaliseInteger,
-  typeName,
-  type LuaValue,
-} from "./value.js"
+import { floatToInteger, LuaFloat, makeFloat, normaliseInteger, typeName, type LuaValue } from "./value.js"
 
 /** A Lua number in any representation. */
 export type LuaNumber = number | bigint | LuaFloat
@@ -298,7 +291,8 @@ export const lessThan = (a: LuaValue, b: LuaValue, site: number): boolean => {
 export const lessEqual = (a: LuaValue, b: LuaValue, site: number): boolean => {
   const x = a instanceof LuaFloat ? a.n : a
   const y = b instanceof LuaFloat ? b.n : b
-  if ((typeof x === "number" || typeof x === "bigint") && (typeof y === "number" || typeof y === "bigint")) return x <= y
+  if ((typeof x === "number" || typeof x === "bigint") && (typeof y === "number" || typeof y === "bigint"))
+    return x <= y
   if (typeof x === "string" && typeof y === "string") return x <= y
   throw compareError(a, b, site)
 }
@@ -348,4 +342,3 @@ export const toIntegerExact = (v: LuaValue): number | bigint | undefined => {
   }
   return undefined
 }
-

@@ -32,7 +32,8 @@ const parseError = (message: string, line?: number, column?: number): ParseFailu
 
 /** Parse `code` (a JS string) as a Lua chunk, or throw a {@link ParseFailure}. */
 export const parse = (code: string): Parsed => {
-  if (code.trim().length === 0) throw parseError("the program is empty: write Lua statements ending with `return <value>`")
+  if (code.trim().length === 0)
+    throw parseError("the program is empty: write Lua statements ending with `return <value>`")
   const source = utf8Encode(code)
   if (source.length > MAX_SOURCE_BYTES)
     throw parseError(
@@ -100,8 +101,10 @@ const checkDepth = (chunk: Chunk): void => {
       if (key === "loc" || key === "range") continue
       const child = node[key]
       if (Array.isArray(child)) {
-        for (const c of child) if (c !== null && typeof c === "object" && typeof c.type === "string") stack.push([c, next])
-      } else if (child !== null && typeof child === "object" && typeof child.type === "string") stack.push([child, next])
+        for (const c of child)
+          if (c !== null && typeof c === "object" && typeof c.type === "string") stack.push([c, next])
+      } else if (child !== null && typeof child === "object" && typeof child.type === "string")
+        stack.push([child, next])
     }
   }
 }

@@ -5,7 +5,6 @@
  */
 import { LuaError, LuaFatal } from "./errors.js"
 import type { Kind, Location } from "./protocol.js"
-import type { LuaValue } from "./value.js"
 
 /** The name Lua error messages give the program (`input:3: boom`). */
 export const CHUNK_NAME = "input"

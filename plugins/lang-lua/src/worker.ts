@@ -44,7 +44,11 @@ const toDiagnostic = (e: unknown): Diagnostic => {
         location,
       )
     if (/string length/i.test(e.message))
-      return diagnostic("ExecutionFailure", `string length exceeded the limit of ${MAX_STRING_BYTES} bytes (16 MiB)`, location)
+      return diagnostic(
+        "ExecutionFailure",
+        `string length exceeded the limit of ${MAX_STRING_BYTES} bytes (16 MiB)`,
+        location,
+      )
     if (/array length|allocation/i.test(e.message))
       return diagnostic("ExecutionFailure", `the program ran out of memory (${e.message})`, location)
   }

@@ -37,7 +37,24 @@ describe("generated source", () => {
   })
 
   it("names locals, labels and functions by number", () => {
-    const names = ["process", "globalThis", "eval", "Function", "require", "constructor", "rt", "G", "K", "va", "t0", "k0", "v1", "L1", "F1", "B1"]
+    const names = [
+      "process",
+      "globalThis",
+      "eval",
+      "Function",
+      "require",
+      "constructor",
+      "rt",
+      "G",
+      "K",
+      "va",
+      "t0",
+      "k0",
+      "v1",
+      "L1",
+      "F1",
+      "B1",
+    ]
     const code = [
       `local ${names.join(", ")} = ${names.map((_, i) => i).join(", ")}`,
       "local function process2(constructor) return constructor end",
@@ -51,7 +68,8 @@ describe("generated source", () => {
   })
 
   it("writes field and global names only after a dot", () => {
-    const code = "process = {} process.mainModule = 1 local t = { constructor = 2, eval = 3 } return process.mainModule + t.constructor + t.eval"
+    const code =
+      "process = {} process.mainModule = 1 local t = { constructor = 2, eval = 3 } return process.mainModule + t.constructor + t.eval"
     const source = generatedSource(code)
     for (const n of ["process", "mainModule", "constructor", "eval"]) expect(onlyAsProperty(source, n), n).toBe(true)
     expect(runLua(code).outcome).toEqual({ ok: true, value: 6 })

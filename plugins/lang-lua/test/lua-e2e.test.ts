@@ -26,13 +26,19 @@ const list = Tool.make({
   execute: () => Effect.succeed(["o1", "o2", "o3"]),
 })
 
-const web = Extension.make({ name: "web", globals: { fetch: (url: string) => ({ status: 200, body: `fetched ${url}` }) } })
+const web = Extension.make({
+  name: "web",
+  globals: { fetch: (url: string) => ({ status: 200, body: `fetched ${url}` }) },
+})
 
 const execute = (code: string) =>
   Effect.runPromise(
-    CodeMode.make({ language: "lua", pool, tools: { orders: { "lookup-by-id": lookup, list } }, extensions: [web] }).execute(
-      code,
-    ) as Effect.Effect<CodeMode.Result>,
+    CodeMode.make({
+      language: "lua",
+      pool,
+      tools: { orders: { "lookup-by-id": lookup, list } },
+      extensions: [web],
+    }).execute(code) as Effect.Effect<CodeMode.Result>,
   )
 
 describe("Lua through CodeMode.make", () => {
@@ -94,7 +100,10 @@ describe("Lua through CodeMode.make", () => {
       local page = fetch("https://example.test")
       return { first = found.items[1].path, body = page.body }
     `)
-    expect(result).toMatchObject({ ok: true, value: { first: "orders.lookup-by-id", body: "fetched https://example.test" } })
+    expect(result).toMatchObject({
+      ok: true,
+      value: { first: "orders.lookup-by-id", body: "fetched https://example.test" },
+    })
   })
 
   it("calls functions an extension returned inside its result", async () => {
@@ -134,13 +143,29 @@ describe("Lua through CodeMode.make", () => {
       count() count()
       return { table = h.table, a = a, b = b, removed = h.rows[1].remove(), size = h.size(), n = count() }
     `)
-    expect(result).toMatchObject({ ok: true, value: { table: "orders", a: 1, b: 2, removed: "removed 1 from orders", size: 10, n: 3 } })
-    expect(calls).toEqual(["open", "open().next", "open().next", "counter", "counter()", "counter()", "open().rows[0].remove", "open().size", "counter()"])
+    expect(result).toMatchObject({
+      ok: true,
+      value: { table: "orders", a: 1, b: 2, removed: "removed 1 from orders", size: 10, n: 3 },
+    })
+    expect(calls).toEqual([
+      "open",
+      "open().next",
+      "open().next",
+      "counter",
+      "counter()",
+      "counter()",
+      "open().rows[0].remove",
+      "open().size",
+      "counter()",
+    ])
     // A function cannot leave as data, and Extension.lua globals return plain data only.
     expect(await run(`return open("t")`)).toMatchObject({ ok: false, error: { kind: "InvalidDataValue" } })
     expect(await run(`return handle()`)).toMatchObject({
       ok: false,
-      error: { kind: "InvalidDataValue", message: expect.stringContaining("handle returned something that is not plain data") },
+      error: {
+        kind: "InvalidDataValue",
+        message: expect.stringContaining("handle returned something that is not plain data"),
+      },
     })
   })
 
@@ -152,15 +177,23 @@ describe("Lua through CodeMode.make", () => {
     const runtime = await execute(`local t = nil\nreturn t.x`)
     expect(runtime).toMatchObject({
       ok: false,
-      error: { kind: "ExecutionFailure", message: "input:2: attempt to index a nil value (local 't')", location: { line: 2 } },
+      error: {
+        kind: "ExecutionFailure",
+        message: "input:2: attempt to index a nil value (local 't')",
+        location: { line: 2 },
+      },
     })
   })
 
   it("stops a runaway loop at the timeout and keeps working", async () => {
     const runtime = CodeMode.make({ language: "lua", pool, tools: {}, limits: { timeoutMs: 300 } })
-    const looped = (await Effect.runPromise(runtime.execute("while true do end") as Effect.Effect<CodeMode.Result>)) as CodeMode.Result
+    const looped = (await Effect.runPromise(
+      runtime.execute("while true do end") as Effect.Effect<CodeMode.Result>,
+    )) as CodeMode.Result
     expect(looped).toMatchObject({ ok: false, error: { kind: "TimeoutExceeded" } })
-    const next = (await Effect.runPromise(runtime.execute("return 1 + 1") as Effect.Effect<CodeMode.Result>)) as CodeMode.Result
+    const next = (await Effect.runPromise(
+      runtime.execute("return 1 + 1") as Effect.Effect<CodeMode.Result>,
+    )) as CodeMode.Result
     expect(next).toMatchObject({ ok: true, value: 2 })
   })
 })

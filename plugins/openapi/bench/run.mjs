@@ -31,7 +31,14 @@ const childFromSpec = async () => {
   const fromSpecMs = performance.now() - t
   const peakRssMb = process.resourceUsage().maxRSS / 1024
   process.stdout.write(
-    JSON.stringify({ parseMs, fromSpecMs, peakRssMb, baselineRssMb: baseline / 2 ** 20, tools: api.operations.length, skipped: api.skipped.length }),
+    JSON.stringify({
+      parseMs,
+      fromSpecMs,
+      peakRssMb,
+      baselineRssMb: baseline / 2 ** 20,
+      tools: api.operations.length,
+      skipped: api.skipped.length,
+    }),
   )
 }
 
@@ -42,7 +49,10 @@ const childSearch = async () => {
   const spec = JSON.parse(readFileSync(githubPath, "utf8"))
   const api = OpenAPI.fromSpec({ spec })
   let t = performance.now()
-  const runtime = CodeMode.make({ language: Language.define("lua", "data:text/javascript,"), tools: { github: api.tools } })
+  const runtime = CodeMode.make({
+    language: Language.define("lua", "data:text/javascript,"),
+    tools: { github: api.tools },
+  })
   const makeMs = performance.now() - t
   const queries = [
     "list pull requests",
@@ -77,12 +87,22 @@ const childSearch = async () => {
   }
   samples.sort((a, b) => a - b)
   const at = (q) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]
-  process.stdout.write(JSON.stringify({ makeMs, catalog: runtime.catalog.length, searches: samples.length, p50Ms: at(0.5), p95Ms: at(0.95), maxMs: samples[samples.length - 1] }))
+  process.stdout.write(
+    JSON.stringify({
+      makeMs,
+      catalog: runtime.catalog.length,
+      searches: samples.length,
+      p50Ms: at(0.5),
+      p95Ms: at(0.95),
+      maxMs: samples[samples.length - 1],
+    }),
+  )
 }
 
 const child = (mode) => {
   const run = spawnSync(process.execPath, [self, "--child", mode], { encoding: "utf8", maxBuffer: 1 << 20 })
-  if (run.status !== 0) throw new Error(`benchmark child "${mode}" failed: ${run.stderr.trim().split("\n").slice(-3).join(" ")}`)
+  if (run.status !== 0)
+    throw new Error(`benchmark child "${mode}" failed: ${run.stderr.trim().split("\n").slice(-3).join(" ")}`)
   return JSON.parse(run.stdout)
 }
 
@@ -115,7 +135,9 @@ const main = () => {
     console.log(`OpenAPI benchmark: ${result.document}, ${result.tools} tools, ${result.skipped} skipped`)
     console.log(`  JSON.parse of the document   ${result.parseMs.toFixed(0)} ms (median)`)
     for (const [name, value, limit, unit] of targets)
-      console.log(`  ${name.padEnd(28)} ${value.toFixed(unit === "ms" && value < 10 ? 3 : 0)} ${unit}  (target ≤ ${limit} ${unit}: ${value <= limit ? "met" : "MISSED"})`)
+      console.log(
+        `  ${name.padEnd(28)} ${value.toFixed(unit === "ms" && value < 10 ? 3 : 0)} ${unit}  (target ≤ ${limit} ${unit}: ${value <= limit ? "met" : "MISSED"})`,
+      )
     console.log(`  fromSpec slowest of 5        ${result.fromSpecMaxMs.toFixed(0)} ms`)
     console.log(`  CodeMode.make (catalog)      ${result.catalogMakeMs.toFixed(0)} ms`)
     console.log(`  search p95                   ${result.searchP95Ms.toFixed(3)} ms over ${result.searches} searches`)

@@ -53,7 +53,9 @@ export interface Options<R = never> {
    * Answer a scheme with a credential, `undefined` for none; may return a value, a Promise or an Effect (whose
    * requirements join the tools' environment).
    */
-  readonly resolve: (request: Request) => Credential | undefined | Promise<Credential | undefined> | Effect.Effect<Credential | undefined, unknown, R>
+  readonly resolve: (
+    request: Request,
+  ) => Credential | undefined | Promise<Credential | undefined> | Effect.Effect<Credential | undefined, unknown, R>
   /**
    * Security schemes for servers whose document does not describe its authentication (e.g.
    * `{ server: { type: "http", scheme: "basic" } }`): every operation without a security requirement (none declared,
@@ -63,24 +65,34 @@ export interface Options<R = never> {
 }
 
 /** One security scheme: how to apply it, or why it is not supported. */
-export type Classification = { readonly ok: true; readonly use: SchemeUse } | { readonly ok: false; readonly reason: string }
+export type Classification =
+  | { readonly ok: true; readonly use: SchemeUse }
+  | { readonly ok: false; readonly reason: string }
 
 /** Classify one security scheme object. */
 export const classify = (name: string, scheme: unknown, scopes: ReadonlyArray<string>): Classification => {
-  if (!isObject(scheme)) return { ok: false, reason: `security scheme "${name}" is not defined in components.securitySchemes` }
+  if (!isObject(scheme))
+    return { ok: false, reason: `security scheme "${name}" is not defined in components.securitySchemes` }
   switch (scheme.type) {
     case "http": {
       const kind = typeof scheme.scheme === "string" ? scheme.scheme.toLowerCase() : ""
       if (kind === "bearer") return { ok: true, use: { scheme: name, kind: "bearer", scopes } }
       if (kind === "basic") return { ok: true, use: { scheme: name, kind: "basic", scopes } }
-      return { ok: false, reason: `security scheme "${name}" uses HTTP "${String(scheme.scheme)}" authentication, which is not supported (only bearer and basic)` }
+      return {
+        ok: false,
+        reason: `security scheme "${name}" uses HTTP "${String(scheme.scheme)}" authentication, which is not supported (only bearer and basic)`,
+      }
     }
     case "apiKey": {
       if (typeof scheme.name !== "string" || scheme.name === "")
         return { ok: false, reason: `security scheme "${name}" (apiKey) has no parameter name` }
       if (scheme.in === "header" || scheme.in === "query")
         return { ok: true, use: { scheme: name, kind: "apiKey", in: scheme.in, parameterName: scheme.name, scopes } }
-      if (scheme.in === "cookie") return { ok: false, reason: `security scheme "${name}" sends its API key in a cookie; cookie authentication is not supported` }
+      if (scheme.in === "cookie")
+        return {
+          ok: false,
+          reason: `security scheme "${name}" sends its API key in a cookie; cookie authentication is not supported`,
+        }
       return { ok: false, reason: `security scheme "${name}" (apiKey) has an unknown location "${String(scheme.in)}"` }
     }
     case "oauth2":
@@ -104,8 +116,15 @@ export const requirement = (
   declared: unknown,
   extraSchemes: { readonly [name: string]: unknown } | undefined,
 ): { readonly ok: true; readonly requirement: Requirement } | { readonly ok: false; readonly reason: string } => {
-  const schemes = isObject(document.components) && isObject(document.components.securitySchemes) ? document.components.securitySchemes : {}
-  let list: ReadonlyArray<unknown> = Array.isArray(declared) ? declared : Array.isArray(document.security) ? document.security : []
+  const schemes =
+    isObject(document.components) && isObject(document.components.securitySchemes)
+      ? document.components.securitySchemes
+      : {}
+  let list: ReadonlyArray<unknown> = Array.isArray(declared)
+    ? declared
+    : Array.isArray(document.security)
+      ? document.security
+      : []
   let lookup: (name: string) => unknown = (name) => schemes[name]
   if (list.length === 0 && extraSchemes && Object.keys(extraSchemes).length > 0) {
     list = [Object.fromEntries(Object.keys(extraSchemes).map((name) => [name, []]))]
@@ -144,7 +163,8 @@ export interface Applied {
   readonly secrets: ReadonlyArray<string>
 }
 
-const reveal = (value: string | Redacted.Redacted<string>): string => (Redacted.isRedacted(value) ? Redacted.value(value) : value)
+const reveal = (value: string | Redacted.Redacted<string>): string =>
+  Redacted.isRedacted(value) ? Redacted.value(value) : value
 
 /** A failure to authenticate; the message never contains a credential. */
 export class AuthError extends Error {
@@ -161,14 +181,18 @@ const toEffect = <R>(value: ReturnType<Options<R>["resolve"]>): Effect.Effect<Cr
 const apply = (use: SchemeUse, credential: Credential): Applied => {
   if (use.kind === "basic") {
     if (typeof credential === "string" || Redacted.isRedacted(credential))
-      throw new AuthError(`auth.resolve returned a string for the basic scheme "${use.scheme}"; return { username, password }`)
+      throw new AuthError(
+        `auth.resolve returned a string for the basic scheme "${use.scheme}"; return { username, password }`,
+      )
     const username = reveal(credential.username)
     const password = reveal(credential.password)
     const token = Buffer.from(`${username}:${password}`, "utf8").toString("base64")
     return { headers: [["authorization", `Basic ${token}`]], query: [], secrets: [password, token] }
   }
   if (typeof credential !== "string" && !Redacted.isRedacted(credential))
-    throw new AuthError(`auth.resolve returned { username, password } for the ${use.kind} scheme "${use.scheme}"; return the token as a string`)
+    throw new AuthError(
+      `auth.resolve returned { username, password } for the ${use.kind} scheme "${use.scheme}"; return the token as a string`,
+    )
   const secret = reveal(credential)
   if (use.kind === "bearer") return { headers: [["authorization", `Bearer ${secret}`]], query: [], secrets: [secret] }
   return use.in === "query"
@@ -199,7 +223,10 @@ export const resolve = <R>(
           options.resolve({ scheme: use.scheme, kind: use.kind, scopes: use.scopes, operation }),
         ).pipe(
           Effect.mapError(
-            (cause) => new AuthError(`${operation.method} ${operation.path}: auth.resolve failed for scheme "${use.scheme}": ${describeFailure(cause)}`),
+            (cause) =>
+              new AuthError(
+                `${operation.method} ${operation.path}: auth.resolve failed for scheme "${use.scheme}": ${describeFailure(cause)}`,
+              ),
           ),
         )
         if (credential === undefined || credential === null) break

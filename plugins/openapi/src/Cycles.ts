@@ -50,7 +50,8 @@ export const breakCycles = (schema: JsonObject, known: Memo): JsonObject => {
   const names = new Map<object, string>()
   const used = new Set<string>()
   for (const target of targets) {
-    const title = isObject(target) && typeof target.title === "string" ? target.title.replace(/[^A-Za-z0-9_.-]/g, "") : ""
+    const title =
+      isObject(target) && typeof target.title === "string" ? target.title.replace(/[^A-Za-z0-9_.-]/g, "") : ""
     let name = title || "Recursive"
     for (let n = 2; used.has(name); n++) name = `${title || "Recursive"}${n}`
     used.add(name)

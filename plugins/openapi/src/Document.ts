@@ -43,7 +43,9 @@ export const check = (value: unknown): Document => {
     )
   const version = value.openapi
   if (typeof version === "number")
-    throw new DocumentError(`the "openapi" version must be a string such as "3.1.0", not the number ${version} (quote it in YAML)`)
+    throw new DocumentError(
+      `the "openapi" version must be a string such as "3.1.0", not the number ${version} (quote it in YAML)`,
+    )
   if (typeof version !== "string")
     throw new DocumentError('the document has no "openapi" version string; expected an OpenAPI 3.0 or 3.1 document')
   if (!/^3\.[01](\.\d+)?$/.test(version))

@@ -45,7 +45,11 @@ const isLoopback = (url: string): boolean => {
 }
 
 /** Fetch and parse a document over HTTP. */
-const fetchDocument = async (url: string, timeout: number, headers: { readonly [name: string]: string }): Promise<JsonObject> => {
+const fetchDocument = async (
+  url: string,
+  timeout: number,
+  headers: { readonly [name: string]: string },
+): Promise<JsonObject> => {
   let text: string
   try {
     const response = await fetch(url, {
@@ -69,7 +73,12 @@ const resolveServers = (document: JsonObject, url: string): void => {
   const fix = (servers: unknown) => {
     if (!Array.isArray(servers)) return
     for (const server of servers) {
-      if (isObject(server) && typeof server.url === "string" && !/^[a-z][a-z0-9+.-]*:/i.test(server.url) && !server.url.includes("{"))
+      if (
+        isObject(server) &&
+        typeof server.url === "string" &&
+        !/^[a-z][a-z0-9+.-]*:/i.test(server.url) &&
+        !server.url.includes("{")
+      )
         (server as { url: string }).url = new URL(server.url, url).href.replace(/\/$/, "")
     }
   }
@@ -159,7 +168,10 @@ export const load = async (source: string | object, options: LoadOptions = {}): 
   }
   if (!hasExternalRefs(input)) return input as Document
   const parserOptions = {
-    resolve: { http: { timeout, safeUrlResolver: !trusted, ...(options.headers ? { headers: { ...options.headers } } : {}) }, external: true },
+    resolve: {
+      http: { timeout, safeUrlResolver: !trusted, ...(options.headers ? { headers: { ...options.headers } } : {}) },
+      external: true,
+    },
   }
   let bundled: unknown
   try {

@@ -13,7 +13,16 @@ import { Tool, ToolSource } from "@codemode/core"
 import { Effect, Layer } from "effect"
 import type { HttpClient } from "effect/http"
 import type * as Auth from "./Auth.js"
-import { check, deref, DocumentError, isObject, methods, type Document, type JsonObject, type Method } from "./Document.js"
+import {
+  check,
+  deref,
+  DocumentError,
+  isObject,
+  methods,
+  type Document,
+  type JsonObject,
+  type Method,
+} from "./Document.js"
 import * as Cycles from "./Cycles.js"
 import * as Loader from "./Loader.js"
 import * as Naming from "./Naming.js"
@@ -76,7 +85,8 @@ export interface Api<R = never> {
 
 const positiveInteger = (name: string, value: number | undefined, fallback: number): number => {
   if (value === undefined) return fallback
-  if (!Number.isInteger(value) || value <= 0) throw new RangeError(`OpenAPI.fromSpec: ${name} must be a positive whole number`)
+  if (!Number.isInteger(value) || value <= 0)
+    throw new RangeError(`OpenAPI.fromSpec: ${name} must be a positive whole number`)
   return value
 }
 
@@ -90,7 +100,8 @@ const checkBaseUrl = (baseUrl: string | undefined): string | undefined => {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new TypeError(`OpenAPI.fromSpec: baseUrl "${baseUrl}" must be an http or https URL`)
-  if (url.search || url.hash) throw new TypeError(`OpenAPI.fromSpec: baseUrl "${baseUrl}" must not have a query or fragment`)
+  if (url.search || url.hash)
+    throw new TypeError(`OpenAPI.fromSpec: baseUrl "${baseUrl}" must not have a query or fragment`)
   return baseUrl
 }
 
@@ -99,7 +110,8 @@ const checkHeaders = (headers: Options["headers"]): { readonly [name: string]: s
   if (!isObject(headers)) throw new TypeError("OpenAPI.fromSpec: headers must be an object of strings")
   for (const [name, value] of Object.entries(headers)) {
     if (typeof value !== "string") throw new TypeError(`OpenAPI.fromSpec: header "${name}" must be a string`)
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new TypeError(`OpenAPI.fromSpec: "${name}" is not a valid header name`)
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw new TypeError(`OpenAPI.fromSpec: "${name}" is not a valid header name`)
     if (/[\r\n\0]/.test(value)) throw new TypeError(`OpenAPI.fromSpec: header "${name}" contains a line break`)
   }
   return headers
@@ -198,7 +210,8 @@ export const fromSpec = <R = never>(options: Options<R>): Api<R> => {
  * Read a document from a file path, an http(s) URL, or JSON/YAML text, resolving external `$ref`s. Swagger 2.0 and
  * anything that is not OpenAPI 3.0/3.1 are rejected with a `DocumentError`.
  */
-export const load = (source: string | object, options?: Loader.LoadOptions): Promise<Document> => Loader.load(source, options)
+export const load = (source: string | object, options?: Loader.LoadOptions): Promise<Document> =>
+  Loader.load(source, options)
 
 /** Options of `layer`: those of `fromSpec`, with the document given directly (`spec`) or as a `source` to load. */
 export type LayerOptions<R = never> = Omit<Options<R>, "spec"> & {

@@ -9,7 +9,7 @@
  */
 import * as Auth from "./Auth.js"
 import * as Cycles from "./Cycles.js"
-import { deref, isObject, type Document, type JsonObject, type Method, RefError } from "./Document.js"
+import { deref, isObject, type Document, type JsonObject, type Method, type RefError } from "./Document.js"
 import * as Parameter from "./Parameter.js"
 
 /** The input key that holds the JSON request body. */
@@ -48,7 +48,9 @@ export interface Plan {
 }
 
 /** The outcome of analysing one operation. */
-export type Analysis = { readonly ok: true; readonly plan: Plan } | { readonly ok: false; readonly reasons: ReadonlyArray<string> }
+export type Analysis =
+  | { readonly ok: true; readonly plan: Plan }
+  | { readonly ok: false; readonly reasons: ReadonlyArray<string> }
 
 /** Options that shape every operation. */
 export interface Context {
@@ -79,7 +81,8 @@ const ignoredHeaders = new Set(["accept", "content-type", "authorization"])
  * WebSocket ("Establish a WebSocket connection …") is one; one that merely mentions WebSockets ("Create a ticket for
  * opening a WebSocket") is not.
  */
-const opensWebSocket = (prose: string): boolean => /^(establish|open|upgrade|connect)\w*\b[^.]*\bweb ?sockets?\b/i.test(prose)
+const opensWebSocket = (prose: string): boolean =>
+  /^(establish|open|upgrade|connect)\w*\b[^.]*\bweb ?sockets?\b/i.test(prose)
 
 /**
  * The schema members a `$ref` may point into. They are attached to each tool's JSON Schemas as non-enumerable
@@ -103,13 +106,18 @@ const withDoc = (schema: unknown, description: string, deprecated: boolean): Jso
 }
 
 /** The server URL for an operation, or the reason there is none. */
-const serverUrl = (context: Context, pathItem: JsonObject, operation: JsonObject): { url: string } | { reason: string } => {
+const serverUrl = (
+  context: Context,
+  pathItem: JsonObject,
+  operation: JsonObject,
+): { url: string } | { reason: string } => {
   if (context.baseUrl !== undefined) return { url: context.baseUrl.replace(/\/+$/, "") }
   const lists = [operation.servers, pathItem.servers, context.document.servers]
   const servers = lists.find((list) => Array.isArray(list) && list.length > 0) as ReadonlyArray<unknown> | undefined
   if (!servers) return { reason: "no server URL: the document declares no servers; pass baseUrl" }
   const server = servers[0]
-  if (!isObject(server) || typeof server.url !== "string") return { reason: "the first server has no url; pass baseUrl" }
+  if (!isObject(server) || typeof server.url !== "string")
+    return { reason: "the first server has no url; pass baseUrl" }
   const variables = isObject(server.variables) ? server.variables : {}
   let missing: string | undefined
   const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => {
@@ -119,14 +127,22 @@ const serverUrl = (context: Context, pathItem: JsonObject, operation: JsonObject
     missing ??= name
     return ""
   })
-  if (missing !== undefined) return { reason: `server URL "${server.url}" uses variable {${missing}} without a default; pass baseUrl` }
+  if (missing !== undefined)
+    return { reason: `server URL "${server.url}" uses variable {${missing}} without a default; pass baseUrl` }
   if (!/^https?:\/\//i.test(url))
-    return { reason: `server URL "${server.url}" is not an absolute http(s) URL; pass baseUrl (or load the document from its URL)` }
+    return {
+      reason: `server URL "${server.url}" is not an absolute http(s) URL; pass baseUrl (or load the document from its URL)`,
+    }
   return { url: url.replace(/\/+$/, "") }
 }
 
 /** The parameters of an operation, path-level ones overridden by operation-level ones with the same name and place. */
-const mergedParameters = (document: Document, pathItem: JsonObject, operation: JsonObject, reasons: string[]): JsonObject[] => {
+const mergedParameters = (
+  document: Document,
+  pathItem: JsonObject,
+  operation: JsonObject,
+  reasons: string[],
+): JsonObject[] => {
   const byKey = new Map<string, JsonObject>()
   for (const list of [pathItem.parameters, operation.parameters]) {
     if (list === undefined) continue
@@ -229,7 +245,8 @@ const analyzeBody = (document: Document, operation: JsonObject, reasons: string[
     return undefined
   }
   const types = Object.keys(body.content)
-  const mediaType = types.find((t) => t.split(";")[0].trim().toLowerCase() === "application/json") ?? types.find(isJsonMediaType)
+  const mediaType =
+    types.find((t) => t.split(";")[0].trim().toLowerCase() === "application/json") ?? types.find(isJsonMediaType)
   if (!mediaType) {
     reasons.push(`the request body is ${types.join(", ")}; only JSON request bodies are supported`)
     return undefined
@@ -247,7 +264,8 @@ const isSuccess = (code: string) => /^2(\d\d|XX)$/i.test(code)
 const analyzeResponses = (document: Document, operation: JsonObject, reasons: string[]) => {
   const responses = isObject(operation.responses) ? operation.responses : {}
   const codes = Object.keys(responses)
-  if (codes.includes("101")) reasons.push("the operation switches protocols (101): WebSocket and other upgrades are not supported")
+  if (codes.includes("101"))
+    reasons.push("the operation switches protocols (101): WebSocket and other upgrades are not supported")
   let success = codes.filter(isSuccess)
   if (success.length === 0 && codes.includes("default")) success = ["default"]
   const schemas: unknown[] = []
@@ -267,7 +285,8 @@ const analyzeResponses = (document: Document, operation: JsonObject, reasons: st
       schemas.push({ type: "null" })
       continue
     }
-    const json = types.find((t) => t.split(";")[0].trim().toLowerCase() === "application/json") ?? types.find(isJsonMediaType)
+    const json =
+      types.find((t) => t.split(";")[0].trim().toLowerCase() === "application/json") ?? types.find(isJsonMediaType)
     if (json) {
       accept.add(json.split(";")[0].trim())
       const media = content[json]
@@ -278,7 +297,9 @@ const analyzeResponses = (document: Document, operation: JsonObject, reasons: st
     }
     const stream = types.find(isEventStream)
     if (stream) {
-      reasons.push(`response ${code} is a server-sent event stream (text/event-stream); streaming responses are not supported`)
+      reasons.push(
+        `response ${code} is a server-sent event stream (text/event-stream); streaming responses are not supported`,
+      )
       continue
     }
     const textual = types.filter(isText)
@@ -313,7 +334,13 @@ const describe = (context: Context, method: Method, path: string, operation: Jso
 }
 
 /** Decide whether one operation can be a tool, and plan it. */
-export const analyze = (context: Context, path: string, method: Method, pathItem: JsonObject, operation: JsonObject): Analysis => {
+export const analyze = (
+  context: Context,
+  path: string,
+  method: Method,
+  pathItem: JsonObject,
+  operation: JsonObject,
+): Analysis => {
   const reasons: string[] = []
   const { document } = context
 
@@ -326,7 +353,9 @@ export const analyze = (context: Context, path: string, method: Method, pathItem
   const parameters: ParameterAnalysis[] = []
   for (const raw of mergedParameters(document, pathItem, operation, reasons)) {
     if (raw.in === "header" && /^(upgrade|connection)$/i.test(raw.name as string)) {
-      reasons.push(`header parameter "${raw.name as string}" asks for a protocol upgrade (WebSocket), which is not supported`)
+      reasons.push(
+        `header parameter "${raw.name as string}" asks for a protocol upgrade (WebSocket), which is not supported`,
+      )
       continue
     }
     const analysis = analyzeParameter(raw, reasons)
@@ -344,7 +373,9 @@ export const analyze = (context: Context, path: string, method: Method, pathItem
   for (const p of kept) {
     const other = seen.get(p.plan.name)
     if (other !== undefined)
-      reasons.push(`parameters "${p.plan.name}" in ${other} and in ${p.plan.in} share a name; one input object cannot hold both`)
+      reasons.push(
+        `parameters "${p.plan.name}" in ${other} and in ${p.plan.in} share a name; one input object cannot hold both`,
+      )
     seen.set(p.plan.name, p.plan.in)
   }
 
@@ -369,7 +400,12 @@ export const analyze = (context: Context, path: string, method: Method, pathItem
     properties[bodyKey] = withDoc(body.schema, body.description, false)
     if (body.plan.required) required.push(bodyKey)
   }
-  const input: JsonObject = { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false }
+  const input: JsonObject = {
+    type: "object",
+    properties,
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+  }
 
   return {
     ok: true,

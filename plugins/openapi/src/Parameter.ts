@@ -87,9 +87,20 @@ export const pathSegment = (plan: Plan, value: unknown): string => {
   switch (plan.style) {
     case "label": {
       if (isScalar(value)) return `.${enc(value)}`
-      if (Array.isArray(value)) return "." + arrayItems(plan, value).map(enc).join(plan.explode ? "." : ",")
+      if (Array.isArray(value))
+        return (
+          "." +
+          arrayItems(plan, value)
+            .map(enc)
+            .join(plan.explode ? "." : ",")
+        )
       const entries = objectEntries(plan, value as object)
-      return "." + (plan.explode ? entries.map(([k, v]) => `${enc(k)}=${enc(v)}`).join(".") : entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(","))
+      return (
+        "." +
+        (plan.explode
+          ? entries.map(([k, v]) => `${enc(k)}=${enc(v)}`).join(".")
+          : entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(","))
+      )
     }
     case "matrix": {
       if (isScalar(value)) return `;${name}=${enc(value)}`
@@ -120,7 +131,9 @@ export const queryPieces = (plan: Plan, value: unknown): ReadonlyArray<string> =
   if (plan.json) return [`${name}=${encodeStrict(jsonText(value))}`]
   if (isScalar(value)) {
     if (plan.style === "deepObject")
-      throw new EncodingError(`parameter "${plan.name}" (style deepObject) must be an object, not ${describeValue(value)}`)
+      throw new EncodingError(
+        `parameter "${plan.name}" (style deepObject) must be an object, not ${describeValue(value)}`,
+      )
     return [`${name}=${enc(value)}`]
   }
   const delimiter = plan.style === "spaceDelimited" ? "%20" : plan.style === "pipeDelimited" ? "|" : ","
@@ -149,6 +162,7 @@ export const headerValue = (plan: Plan, value: unknown): string => {
       ? entries.map(([k, v]) => `${k}=${scalarText(v)}`).join(",")
       : entries.flatMap(([k, v]) => [k, scalarText(v)]).join(",")
   }
-  if (/[\r\n\0]/.test(text)) throw new EncodingError(`header parameter "${plan.name}" cannot contain line breaks or NUL`)
+  if (/[\r\n\0]/.test(text))
+    throw new EncodingError(`header parameter "${plan.name}" cannot contain line breaks or NUL`)
   return text
 }

@@ -24,7 +24,9 @@ export const formatResult = (result: CodeMode.Result, durationMs?: number): stri
     lines.push(`ok${timing}, ${plural(calls.length, "tool call")}`)
     lines.push("value:", indent(JSON.stringify(result.value, null, 2), "  "))
   } else {
-    const where = result.error.location ? ` (line ${result.error.location.line}, column ${result.error.location.column})` : ""
+    const where = result.error.location
+      ? ` (line ${result.error.location.line}, column ${result.error.location.column})`
+      : ""
     lines.push(`failed${timing}, ${plural(calls.length, "tool call")}`)
     lines.push(`error: ${result.error.kind}: ${result.error.message}${where}`)
   }
@@ -48,7 +50,9 @@ export const formatResult = (result: CodeMode.Result, durationMs?: number): stri
 /** Search hits as text: path and description, then the signature, for each hit. */
 export const formatHits = (page: Search.Page): string => {
   if (page.items.length === 0) return "no tools match"
-  const blocks = page.items.map((item, i) => `${i + 1}. ${item.path}: ${firstLine(item.description)}\n${indent(item.signature, "   ")}`)
+  const blocks = page.items.map(
+    (item, i) => `${i + 1}. ${item.path}: ${firstLine(item.description)}\n${indent(item.signature, "   ")}`,
+  )
   if (page.remaining > 0) blocks.push(`(${page.remaining} more)`)
   return blocks.join("\n\n")
 }

@@ -47,12 +47,15 @@ const readInput = (plan: Plan, input: unknown): { values: Record<string, unknown
   if (plan.body) known.add(bodyKey)
   const unknown = Object.keys(input).filter((key) => !known.has(key))
   if (unknown.length > 0) {
-    const expected = known.size ? `expected ${[...known].map((k) => `"${k}"`).join(", ")}` : "this operation takes no input"
+    const expected = known.size
+      ? `expected ${[...known].map((k) => `"${k}"`).join(", ")}`
+      : "this operation takes no input"
     return { error: `unknown input ${unknown.map((k) => `"${k}"`).join(", ")}; ${expected}` }
   }
   for (const p of plan.parameters)
     if (p.required && input[p.name] === undefined) return { error: `missing required ${p.in} parameter "${p.name}"` }
-  if (plan.body?.required && input[bodyKey] === undefined) return { error: `missing required input "${bodyKey}" (the request body)` }
+  if (plan.body?.required && input[bodyKey] === undefined)
+    return { error: `missing required input "${bodyKey}" (the request body)` }
   return { values: input as Record<string, unknown> }
 }
 
@@ -62,7 +65,12 @@ interface Built {
   readonly shownPath: string
 }
 
-const build = (plan: Plan, values: Record<string, unknown>, applied: Auth.Applied, options: Options<unknown>): Built => {
+const build = (
+  plan: Plan,
+  values: Record<string, unknown>,
+  applied: Auth.Applied,
+  options: Options<unknown>,
+): Built => {
   let path = plan.path
   const query: string[] = []
   const headers: Record<string, string> = {}
@@ -80,19 +88,23 @@ const build = (plan: Plan, values: Record<string, unknown>, applied: Auth.Applie
   const url = plan.serverUrl + path + (query.length ? `?${query.join("&")}` : "")
   let request = HttpClientRequest.make(plan.method.toUpperCase() as "GET")(url, { headers })
   const body = values[bodyKey]
-  if (plan.body && body !== undefined) request = HttpClientRequest.bodyText(request, JSON.stringify(body), plan.body.mediaType)
+  if (plan.body && body !== undefined)
+    request = HttpClientRequest.bodyText(request, JSON.stringify(body), plan.body.mediaType)
   return { request, shownPath: path }
 }
 
 const transportMessage = (error: HttpClientError.HttpClientError): string => {
   const reason = error.reason as { readonly _tag: string; readonly cause?: unknown; readonly description?: string }
-  const cause = reason.cause as { message?: unknown; code?: unknown; errors?: ReadonlyArray<{ message?: unknown }> } | undefined
+  const cause = reason.cause as
+    | { message?: unknown; code?: unknown; errors?: ReadonlyArray<{ message?: unknown }> }
+    | undefined
   const parts: string[] = []
   if (reason.description) parts.push(reason.description)
   if (cause && typeof cause.message === "string" && cause.message) parts.push(cause.message)
   else if (cause && Array.isArray(cause.errors) && cause.errors.length)
     parts.push(...cause.errors.map((e) => String(e.message ?? e)))
-  if (cause && typeof cause.code === "string" && !parts.some((p) => p.includes(cause.code as string))) parts.push(cause.code)
+  if (cause && typeof cause.code === "string" && !parts.some((p) => p.includes(cause.code as string)))
+    parts.push(cause.code)
   return parts.length ? parts.join(": ") : reason._tag
 }
 
@@ -139,12 +151,15 @@ const errorBodyCap = 64 * 1024
 /** Decode a successful response by its content type. */
 const decode = (plan: Plan, contentType: string, text: string): { value: unknown } | { error: string } => {
   if (text.length === 0) return { value: null }
-  const expectsJson = plan.response.accept !== undefined && plan.response.accept.split(",").some((t) => isJsonMediaType(t))
+  const expectsJson =
+    plan.response.accept !== undefined && plan.response.accept.split(",").some((t) => isJsonMediaType(t))
   if (isJsonMediaType(contentType) || (contentType === "" && expectsJson)) {
     try {
       return { value: JSON.parse(text) }
     } catch (error) {
-      return { error: `the response is not valid JSON (${(error as Error).message}); it starts with: ${excerpt(text, 200)}` }
+      return {
+        error: `the response is not valid JSON (${(error as Error).message}); it starts with: ${excerpt(text, 200)}`,
+      }
     }
   }
   if (contentType === "" || contentType.toLowerCase().startsWith("text/")) return { value: text }
@@ -186,7 +201,11 @@ export const call = <R>(
     const client = yield* HttpClient.HttpClient
     const response = yield* client
       .execute(built.request)
-      .pipe(Effect.catch((error: HttpClientError.HttpClientError) => fail(`request failed: ${scrub(transportMessage(error))}`, shown)))
+      .pipe(
+        Effect.catch((error: HttpClientError.HttpClientError) =>
+          fail(`request failed: ${scrub(transportMessage(error))}`, shown),
+        ),
+      )
 
     const status = response.status
     const contentType = (response.headers["content-type"] ?? "").trim()
@@ -194,7 +213,11 @@ export const call = <R>(
 
     const declared = Number(response.headers["content-length"])
     if (ok && Number.isFinite(declared) && declared > options.maxResponseBytes)
-      return yield* fail(`the response is ${declared} bytes, over the ${options.maxResponseBytes}-byte limit`, shown, status)
+      return yield* fail(
+        `the response is ${declared} bytes, over the ${options.maxResponseBytes}-byte limit`,
+        shown,
+        status,
+      )
 
     const body = yield* readBody(response, ok ? options.maxResponseBytes : errorBodyCap).pipe(
       Effect.catch((error: HttpClientError.HttpClientError) =>

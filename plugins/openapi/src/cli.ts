@@ -21,7 +21,13 @@ const modules = async () => {
     import("effect/http"),
     import("./OpenAPI.js"),
   ])
-  return { CodeMode: core.CodeMode, Language: core.Language, Effect: effect.Effect, FetchHttpClient: http.FetchHttpClient, ...openapi }
+  return {
+    CodeMode: core.CodeMode,
+    Language: core.Language,
+    Effect: effect.Effect,
+    FetchHttpClient: http.FetchHttpClient,
+    ...openapi,
+  }
 }
 
 /** Bad command-line input: printed as one line, exit code 2. */
@@ -91,7 +97,11 @@ const optionsOf = {
 
 type Command = keyof typeof optionsOf
 
-const parse = <const O extends NonNullable<ParseArgsConfig["options"]>>(command: Command, options: O, args: ReadonlyArray<string>) => {
+const parse = <const O extends NonNullable<ParseArgsConfig["options"]>>(
+  command: Command,
+  options: O,
+  args: ReadonlyArray<string>,
+) => {
   try {
     return parseArgs({ args: [...args], options, allowPositionals: true, strict: true })
   } catch (error) {
@@ -109,7 +119,8 @@ const wholeNumber = (name: string, raw: string | undefined, min: number, max: nu
 
 const namespaceOf = (raw: string | undefined): string => {
   const name = raw ?? "api"
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--namespace must be a plain name like "store", got "${name}"`)
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    throw new UsageError(`--namespace must be a plain name like "store", got "${name}"`)
   return name
 }
 
@@ -139,7 +150,10 @@ const toolsFrom = async (values: { openapi?: string; "base-url"?: string }, bear
 /** A runtime for catalog and search only: the language's worker is never started. */
 const describeOnly = async (language: "lua" | "javascript", tools: object) => {
   const { CodeMode, Language } = await modules()
-  return CodeMode.make({ language: Language.find(language) ?? Language.define(language, "data:text/javascript,"), tools: tools as never })
+  return CodeMode.make({
+    language: Language.find(language) ?? Language.define(language, "data:text/javascript,"),
+    tools: tools as never,
+  })
 }
 
 const run = async (args: ReadonlyArray<string>): Promise<number> => {
@@ -156,13 +170,18 @@ const run = async (args: ReadonlyArray<string>): Promise<number> => {
     code = readFileSync(file, "utf8")
   } catch (error) {
     if (error instanceof UsageError) throw error
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`)
+    throw new UsageError(
+      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
+    )
   }
   const timeoutMs = wholeNumber("timeout", values.timeout, 1, 2_147_483_647)
-  if (values["bearer-env"] !== undefined && values.openapi === undefined) throw new UsageError("--bearer-env needs --openapi")
+  if (values["bearer-env"] !== undefined && values.openapi === undefined)
+    throw new UsageError("--bearer-env needs --openapi")
   const api = await toolsFrom(values, values["bearer-env"])
   if (api && api.operations.length === 0 && api.skipped.length > 0)
-    process.stderr.write(`codemode run: note: the document gave no tools; the first operation was skipped because ${api.skipped[0].reason}\n`)
+    process.stderr.write(
+      `codemode run: note: the document gave no tools; the first operation was skipped because ${api.skipped[0].reason}\n`,
+    )
   const { CodeMode, Language, Effect, FetchHttpClient } = await modules()
   if (!Language.find(language)) {
     const pkg = Language.packageOf(language)
@@ -178,7 +197,11 @@ const run = async (args: ReadonlyArray<string>): Promise<number> => {
     runtime.execute(code).pipe(Effect.provide(FetchHttpClient.layer)) as EffectType.Effect<CodeMode.Result>,
   )
   const durationMs = performance.now() - started
-  print(values.json ? JSON.stringify({ ...result, durationMs: Math.round(durationMs) }, null, 2) : Printer.formatResult(result, durationMs))
+  print(
+    values.json
+      ? JSON.stringify({ ...result, durationMs: Math.round(durationMs) }, null, 2)
+      : Printer.formatResult(result, durationMs),
+  )
   return result.ok ? 0 : 1
 }
 
@@ -198,7 +221,8 @@ const search = async (args: ReadonlyArray<string>): Promise<number> => {
 const catalog = async (args: ReadonlyArray<string>): Promise<number> => {
   const { values, positionals } = parse("catalog", optionsOf.catalog, args)
   if (values.help) return print(help.catalog)
-  if (positionals.length > 0) throw new UsageError(`catalog takes no arguments, got "${positionals[0]}" (see codemode catalog --help)`)
+  if (positionals.length > 0)
+    throw new UsageError(`catalog takes no arguments, got "${positionals[0]}" (see codemode catalog --help)`)
   if (values.openapi === undefined) throw new UsageError("catalog needs --openapi <file|url>")
   const api = (await toolsFrom(values))!
   const runtime = await describeOnly(languageOf(values.language), { [namespaceOf(values.namespace)]: api.tools })
@@ -213,7 +237,8 @@ const catalog = async (args: ReadonlyArray<string>): Promise<number> => {
   }
   if (api.skipped.length > 0) {
     lines.push("", "skipped:")
-    for (const s of api.skipped) lines.push(`  ${s.method} ${s.path}${s.operationId ? ` (${s.operationId})` : ""}: ${s.reason}`)
+    for (const s of api.skipped)
+      lines.push(`  ${s.method} ${s.path}${s.operationId ? ` (${s.operationId})` : ""}: ${s.reason}`)
   }
   print(lines.join("\n"))
   return 0

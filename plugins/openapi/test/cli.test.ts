@@ -57,7 +57,19 @@ afterAll(async () => {
 describe("codemode run", () => {
   it("runs the store report with a bearer token from the environment and prints the Result as JSON", async () => {
     const outcome = await codemode(
-      ["run", report, "--openapi", document, "--base-url", store.url, "--namespace", "store", "--bearer-env", "STORE_TOKEN", "--json"],
+      [
+        "run",
+        report,
+        "--openapi",
+        document,
+        "--base-url",
+        store.url,
+        "--namespace",
+        "store",
+        "--bearer-env",
+        "STORE_TOKEN",
+        "--json",
+      ],
       { STORE_TOKEN: token },
     )
     expect(outcome.stderr).toBe("")
@@ -73,8 +85,20 @@ describe("codemode run", () => {
 
   it("prints a readable Result and exits 1 when the program fails", async () => {
     const program = join(scratch, "fail.lua")
-    writeFileSync(program, 'local p = tools.store.products.get({ productId = "prd_001" })\nprint(p.name)\nerror("stop here")\n')
-    const outcome = await codemode(["run", program, "--openapi", document, "--base-url", store.url, "--namespace", "store"])
+    writeFileSync(
+      program,
+      'local p = tools.store.products.get({ productId = "prd_001" })\nprint(p.name)\nerror("stop here")\n',
+    )
+    const outcome = await codemode([
+      "run",
+      program,
+      "--openapi",
+      document,
+      "--base-url",
+      store.url,
+      "--namespace",
+      "store",
+    ])
     expect(outcome.code).toBe(1)
     expect(outcome.stdout).toMatch(/^failed in \d+ ms, 1 tool call\nerror: ExecutionFailure: .*stop here/)
     expect(outcome.stdout).toContain("store.products.get")
@@ -91,15 +115,27 @@ describe("codemode run", () => {
 
   it("without a secured operation's token, the call fails inside the program, not the command", async () => {
     const program = join(scratch, "order.lua")
-    writeFileSync(program, 'return tools.api.orders.create({ body = { customerId = "cus_001", items = { { productId = "prd_001", quantity = 1 } } } })\n')
+    writeFileSync(
+      program,
+      'return tools.api.orders.create({ body = { customerId = "cus_001", items = { { productId = "prd_001", quantity = 1 } } } })\n',
+    )
     const outcome = await codemode(["run", program, "--openapi", document, "--base-url", store.url])
     expect(outcome.code).toBe(1)
-    expect(outcome.stdout).toContain("POST /orders needs credentials for staffToken (bearer); the host configured no auth.resolve")
+    expect(outcome.stdout).toContain(
+      "POST /orders needs credentials for staffToken (bearer); the host configured no auth.resolve",
+    )
   })
 
   it("notes on stderr when the document gives no tools", async () => {
     const bare = join(scratch, "bare.json")
-    writeFileSync(bare, JSON.stringify({ openapi: "3.1.0", info: { title: "x", version: "1" }, paths: { "/a": { get: { responses: {} } } } }))
+    writeFileSync(
+      bare,
+      JSON.stringify({
+        openapi: "3.1.0",
+        info: { title: "x", version: "1" },
+        paths: { "/a": { get: { responses: {} } } },
+      }),
+    )
     const program = join(scratch, "one.lua")
     writeFileSync(program, "return 1\n")
     const outcome = await codemode(["run", program, "--openapi", bare])
@@ -111,31 +147,71 @@ describe("codemode run", () => {
 
   it("rejects bad input with one line and a non-zero exit", async () => {
     expectOneLineError(await codemode(["run", "missing.lua"]), "codemode run: cannot read missing.lua: no such file")
-    expectOneLineError(await codemode(["run", report, "--bogus"]), /^codemode run: unknown option '--bogus' \(see codemode run --help\)$/)
-    expectOneLineError(await codemode(["run", "program.py"]), 'codemode run: cannot tell the language of "program.py": use a .lua or .js file')
-    expectOneLineError(await codemode(["run", report, "--openapi", "nope.yaml"]), "codemode run: OpenAPI document not found: nope.yaml")
-    expectOneLineError(await codemode(["run", report, "--timeout", "soon"]), 'codemode run: --timeout must be a whole number from 1 to 2147483647, got "soon"')
-    expectOneLineError(await codemode(["run", report, "--openapi", document, "--bearer-env", "NO_SUCH_VAR_X"]), "codemode run: environment variable NO_SUCH_VAR_X (from --bearer-env) is not set")
+    expectOneLineError(
+      await codemode(["run", report, "--bogus"]),
+      /^codemode run: unknown option '--bogus' \(see codemode run --help\)$/,
+    )
+    expectOneLineError(
+      await codemode(["run", "program.py"]),
+      'codemode run: cannot tell the language of "program.py": use a .lua or .js file',
+    )
+    expectOneLineError(
+      await codemode(["run", report, "--openapi", "nope.yaml"]),
+      "codemode run: OpenAPI document not found: nope.yaml",
+    )
+    expectOneLineError(
+      await codemode(["run", report, "--timeout", "soon"]),
+      'codemode run: --timeout must be a whole number from 1 to 2147483647, got "soon"',
+    )
+    expectOneLineError(
+      await codemode(["run", report, "--openapi", document, "--bearer-env", "NO_SUCH_VAR_X"]),
+      "codemode run: environment variable NO_SUCH_VAR_X (from --bearer-env) is not set",
+    )
     const invalid = join(scratch, "invalid.yaml")
     writeFileSync(invalid, "openapi: 3.1.0\npaths: [\n")
-    expectOneLineError(await codemode(["run", report, "--openapi", invalid]), /^codemode run: .*invalid\.yaml: the document is not valid YAML: /)
+    expectOneLineError(
+      await codemode(["run", report, "--openapi", invalid]),
+      /^codemode run: .*invalid\.yaml: the document is not valid YAML: /,
+    )
     const swagger = join(scratch, "swagger.json")
     writeFileSync(swagger, JSON.stringify({ swagger: "2.0", info: { title: "x", version: "1" }, paths: {} }))
-    expectOneLineError(await codemode(["catalog", "--openapi", swagger]), /this is a Swagger 2\.0 document; only OpenAPI 3\.0 and 3\.1 are supported/)
-    expectOneLineError(await codemode(["frobnicate"]), 'codemode: unknown command "frobnicate"; use run, search or catalog (see codemode --help)')
+    expectOneLineError(
+      await codemode(["catalog", "--openapi", swagger]),
+      /this is a Swagger 2\.0 document; only OpenAPI 3\.0 and 3\.1 are supported/,
+    )
+    expectOneLineError(
+      await codemode(["frobnicate"]),
+      'codemode: unknown command "frobnicate"; use run, search or catalog (see codemode --help)',
+    )
   })
 })
 
 describe("codemode search and catalog", () => {
   it("search prints hits with signatures", async () => {
-    const outcome = await codemode(["search", "orders", "by", "status", "--openapi", document, "--namespace", "store", "--limit", "1"])
+    const outcome = await codemode([
+      "search",
+      "orders",
+      "by",
+      "status",
+      "--openapi",
+      document,
+      "--namespace",
+      "store",
+      "--limit",
+      "1",
+    ])
     expect(outcome.code).toBe(0)
-    expect(outcome.stdout).toMatch(/^1\. store\.orders\.list: List orders by status or customer\n   tools\.store\.orders\.list\(\{/)
+    expect(outcome.stdout).toMatch(
+      /^1\. store\.orders\.list: List orders by status or customer\n {3}tools\.store\.orders\.list\(\{/,
+    )
     expect(outcome.stdout).toContain("more)")
     const json = await codemode(["search", "product", "--openapi", document, "--json", "--language", "javascript"])
     expect(JSON.parse(json.stdout).items[0].signature).toContain("Promise<")
     expectOneLineError(await codemode(["search", "x"]), "codemode search: search needs --openapi <file|url>")
-    expectOneLineError(await codemode(["search", "x", "--openapi", document, "--limit", "0"]), 'codemode search: --limit must be a whole number from 1 to 100, got "0"')
+    expectOneLineError(
+      await codemode(["search", "x", "--openapi", document, "--limit", "0"]),
+      'codemode search: --limit must be a whole number from 1 to 100, got "0"',
+    )
   })
 
   it("catalog lists tools and skipped operations, also from a loopback URL", async () => {

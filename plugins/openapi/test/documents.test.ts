@@ -34,7 +34,10 @@ const checkDocument = (spec: Document, baseUrl?: string) => {
     expect(skipped.path.startsWith("/")).toBe(true)
     expect(skipped.reason.length).toBeGreaterThan(10)
   }
-  const runtime = CodeMode.make({ language: Language.define("lua", "file:///unused-worker.js"), tools: { api: api.tools } })
+  const runtime = CodeMode.make({
+    language: Language.define("lua", "file:///unused-worker.js"),
+    tools: { api: api.tools },
+  })
   expect(runtime.catalog.length).toBe(api.operations.length)
   for (const entry of runtime.catalog) {
     expect(entry.signature.startsWith("tools.api")).toBe(true)
@@ -51,12 +54,20 @@ describe("the GitHub REST description", () => {
     const api = checkDocument(spec)
     expect(api.operations.length).toBeGreaterThan(1000)
     const skipped = Object.fromEntries(api.skipped.map((s) => [s.operationId, s.reason]))
-    expect(skipped["markdown/render-raw"]).toBe("the request body is text/plain, text/x-markdown; only JSON request bodies are supported")
-    expect(skipped["repos/upload-release-asset"]).toBe("the request body is application/octet-stream; only JSON request bodies are supported")
+    expect(skipped["markdown/render-raw"]).toBe(
+      "the request body is text/plain, text/x-markdown; only JSON request bodies are supported",
+    )
+    expect(skipped["repos/upload-release-asset"]).toBe(
+      "the request body is application/octet-stream; only JSON request bodies are supported",
+    )
     expect(skipped["meta/get-octocat"]).toBe(
       "response 200 is application/octocat-stream: binary responses are not supported (only JSON and text)",
     )
-    expect(api.operations.find((o) => o.tool === "repos/get")).toEqual({ tool: "repos/get", method: "GET", path: "/repos/{owner}/{repo}" })
+    expect(api.operations.find((o) => o.tool === "repos/get")).toEqual({
+      tool: "repos/get",
+      method: "GET",
+      path: "/repos/{owner}/{repo}",
+    })
   })
 })
 
@@ -74,11 +85,15 @@ describe("the ReadMe OpenAPI examples", () => {
 
   it("documents dereferenced in place (recursive schemas as object cycles) still render", async () => {
     for (const file of ["schema-circular", "circular-request-bodies", "circular-paths", "circular", "petstore"]) {
-      const spec = (await SwaggerParser.dereference(join(examples, "3.0", "json", `${file}.json`))) as unknown as Document
+      const spec = (await SwaggerParser.dereference(
+        join(examples, "3.0", "json", `${file}.json`),
+      )) as unknown as Document
       const api = checkDocument(spec, "http://127.0.0.1:9")
       expect(api.operations.length).toBeGreaterThan(0)
     }
-    const spec = (await SwaggerParser.dereference(join(examples, "3.0", "json", "schema-circular.json"))) as unknown as Document
+    const spec = (await SwaggerParser.dereference(
+      join(examples, "3.0", "json", "schema-circular.json"),
+    )) as unknown as Document
     const api = OpenAPI.fromSpec({ spec, baseUrl: "http://127.0.0.1:9" })
     const input = JSON.stringify(api.tools.postNotQuiteCircular.input)
     expect(input).toContain('"$ref":"#/$defs/Recursive"')
@@ -86,17 +101,29 @@ describe("the ReadMe OpenAPI examples", () => {
 
   it("the 3.0 and 3.1 petstores: 18 tools, the form and upload operations skipped", () => {
     for (const version of ["3.0", "3.1"]) {
-      const api = OpenAPI.fromSpec({ spec: readJson(join(examples, version, "json", "petstore.json")), baseUrl: "http://127.0.0.1:9" })
+      const api = OpenAPI.fromSpec({
+        spec: readJson(join(examples, version, "json", "petstore.json")),
+        baseUrl: "http://127.0.0.1:9",
+      })
       expect(api.operations.length).toBe(18)
-      expect(api.skipped.map((s) => `${s.method} ${s.path}`)).toEqual(["POST /pet/{petId}", "POST /pet/{petId}/uploadImage"])
+      expect(api.skipped.map((s) => `${s.method} ${s.path}`)).toEqual([
+        "POST /pet/{petId}",
+        "POST /pet/{petId}/uploadImage",
+      ])
       expect(api.operations.map((o) => o.tool)).toContain("findPetsByStatus")
     }
   })
 
   it("YAML documents load to the same tools as their JSON twins", async () => {
     for (const file of ["petstore", "train-travel", "schema-types", "security", "readme"]) {
-      const fromYaml = OpenAPI.fromSpec({ spec: await OpenAPI.load(join(examples, "3.1", "yaml", `${file}.yaml`)), baseUrl: "http://127.0.0.1:9" })
-      const fromJson = OpenAPI.fromSpec({ spec: readJson(join(examples, "3.1", "json", `${file}.json`)), baseUrl: "http://127.0.0.1:9" })
+      const fromYaml = OpenAPI.fromSpec({
+        spec: await OpenAPI.load(join(examples, "3.1", "yaml", `${file}.yaml`)),
+        baseUrl: "http://127.0.0.1:9",
+      })
+      const fromJson = OpenAPI.fromSpec({
+        spec: readJson(join(examples, "3.1", "json", `${file}.json`)),
+        baseUrl: "http://127.0.0.1:9",
+      })
       expect(fromYaml.operations).toEqual(fromJson.operations)
       expect(fromYaml.skipped).toEqual(fromJson.skipped)
     }

@@ -23,23 +23,33 @@ describe("skip reasons", () => {
   })
 
   it("styles a location does not define", () => {
-    expect(reasonOf(get({ parameters: [{ name: "q", in: "query", style: "matrix", schema: { type: "string" } }] }))).toBe(
+    expect(
+      reasonOf(get({ parameters: [{ name: "q", in: "query", style: "matrix", schema: { type: "string" } }] })),
+    ).toBe(
       'query parameter "q" uses style "matrix", which is not defined for query parameters (expected form, spaceDelimited, pipeDelimited, deepObject)',
     )
-    expect(reasonOf(get({ parameters: [{ name: "h", in: "header", style: "form", schema: { type: "string" } }] }))).toContain(
-      'header parameter "h" uses style "form"',
-    )
-    expect(reasonOf(get({ parameters: [{ name: "f", in: "query", style: "deepObject", explode: false, schema: { type: "object" } }] }))).toBe(
-      'query parameter "f" uses style deepObject with explode: false, which OpenAPI does not define',
-    )
+    expect(
+      reasonOf(get({ parameters: [{ name: "h", in: "header", style: "form", schema: { type: "string" } }] })),
+    ).toContain('header parameter "h" uses style "form"')
+    expect(
+      reasonOf(
+        get({
+          parameters: [{ name: "f", in: "query", style: "deepObject", explode: false, schema: { type: "object" } }],
+        }),
+      ),
+    ).toBe('query parameter "f" uses style deepObject with explode: false, which OpenAPI does not define')
     // without explode, deepObject means its only defined (exploded) form
-    expect(reasonOf(get({ parameters: [{ name: "f", in: "query", style: "deepObject", schema: { type: "object" } }] }))).toBeUndefined()
+    expect(
+      reasonOf(get({ parameters: [{ name: "f", in: "query", style: "deepObject", schema: { type: "object" } }] })),
+    ).toBeUndefined()
   })
 
   it("parameters with non-JSON content", () => {
-    expect(reasonOf(get({ parameters: [{ name: "q", in: "query", content: { "text/plain": { schema: { type: "string" } } } }] }))).toBe(
-      'query parameter "q" is described as text/plain content; only a single JSON media type is supported',
-    )
+    expect(
+      reasonOf(
+        get({ parameters: [{ name: "q", in: "query", content: { "text/plain": { schema: { type: "string" } } } }] }),
+      ),
+    ).toBe('query parameter "q" is described as text/plain content; only a single JSON media type is supported')
   })
 
   it("request bodies without JSON content", () => {
@@ -52,18 +62,24 @@ describe("skip reasons", () => {
   })
 
   it("server-sent events", () => {
-    expect(reasonOf(get({ responses: { "200": { description: "events", content: { "text/event-stream": { schema: { type: "string" } } } } } }))).toBe(
-      "response 200 is a server-sent event stream (text/event-stream); streaming responses are not supported",
-    )
+    expect(
+      reasonOf(
+        get({
+          responses: {
+            "200": { description: "events", content: { "text/event-stream": { schema: { type: "string" } } } },
+          },
+        }),
+      ),
+    ).toBe("response 200 is a server-sent event stream (text/event-stream); streaming responses are not supported")
   })
 
   it("binary responses", () => {
-    expect(reasonOf(get({ responses: { "200": { description: "file", content: { "application/octet-stream": {} } } } }))).toBe(
-      "response 200 is application/octet-stream: binary responses are not supported (only JSON and text)",
-    )
-    expect(reasonOf(get({ responses: { "201": { description: "image", content: { "image/png": {}, "image/jpeg": {} } } } }))).toBe(
-      "response 201 is image/png, image/jpeg: binary responses are not supported (only JSON and text)",
-    )
+    expect(
+      reasonOf(get({ responses: { "200": { description: "file", content: { "application/octet-stream": {} } } } })),
+    ).toBe("response 200 is application/octet-stream: binary responses are not supported (only JSON and text)")
+    expect(
+      reasonOf(get({ responses: { "201": { description: "image", content: { "image/png": {}, "image/jpeg": {} } } } })),
+    ).toBe("response 201 is image/png, image/jpeg: binary responses are not supported (only JSON and text)")
   })
 
   it("WebSocket upgrades", () => {
@@ -80,24 +96,31 @@ describe("skip reasons", () => {
       "the operation describes a WebSocket connection, which plain HTTP requests cannot make",
     )
     // merely mentioning WebSockets is not enough
-    expect(reasonOf(get({ description: "Create a short-lived ticket for opening a WebSocket connection." }))).toBeUndefined()
+    expect(
+      reasonOf(get({ description: "Create a short-lived ticket for opening a WebSocket connection." })),
+    ).toBeUndefined()
   })
 
   it("unsupported authentication", () => {
     const schemes = (s: Record<string, unknown>) => ({ ...server, components: { securitySchemes: s } })
-    expect(reasonOf(get({ security: [{ c: [] }] }), schemes({ c: { type: "apiKey", in: "cookie", name: "sid" } }))).toBe(
-      'security scheme "c" sends its API key in a cookie; cookie authentication is not supported',
-    )
+    expect(
+      reasonOf(get({ security: [{ c: [] }] }), schemes({ c: { type: "apiKey", in: "cookie", name: "sid" } })),
+    ).toBe('security scheme "c" sends its API key in a cookie; cookie authentication is not supported')
     expect(reasonOf(get({ security: [{ m: [] }] }), schemes({ m: { type: "mutualTLS" } }))).toBe(
       'security scheme "m" uses mutual TLS, which is not supported',
     )
     expect(reasonOf(get({ security: [{ d: [] }] }), schemes({ d: { type: "http", scheme: "digest" } }))).toBe(
       'security scheme "d" uses HTTP "digest" authentication, which is not supported (only bearer and basic)',
     )
-    expect(reasonOf(get({ security: [{ nope: [] }] }))).toBe('security scheme "nope" is not defined in components.securitySchemes')
+    expect(reasonOf(get({ security: [{ nope: [] }] }))).toBe(
+      'security scheme "nope" is not defined in components.securitySchemes',
+    )
     // one supported alternative is enough
     expect(
-      reasonOf(get({ security: [{ c: [] }, { b: [] }] }), schemes({ c: { type: "apiKey", in: "cookie", name: "sid" }, b: { type: "http", scheme: "bearer" } })),
+      reasonOf(
+        get({ security: [{ c: [] }, { b: [] }] }),
+        schemes({ c: { type: "apiKey", in: "cookie", name: "sid" }, b: { type: "http", scheme: "bearer" } }),
+      ),
     ).toBeUndefined()
   })
 
@@ -126,7 +149,12 @@ describe("skip reasons", () => {
       ),
     ).toBe('parameters "id" in query and in header share a name; one input object cannot hold both')
     expect(
-      reasonOf(post({ parameters: [{ name: "body", in: "query", schema: {} }], requestBody: { content: { "application/json": { schema: {} } } } })),
+      reasonOf(
+        post({
+          parameters: [{ name: "body", in: "query", schema: {} }],
+          requestBody: { content: { "application/json": { schema: {} } } },
+        }),
+      ),
     ).toBe('a query parameter is named "body", the input key reserved for the request body')
   })
 
@@ -175,10 +203,16 @@ describe("what is supported", () => {
         "/a": { get: { operationId: "a", responses: ok() } },
         "/b": { servers: [{ url: "http://127.0.0.2:8/b-root" }], get: { operationId: "b", responses: ok() } },
       },
-      { servers: [{ url: "http://{host}:{port}/api", variables: { host: { default: "127.0.0.1" }, port: { default: "8080" } } }] },
+      {
+        servers: [
+          { url: "http://{host}:{port}/api", variables: { host: { default: "127.0.0.1" }, port: { default: "8080" } } },
+        ],
+      },
     )
     expect(OpenAPI.fromSpec({ spec }).skipped).toEqual([])
-    expect(() => OpenAPI.fromSpec({ spec, baseUrl: "ftp://x" })).toThrow('baseUrl "ftp://x" must be an http or https URL')
+    expect(() => OpenAPI.fromSpec({ spec, baseUrl: "ftp://x" })).toThrow(
+      'baseUrl "ftp://x" must be an http or https URL',
+    )
     expect(() => OpenAPI.fromSpec({ spec, baseUrl: "nope" })).toThrow('baseUrl "nope" is not a URL')
   })
 
@@ -187,7 +221,11 @@ describe("what is supported", () => {
       spec: doc(
         get({
           operationId: "x",
-          parameters: ["Accept", "Content-Type", "Authorization"].map((name) => ({ name, in: "header", schema: { type: "string" } })),
+          parameters: ["Accept", "Content-Type", "Authorization"].map((name) => ({
+            name,
+            in: "header",
+            schema: { type: "string" },
+          })),
         }),
         server,
       ),
@@ -200,7 +238,9 @@ describe("what is supported", () => {
       spec: doc(
         {
           "/orders/{id}": {
-            parameters: [{ name: "id", in: "path", required: true, description: "Order id", schema: { type: "string" } }],
+            parameters: [
+              { name: "id", in: "path", required: true, description: "Order id", schema: { type: "string" } },
+            ],
             patch: {
               operationId: "orders.update",
               summary: "Update an order",
@@ -212,7 +252,13 @@ describe("what is supported", () => {
                 description: "The changes",
                 content: { "application/merge-patch+json": { schema: { $ref: "#/components/schemas/Patch" } } },
               },
-              responses: { "200": { description: "", content: { "application/json": { schema: { $ref: "#/components/schemas/Order" } } } }, "204": { description: "" } },
+              responses: {
+                "200": {
+                  description: "",
+                  content: { "application/json": { schema: { $ref: "#/components/schemas/Order" } } },
+                },
+                "204": { description: "" },
+              },
             },
           },
         },
@@ -231,7 +277,9 @@ describe("what is supported", () => {
       required: ["id", "body"],
       additionalProperties: false,
     })
-    expect(JSON.parse(JSON.stringify(tool.output))).toEqual({ anyOf: [{ $ref: "#/components/schemas/Order" }, { type: "null" }] })
+    expect(JSON.parse(JSON.stringify(tool.output))).toEqual({
+      anyOf: [{ $ref: "#/components/schemas/Order" }, { type: "null" }],
+    })
     // local references still resolve: the document's components ride along, out of sight
     expect((tool.input as { components?: unknown }).components).toBeDefined()
   })
@@ -240,8 +288,25 @@ describe("what is supported", () => {
     const api = OpenAPI.fromSpec({
       spec: doc(
         {
-          "/readme": { get: { operationId: "readme", responses: { "200": { description: "", content: { "text/markdown": {}, "application/octet-stream": {} } } } } },
-          "/diff": { get: { operationId: "diff", responses: { "200": { description: "", content: { "application/vnd.x.diff": {}, "application/json": { schema: { type: "array" } } } } } } },
+          "/readme": {
+            get: {
+              operationId: "readme",
+              responses: {
+                "200": { description: "", content: { "text/markdown": {}, "application/octet-stream": {} } },
+              },
+            },
+          },
+          "/diff": {
+            get: {
+              operationId: "diff",
+              responses: {
+                "200": {
+                  description: "",
+                  content: { "application/vnd.x.diff": {}, "application/json": { schema: { type: "array" } } },
+                },
+              },
+            },
+          },
         },
         server,
       ),
@@ -258,7 +323,15 @@ describe("what is supported", () => {
         {
           ...server,
           components: {
-            pathItems: { A: { get: { operationId: "a", parameters: [{ $ref: "#/components/parameters/Id" }], responses: { "200": { $ref: "#/components/responses/R" } } } } },
+            pathItems: {
+              A: {
+                get: {
+                  operationId: "a",
+                  parameters: [{ $ref: "#/components/parameters/Id" }],
+                  responses: { "200": { $ref: "#/components/responses/R" } },
+                },
+              },
+            },
             parameters: { Id: { name: "id", in: "path", required: true, schema: { type: "integer" } } },
             responses: { R: { description: "", content: { "application/json": { schema: { type: "string" } } } } },
           },
@@ -275,7 +348,10 @@ describe("naming", () => {
     const api = OpenAPI.fromSpec({
       spec: doc(
         {
-          "/s": { get: { operationId: "session.list", responses: ok() }, post: { operationId: "session.create", responses: ok() } },
+          "/s": {
+            get: { operationId: "session.list", responses: ok() },
+            post: { operationId: "session.create", responses: ok() },
+          },
           "/r": { get: { operationId: "repos/get-content", responses: ok() } },
           "/d": { get: { operationId: "a..b.", responses: ok() } },
         },
@@ -305,10 +381,25 @@ describe("naming", () => {
       { method: "get", path: "/z", operationId: "session_get" },
     ]
     const names = Naming.assign(ops).map((s) => s.join("."))
-    expect(names).toEqual(["dup", "dup_2", "dup_3", "session_get", "session.list", "postXY", "postXY_2", "session_get_2"])
+    expect(names).toEqual([
+      "dup",
+      "dup_2",
+      "dup_3",
+      "session_get",
+      "session.list",
+      "postXY",
+      "postXY_2",
+      "session_get_2",
+    ])
     expect(Naming.assign(ops)).toEqual(Naming.assign(ops))
     const tree = OpenAPI.fromSpec({
-      spec: doc({ "/session": { get: { operationId: "session", responses: ok() } }, "/session/list": { get: { operationId: "session.list", responses: ok() } } }, server),
+      spec: doc(
+        {
+          "/session": { get: { operationId: "session", responses: ok() } },
+          "/session/list": { get: { operationId: "session.list", responses: ok() } },
+        },
+        server,
+      ),
     }).tools
     expect(Object.keys(tree)).toEqual(["session_get", "session.list"])
   })
@@ -320,11 +411,15 @@ describe("invalid documents and options", () => {
     expect(() => OpenAPI.fromSpec({ spec: { swagger: "2.0", paths: {} } })).toThrow(
       "this is a Swagger 2.0 document; only OpenAPI 3.0 and 3.1 are supported: convert it to OpenAPI 3 first",
     )
-    expect(() => OpenAPI.fromSpec({ spec: { openapi: "4.0.0", paths: {} } })).toThrow("OpenAPI version 4.0.0 is not supported; expected 3.0.x or 3.1.x")
+    expect(() => OpenAPI.fromSpec({ spec: { openapi: "4.0.0", paths: {} } })).toThrow(
+      "OpenAPI version 4.0.0 is not supported; expected 3.0.x or 3.1.x",
+    )
     expect(() => OpenAPI.fromSpec({ spec: { openapi: "3.0.3" } })).toThrow('the document has no "paths"')
     expect(() => OpenAPI.fromSpec({ spec: { paths: {} } })).toThrow('the document has no "openapi" version string')
     expect(() => OpenAPI.fromSpec({ spec: doc({}), auth: {} as never })).toThrow("auth must be { resolve(request) }")
-    expect(() => OpenAPI.fromSpec({ spec: doc({}), headers: { "bad name": "x" } })).toThrow('"bad name" is not a valid header name')
+    expect(() => OpenAPI.fromSpec({ spec: doc({}), headers: { "bad name": "x" } })).toThrow(
+      '"bad name" is not a valid header name',
+    )
     expect(() => OpenAPI.fromSpec({ spec: doc({}), maxResponseBytes: 0 })).toThrow(RangeError)
   })
   it("accepts 3.0 and 3.1 documents with webhooks only", () => {

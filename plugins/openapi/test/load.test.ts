@@ -28,7 +28,11 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const minimal = { openapi: "3.1.0", info: { title: "t", version: "1" }, paths: { "/a": { get: { operationId: "a", responses: {} } } } }
+const minimal = {
+  openapi: "3.1.0",
+  info: { title: "t", version: "1" },
+  paths: { "/a": { get: { operationId: "a", responses: {} } } },
+}
 
 describe("OpenAPI.load", () => {
   it("loads a split YAML document from a file, bundling external $refs (cycles included)", async () => {
@@ -39,14 +43,22 @@ describe("OpenAPI.load", () => {
     const create = runtime.catalog.find((c) => c.path === "products.create")!.signature
     expect(create).toContain("name: string")
     expect(create.split("->")[0]).not.toMatch(/\bid\b/)
-    expect(await run(toolAt(api.tools, "products.get"), { id: "a b" })).toEqual({ id: "p1", name: "Lamp", path: "/products/a%20b" })
+    expect(await run(toolAt(api.tools, "products.get"), { id: "a b" })).toEqual({
+      id: "p1",
+      name: "Lamp",
+      path: "/products/a%20b",
+    })
   })
 
   it("loads from a loopback URL and resolves relative servers against it", async () => {
     const spec = await OpenAPI.load(`${server.url}/docs/main.yaml`)
     const api = OpenAPI.fromSpec({ spec })
     expect(api.skipped).toEqual([])
-    expect(await run(toolAt(api.tools, "products.get"), { id: "7" })).toEqual({ id: "p1", name: "Lamp", path: "/api/products/7" })
+    expect(await run(toolAt(api.tools, "products.get"), { id: "7" })).toEqual({
+      id: "p1",
+      name: "Lamp",
+      path: "/api/products/7",
+    })
   })
 
   it("loads JSON and YAML text and objects", async () => {
@@ -61,12 +73,22 @@ describe("OpenAPI.load", () => {
     await expect(OpenAPI.load(fixtures)).rejects.toThrow("not a file")
     await expect(OpenAPI.load('{"openapi": "3.1.0",')).rejects.toThrow(/^the document is not valid JSON: /)
     await expect(OpenAPI.load("openapi: [3.1\n")).rejects.toThrow(/^the document is not valid YAML: /)
-    await expect(OpenAPI.load("openapi: 3.2.0\npaths: {}\n")).rejects.toThrow("the document text: OpenAPI version 3.2.0 is not supported")
-    await expect(OpenAPI.load("openapi: 3.1\npaths: {}\n")).rejects.toThrow('the "openapi" version must be a string such as "3.1.0", not the number 3.1')
-    await expect(OpenAPI.load("openapi: 3.1.0\ninfo: {}\n")).rejects.toThrow('the document text: the document has no "paths"')
+    await expect(OpenAPI.load("openapi: 3.2.0\npaths: {}\n")).rejects.toThrow(
+      "the document text: OpenAPI version 3.2.0 is not supported",
+    )
+    await expect(OpenAPI.load("openapi: 3.1\npaths: {}\n")).rejects.toThrow(
+      'the "openapi" version must be a string such as "3.1.0", not the number 3.1',
+    )
+    await expect(OpenAPI.load("openapi: 3.1.0\ninfo: {}\n")).rejects.toThrow(
+      'the document text: the document has no "paths"',
+    )
     await expect(OpenAPI.load(join(fixtures, "schemas.yaml"))).rejects.toThrow(/schemas\.yaml/)
-    await expect(OpenAPI.load(`${server.url}/docs/missing.yaml`)).rejects.toThrow(/^cannot load http:\/\/127\.0\.0\.1:\d+\/docs\/missing\.yaml: /)
-    await expect(OpenAPI.load("ftp://example.test/x.yaml")).rejects.toThrow("only file paths and http(s) URLs are supported")
+    await expect(OpenAPI.load(`${server.url}/docs/missing.yaml`)).rejects.toThrow(
+      /^cannot load http:\/\/127\.0\.0\.1:\d+\/docs\/missing\.yaml: /,
+    )
+    await expect(OpenAPI.load("ftp://example.test/x.yaml")).rejects.toThrow(
+      "only file paths and http(s) URLs are supported",
+    )
     await expect(OpenAPI.load("")).rejects.toThrow("no OpenAPI document given")
   })
 })
@@ -78,7 +100,9 @@ describe("OpenAPI.layer", () => {
     const sources = await Effect.runPromise(
       Effect.gen(function* () {
         const context = yield* Effect.context<never>()
-        return [...context.mapUnsafe.entries()].filter(([key]) => key.startsWith(ToolSource.keyPrefix)).map(([, v]) => v)
+        return [...context.mapUnsafe.entries()]
+          .filter(([key]) => key.startsWith(ToolSource.keyPrefix))
+          .map(([, v]) => v)
       }).pipe(Effect.provide(Layer.mergeAll(fromSpec, fromSource))) as Effect.Effect<ToolSource.ToolSourceService[]>,
     )
     expect(sources.map((s) => [s.mount, Object.keys(s.tools)])).toEqual([
@@ -89,6 +113,8 @@ describe("OpenAPI.layer", () => {
 
   it("fails to build with a DocumentError for a bad source", async () => {
     const exit = await Effect.runPromiseExit(Layer.build(OpenAPI.layer({ source: "missing.yaml" })).pipe(Effect.scoped))
-    expect(Exit.isFailure(exit) && (Cause.squash(exit.cause) as Error).message).toBe("OpenAPI document not found: missing.yaml")
+    expect(Exit.isFailure(exit) && (Cause.squash(exit.cause) as Error).message).toBe(
+      "OpenAPI document not found: missing.yaml",
+    )
   })
 })

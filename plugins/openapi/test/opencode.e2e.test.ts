@@ -48,7 +48,8 @@ const stop = async () => {
 }
 
 beforeAll(async () => {
-  if (!existsSync(binary)) throw new Error(`the OpenCode binary is missing at node_modules/.bin/opencode; run npm install`)
+  if (!existsSync(binary))
+    throw new Error(`the OpenCode binary is missing at node_modules/.bin/opencode; run npm install`)
   home = mkdtempSync(join(tmpdir(), "codemode-opencode-"))
   project = join(home, "project")
   mkdirSync(project)
@@ -71,14 +72,22 @@ beforeAll(async () => {
     OPENCODE_DISABLE_CLAUDE_CODE: "1",
     OPENCODE_DISABLE_EXTERNAL_SKILLS: "1",
   }
-  child = spawn(binary, ["serve", "--hostname", "127.0.0.1", "--port", String(port)], { cwd: project, env, detached: true, stdio: ["ignore", "pipe", "pipe"] })
+  child = spawn(binary, ["serve", "--hostname", "127.0.0.1", "--port", String(port)], {
+    cwd: project,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  })
   child.stdout!.on("data", (d) => (output += d))
   child.stderr!.on("data", (d) => (output += d))
   const deadline = Date.now() + 60_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`opencode serve exited with ${child.exitCode}: ${output.slice(-2000)}`)
     try {
-      const response = await fetch(`${baseUrl}/global/health`, { headers: { authorization: basic }, signal: AbortSignal.timeout(2000) })
+      const response = await fetch(`${baseUrl}/global/health`, {
+        headers: { authorization: basic },
+        signal: AbortSignal.timeout(2000),
+      })
       if (response.ok) break
     } catch {}
     if (Date.now() > deadline) throw new Error(`opencode serve did not answer within 60 s: ${output.slice(-2000)}`)
@@ -131,9 +140,18 @@ describe("the real OpenCode server", () => {
         missing = ok and "found" or tostring(err),
       }
     `
-    const result = await Effect.runPromise(runtime.execute(program).pipe(Effect.provide(FetchHttpClient.layer)) as Effect.Effect<CodeMode.Result>)
+    const result = await Effect.runPromise(
+      runtime.execute(program).pipe(Effect.provide(FetchHttpClient.layer)) as Effect.Effect<CodeMode.Result>,
+    )
     if (!result.ok) throw new Error(`${result.error.kind}: ${result.error.message}\n${output.slice(-2000)}`)
-    const value = result.value as { id: string; title: string; listed: boolean; sessions: number; configIsObject: boolean; missing: string }
+    const value = result.value as {
+      id: string
+      title: string
+      listed: boolean
+      sessions: number
+      configIsObject: boolean
+      missing: string
+    }
     expect(value.id).toMatch(/^ses/)
     expect(value.title).toBe("codemode e2e")
     expect(value.listed).toBe(true)

@@ -44,7 +44,9 @@ describe("path styles (the OpenAPI style table)", () => {
 
   it("rejects null and nested values with the parameter's name", () => {
     const param = plan({ in: "path", style: "simple", explode: false, name: "id" })
-    expect(() => Parameter.pathSegment(param, null)).toThrow('parameter "id" is part of the URL path and cannot be null')
+    expect(() => Parameter.pathSegment(param, null)).toThrow(
+      'parameter "id" is part of the URL path and cannot be null',
+    )
     expect(() => Parameter.pathSegment(param, [["x"]])).toThrow('parameter "id": item 1 is an array')
     expect(() => Parameter.pathSegment(param, { a: { b: 1 } })).toThrow('parameter "id": property "a" is an object')
   })
@@ -70,7 +72,9 @@ describe("query styles (the OpenAPI style table)", () => {
     const param = plan({ in: "query", style: "deepObject", explode: true })
     expect(Parameter.queryPieces(param, object)).toEqual(["color[R]=100", "color[G]=200", "color[B]=150"])
     expect(Parameter.queryPieces(param, { "a b": "c&d" })).toEqual(["color[a%20b]=c%26d"])
-    expect(() => Parameter.queryPieces(param, "blue")).toThrow('parameter "color" (style deepObject) must be an object, not string')
+    expect(() => Parameter.queryPieces(param, "blue")).toThrow(
+      'parameter "color" (style deepObject) must be an object, not string',
+    )
     expect(() => Parameter.queryPieces(param, array)).toThrow("must be an object, not an array")
     expect(() => Parameter.queryPieces(param, { R: { x: 1 } })).toThrow('property "R" is an object')
   })
@@ -99,15 +103,23 @@ describe("query styles (the OpenAPI style table)", () => {
 describe("header style", () => {
   it("simple, exploded or not, unencoded", () => {
     expect(Parameter.headerValue(plan({ in: "header", style: "simple", explode: false }), "a b/c")).toBe("a b/c")
-    expect(Parameter.headerValue(plan({ in: "header", style: "simple", explode: false }), array)).toBe("blue,black,brown")
-    expect(Parameter.headerValue(plan({ in: "header", style: "simple", explode: false }), object)).toBe("R,100,G,200,B,150")
-    expect(Parameter.headerValue(plan({ in: "header", style: "simple", explode: true }), object)).toBe("R=100,G=200,B=150")
-    expect(Parameter.headerValue(plan({ in: "header", style: "simple", explode: false, json: true }), { a: 1 })).toBe('{"a":1}')
+    expect(Parameter.headerValue(plan({ in: "header", style: "simple", explode: false }), array)).toBe(
+      "blue,black,brown",
+    )
+    expect(Parameter.headerValue(plan({ in: "header", style: "simple", explode: false }), object)).toBe(
+      "R,100,G,200,B,150",
+    )
+    expect(Parameter.headerValue(plan({ in: "header", style: "simple", explode: true }), object)).toBe(
+      "R=100,G=200,B=150",
+    )
+    expect(Parameter.headerValue(plan({ in: "header", style: "simple", explode: false, json: true }), { a: 1 })).toBe(
+      '{"a":1}',
+    )
   })
   it("refuses line breaks", () => {
-    expect(() => Parameter.headerValue(plan({ in: "header", style: "simple", explode: false, name: "X-Id" }), "a\r\nB: c")).toThrow(
-      'header parameter "X-Id" cannot contain line breaks',
-    )
+    expect(() =>
+      Parameter.headerValue(plan({ in: "header", style: "simple", explode: false, name: "X-Id" }), "a\r\nB: c"),
+    ).toThrow('header parameter "X-Id" cannot contain line breaks')
   })
 })
 
@@ -128,7 +140,14 @@ describe("parameters on the wire", () => {
             parameters: [
               { name: "color", in: "path", required: true, schema: { type: "string" } },
               { name: "label", in: "path", required: true, style: "label", schema: { type: "array" } },
-              { name: "matrix", in: "path", required: true, style: "matrix", explode: true, schema: { type: "object" } },
+              {
+                name: "matrix",
+                in: "path",
+                required: true,
+                style: "matrix",
+                explode: true,
+                schema: { type: "object" },
+              },
               { name: "tags", in: "query", schema: { type: "array", items: { type: "string" } } },
               { name: "ids", in: "query", style: "form", explode: false, schema: { type: "array" } },
               { name: "sizes", in: "query", style: "pipeDelimited", schema: { type: "array" } },
@@ -189,7 +208,15 @@ describe("parameters on the wire", () => {
 
   it("reports a value its style cannot encode", async () => {
     const api = OpenAPI.fromSpec({ spec: spec() })
-    expect(await failure(toolAt(api.tools, "colors.get"), { color: "c", label: "l", matrix: "m", "X-Tenant": 1, filter: { a: [1] } })).toBe(
+    expect(
+      await failure(toolAt(api.tools, "colors.get"), {
+        color: "c",
+        label: "l",
+        matrix: "m",
+        "X-Tenant": 1,
+        filter: { a: [1] },
+      }),
+    ).toBe(
       'GET /colors/{color}/{label}/{matrix}: parameter "filter": property "a" is an array; style deepObject can only send flat objects of strings, numbers and booleans',
     )
   })

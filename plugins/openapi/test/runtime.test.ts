@@ -21,7 +21,10 @@ const schemes = {
   basic: { type: "http", scheme: "basic" },
   headerKey: { type: "apiKey", in: "header", name: "X-API-Key" },
   queryKey: { type: "apiKey", in: "query", name: "api_key" },
-  oauth: { type: "oauth2", flows: { clientCredentials: { tokenUrl: "http://127.0.0.1:9/token", scopes: { read: "" } } } },
+  oauth: {
+    type: "oauth2",
+    flows: { clientCredentials: { tokenUrl: "http://127.0.0.1:9/token", scopes: { read: "" } } },
+  },
 }
 
 const secured = (security: unknown[]) =>
@@ -47,7 +50,14 @@ describe("authentication", () => {
       return answers[request.scheme]
     }
     const call = async (scheme: string) =>
-      (await run(toolAt(OpenAPI.fromSpec({ spec: secured([{ [scheme]: scheme === "oauth" ? ["read"] : [] }]), auth: { resolve } }).tools, "me"), {})) as Echoed
+      (await run(
+        toolAt(
+          OpenAPI.fromSpec({ spec: secured([{ [scheme]: scheme === "oauth" ? ["read"] : [] }]), auth: { resolve } })
+            .tools,
+          "me",
+        ),
+        {},
+      )) as Echoed
     expect((await call("bearer")).headers.authorization).toBe("Bearer tok-123")
     expect((await call("basic")).headers.authorization).toBe(`Basic ${Buffer.from("ann:s3cret!").toString("base64")}`)
     expect((await call("headerKey")).headers["x-api-key"]).toBe("key-456")
@@ -60,14 +70,26 @@ describe("authentication", () => {
       ["queryKey", "apiKey"],
       ["oauth", "bearer"],
     ])
-    expect(asked[4]).toEqual({ scheme: "oauth", kind: "bearer", scopes: ["read"], operation: { method: "GET", path: "/me", tool: "me" } })
+    expect(asked[4]).toEqual({
+      scheme: "oauth",
+      kind: "bearer",
+      scopes: ["read"],
+      operation: { method: "GET", path: "/me", tool: "me" },
+    })
   })
 
   it("tries alternatives in order; an empty alternative allows anonymous calls; AND-ed schemes all apply", async () => {
-    const resolve = (r: OpenAPI.AuthRequest) => (r.scheme === "headerKey" ? "k" : r.scheme === "queryKey" ? "q" : undefined)
-    const either = toolAt(OpenAPI.fromSpec({ spec: secured([{ bearer: [] }, { headerKey: [] }]), auth: { resolve } }).tools, "me")
+    const resolve = (r: OpenAPI.AuthRequest) =>
+      r.scheme === "headerKey" ? "k" : r.scheme === "queryKey" ? "q" : undefined
+    const either = toolAt(
+      OpenAPI.fromSpec({ spec: secured([{ bearer: [] }, { headerKey: [] }]), auth: { resolve } }).tools,
+      "me",
+    )
     expect(((await run(either, {})) as Echoed).headers["x-api-key"]).toBe("k")
-    const both = toolAt(OpenAPI.fromSpec({ spec: secured([{ headerKey: [], queryKey: [] }]), auth: { resolve } }).tools, "me")
+    const both = toolAt(
+      OpenAPI.fromSpec({ spec: secured([{ headerKey: [], queryKey: [] }]), auth: { resolve } }).tools,
+      "me",
+    )
     const r = (await run(both, {})) as Echoed
     expect([r.headers["x-api-key"], r.url]).toEqual(["k", "/me?api_key=q"])
     const optional = toolAt(OpenAPI.fromSpec({ spec: secured([{ bearer: [] }, {}]), auth: { resolve } }).tools, "me")
@@ -75,20 +97,44 @@ describe("authentication", () => {
   })
 
   it("resolve may return a Promise or an Effect", async () => {
-    const viaPromise = toolAt(OpenAPI.fromSpec({ spec: secured([{ bearer: [] }]), auth: { resolve: async () => "p" } }).tools, "me")
+    const viaPromise = toolAt(
+      OpenAPI.fromSpec({ spec: secured([{ bearer: [] }]), auth: { resolve: async () => "p" } }).tools,
+      "me",
+    )
     expect(((await run(viaPromise, {})) as Echoed).headers.authorization).toBe("Bearer p")
-    const viaEffect = toolAt(OpenAPI.fromSpec({ spec: secured([{ bearer: [] }]), auth: { resolve: () => Effect.succeed("e") } }).tools, "me")
+    const viaEffect = toolAt(
+      OpenAPI.fromSpec({ spec: secured([{ bearer: [] }]), auth: { resolve: () => Effect.succeed("e") } }).tools,
+      "me",
+    )
     expect(((await run(viaEffect, {})) as Echoed).headers.authorization).toBe("Bearer e")
   })
 
   it("fails clearly when credentials are missing or wrong-shaped, without sending the request", async () => {
     const none = toolAt(OpenAPI.fromSpec({ spec: secured([{ bearer: [] }]) }).tools, "me")
-    expect(await failure(none, {})).toBe("GET /me needs credentials for bearer (bearer); the host configured no auth.resolve")
-    const empty = toolAt(OpenAPI.fromSpec({ spec: secured([{ bearer: [] }, { basic: [] }]), auth: { resolve: () => undefined } }).tools, "me")
-    expect(await failure(empty, {})).toBe("GET /me needs credentials for bearer (bearer) or basic (basic), and auth.resolve returned none")
-    const wrong = toolAt(OpenAPI.fromSpec({ spec: secured([{ basic: [] }]), auth: { resolve: () => "just-a-string" } }).tools, "me")
-    expect(await failure(wrong, {})).toBe('auth.resolve returned a string for the basic scheme "basic"; return { username, password }')
-    const broken = toolAt(OpenAPI.fromSpec({ spec: secured([{ bearer: [] }]), auth: { resolve: () => Effect.fail(new Error("vault is sealed")) } }).tools, "me")
+    expect(await failure(none, {})).toBe(
+      "GET /me needs credentials for bearer (bearer); the host configured no auth.resolve",
+    )
+    const empty = toolAt(
+      OpenAPI.fromSpec({ spec: secured([{ bearer: [] }, { basic: [] }]), auth: { resolve: () => undefined } }).tools,
+      "me",
+    )
+    expect(await failure(empty, {})).toBe(
+      "GET /me needs credentials for bearer (bearer) or basic (basic), and auth.resolve returned none",
+    )
+    const wrong = toolAt(
+      OpenAPI.fromSpec({ spec: secured([{ basic: [] }]), auth: { resolve: () => "just-a-string" } }).tools,
+      "me",
+    )
+    expect(await failure(wrong, {})).toBe(
+      'auth.resolve returned a string for the basic scheme "basic"; return { username, password }',
+    )
+    const broken = toolAt(
+      OpenAPI.fromSpec({
+        spec: secured([{ bearer: [] }]),
+        auth: { resolve: () => Effect.fail(new Error("vault is sealed")) },
+      }).tools,
+      "me",
+    )
     expect(await failure(broken, {})).toBe('GET /me: auth.resolve failed for scheme "bearer": vault is sealed')
     expect(server.requests).toEqual([])
   })
@@ -97,9 +143,14 @@ describe("authentication", () => {
     const spec = doc({ "/me": { get: { operationId: "me", responses: ok() } } }, { servers: [{ url: server.url }] })
     const api = OpenAPI.fromSpec({
       spec,
-      auth: { schemes: { server: { type: "http", scheme: "basic" } }, resolve: () => ({ username: "opencode", password: "pw" }) },
+      auth: {
+        schemes: { server: { type: "http", scheme: "basic" } },
+        resolve: () => ({ username: "opencode", password: "pw" }),
+      },
     })
-    expect(((await run(toolAt(api.tools, "me"), {})) as Echoed).headers.authorization).toBe(`Basic ${Buffer.from("opencode:pw").toString("base64")}`)
+    expect(((await run(toolAt(api.tools, "me"), {})) as Echoed).headers.authorization).toBe(
+      `Basic ${Buffer.from("opencode:pw").toString("base64")}`,
+    )
     // an empty security list (as OpenCode's own description has) also leaves authentication to auth.schemes
     const emptyList = OpenAPI.fromSpec({
       spec: { ...spec, security: [] },
@@ -109,18 +160,27 @@ describe("authentication", () => {
     // a declared requirement wins over auth.schemes
     const declared = OpenAPI.fromSpec({
       spec: secured([{ headerKey: [] }]),
-      auth: { schemes: { token: { type: "http", scheme: "bearer" } }, resolve: (r) => (r.scheme === "headerKey" ? "k" : "t") },
+      auth: {
+        schemes: { token: { type: "http", scheme: "bearer" } },
+        resolve: (r) => (r.scheme === "headerKey" ? "k" : "t"),
+      },
     })
     const echoed = (await run(toolAt(declared.tools, "me"), {})) as Echoed
     expect([echoed.headers["x-api-key"], echoed.headers.authorization]).toEqual(["k", undefined])
   })
 
   it("never shows credentials in failures, signatures or descriptions", async () => {
-    server.handler = (req, res) => json(res, 401, { error: "bad token", echoed: req.headers.authorization, url: req.url })
-    const api = OpenAPI.fromSpec({ spec: secured([{ bearer: [], queryKey: [] }]), auth: { resolve: (r) => (r.scheme === "bearer" ? "TOPSECRET-1" : "TOPSECRET-2") } })
+    server.handler = (req, res) =>
+      json(res, 401, { error: "bad token", echoed: req.headers.authorization, url: req.url })
+    const api = OpenAPI.fromSpec({
+      spec: secured([{ bearer: [], queryKey: [] }]),
+      auth: { resolve: (r) => (r.scheme === "bearer" ? "TOPSECRET-1" : "TOPSECRET-2") },
+    })
     const tool = toolAt(api.tools, "me")
     const message = await failure(tool, {})
-    expect(message).toBe('GET /me: HTTP 401: {"error":"bad token","echoed":"Bearer [redacted]","url":"/me?api_key=[redacted]"}')
+    expect(message).toBe(
+      'GET /me: HTTP 401: {"error":"bad token","echoed":"Bearer [redacted]","url":"/me?api_key=[redacted]"}',
+    )
     expect(JSON.stringify([tool.input, tool.output, tool.description])).not.toContain("TOPSECRET")
   })
 })
@@ -137,22 +197,36 @@ describe("requests and responses", () => {
           },
         },
         "/items/{id}": {
-          get: { operationId: "items.get", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: ok() },
-          delete: { operationId: "items.delete", parameters: [{ name: "id", in: "path", required: true }], responses: { "204": { description: "gone" } } },
+          get: {
+            operationId: "items.get",
+            parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+            responses: ok(),
+          },
+          delete: {
+            operationId: "items.delete",
+            parameters: [{ name: "id", in: "path", required: true }],
+            responses: { "204": { description: "gone" } },
+          },
         },
-        "/notes": { get: { operationId: "notes", responses: { "200": { description: "", content: { "text/plain": {} } } } } },
+        "/notes": {
+          get: { operationId: "notes", responses: { "200": { description: "", content: { "text/plain": {} } } } },
+        },
       },
       { servers: [{ url: server.url }] },
     )
 
   it("sends the JSON body with its content type and returns decoded JSON", async () => {
     const api = OpenAPI.fromSpec({ spec: spec(), headers: { "X-Client": "codemode" } })
-    const echoed = (await run(toolAt(api.tools, "items.create"), { body: { name: "lamp", tags: [], price: 1.5 } })) as Echoed
+    const echoed = (await run(toolAt(api.tools, "items.create"), {
+      body: { name: "lamp", tags: [], price: 1.5 },
+    })) as Echoed
     expect(echoed.method).toBe("POST")
     expect(JSON.parse(echoed.body)).toEqual({ name: "lamp", tags: [], price: 1.5 })
     expect(echoed.headers["content-type"]).toBe("application/json")
     expect(echoed.headers["x-client"]).toBe("codemode")
-    expect(await failure(toolAt(api.tools, "items.create"), {})).toBe('POST /items: missing required input "body" (the request body)')
+    expect(await failure(toolAt(api.tools, "items.create"), {})).toBe(
+      'POST /items: missing required input "body" (the request body)',
+    )
   })
 
   it("passes values through unchanged: readOnly properties in requests, writeOnly ones in responses", async () => {
@@ -162,7 +236,12 @@ describe("requests and responses", () => {
           post: {
             operationId: "pets.create",
             requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } } },
-            responses: { "201": { description: "", content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } } } },
+            responses: {
+              "201": {
+                description: "",
+                content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } },
+              },
+            },
           },
         },
       },
@@ -170,13 +249,22 @@ describe("requests and responses", () => {
         servers: [{ url: server.url }],
         components: {
           schemas: {
-            Pet: { type: "object", properties: { id: { type: "integer", readOnly: true }, name: { type: "string" }, secret: { type: "string", writeOnly: true } } },
+            Pet: {
+              type: "object",
+              properties: {
+                id: { type: "integer", readOnly: true },
+                name: { type: "string" },
+                secret: { type: "string", writeOnly: true },
+              },
+            },
           },
         },
       },
     )
     server.handler = (req, res) => json(res, 201, { ...JSON.parse(req.body), secret: "kept" })
-    const result = await run(toolAt(OpenAPI.fromSpec({ spec }).tools, "pets.create"), { body: { id: 7, name: "Rex", nested: { deep: [1] } } })
+    const result = await run(toolAt(OpenAPI.fromSpec({ spec }).tools, "pets.create"), {
+      body: { id: 7, name: "Rex", nested: { deep: [1] } },
+    })
     expect(result).toEqual({ id: 7, name: "Rex", nested: { deep: [1] }, secret: "kept" })
   })
 
@@ -197,16 +285,24 @@ describe("requests and responses", () => {
 
   it("rejects unknown and malformed input", async () => {
     const api = OpenAPI.fromSpec({ spec: spec() })
-    expect(await failure(toolAt(api.tools, "items.get"), { id: "1", idd: 2 })).toBe('GET /items/{id}: unknown input "idd"; expected "id"')
-    expect(await failure(toolAt(api.tools, "notes"), { x: 1 })).toBe('GET /notes: unknown input "x"; this operation takes no input')
-    expect(await failure(toolAt(api.tools, "items.get"), [1])).toBe("GET /items/{id}: expected an input object (a table), got an array")
+    expect(await failure(toolAt(api.tools, "items.get"), { id: "1", idd: 2 })).toBe(
+      'GET /items/{id}: unknown input "idd"; expected "id"',
+    )
+    expect(await failure(toolAt(api.tools, "notes"), { x: 1 })).toBe(
+      'GET /notes: unknown input "x"; this operation takes no input',
+    )
+    expect(await failure(toolAt(api.tools, "items.get"), [1])).toBe(
+      "GET /items/{id}: expected an input object (a table), got an array",
+    )
   })
 
   it("non-2xx responses fail with method, path, status and a size-capped body", async () => {
     server.handler = (_req, res) => json(res, 404, { error: "no such item", detail: "x".repeat(5000) })
     const api = OpenAPI.fromSpec({ spec: spec(), maxErrorBodyChars: 60 })
     const message = await failure(toolAt(api.tools, "items.get"), { id: "a/b" })
-    expect(message).toBe(`GET /items/a%2Fb: HTTP 404: {"error":"no such item","detail":"${"x".repeat(26)}… (4976 more characters)`)
+    expect(message).toBe(
+      `GET /items/a%2Fb: HTTP 404: {"error":"no such item","detail":"${"x".repeat(26)}… (4976 more characters)`,
+    )
     server.handler = (_req, res) => {
       res.writeHead(500)
       res.end()
@@ -239,18 +335,24 @@ describe("requests and responses", () => {
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) })
       res.end(text)
     }
-    expect(await failure(toolAt(api.tools, "items.get"), { id: "1" })).toMatch(/^GET \/items\/1: the response is 50\d\d bytes, over the 1000-byte limit$/)
+    expect(await failure(toolAt(api.tools, "items.get"), { id: "1" })).toMatch(
+      /^GET \/items\/1: the response is 50\d\d bytes, over the 1000-byte limit$/,
+    )
     server.handler = (_req, res) => {
       res.writeHead(200, { "content-type": "application/json" })
       res.write('["' + "z".repeat(800))
       setTimeout(() => res.end("z".repeat(800) + '"]'), 20)
     }
-    expect(await failure(toolAt(api.tools, "items.get"), { id: "1" })).toBe("GET /items/1: the response is over the 1000-byte limit")
+    expect(await failure(toolAt(api.tools, "items.get"), { id: "1" })).toBe(
+      "GET /items/1: the response is over the 1000-byte limit",
+    )
   })
 
   it("reports connection failures with method and path", async () => {
     const api = OpenAPI.fromSpec({ spec: spec(), baseUrl: "http://127.0.0.1:9" })
-    expect(await failure(toolAt(api.tools, "items.get"), { id: "1" })).toMatch(/^GET \/items\/1: request failed: .*ECONNREFUSED/)
+    expect(await failure(toolAt(api.tools, "items.get"), { id: "1" })).toMatch(
+      /^GET \/items\/1: request failed: .*ECONNREFUSED/,
+    )
   })
 
   it("interruption aborts the request in flight", async () => {
@@ -260,7 +362,9 @@ describe("requests and responses", () => {
       res.on("close", () => closed())
     }
     const api = OpenAPI.fromSpec({ spec: spec() })
-    const effect = toolAt(api.tools, "items.get").execute({ id: "slow" }).pipe(Effect.provide(NodeHttpClient.layerNodeHttp)) as Effect.Effect<unknown>
+    const effect = toolAt(api.tools, "items.get")
+      .execute({ id: "slow" })
+      .pipe(Effect.provide(NodeHttpClient.layerNodeHttp)) as Effect.Effect<unknown>
     const exit = await Effect.runPromise(
       Effect.gen(function* () {
         const fiber = yield* Effect.forkChild(effect)
@@ -279,14 +383,22 @@ describe("requests and responses", () => {
     let closed!: () => void
     const aborted = new Promise<void>((resolve) => (closed = resolve))
     server.handler = (_req, res) => res.on("close", () => closed())
-    const runtime = CodeMode.make({ language: "lua", tools: { shop: OpenAPI.fromSpec({ spec: spec() }).tools }, limits: { timeoutMs: 1500 } })
-    const execute = (code: string) => Effect.runPromise(runtime.execute(code).pipe(Effect.provide(NodeHttpClient.layerNodeHttp)))
+    const runtime = CodeMode.make({
+      language: "lua",
+      tools: { shop: OpenAPI.fromSpec({ spec: spec() }).tools },
+      limits: { timeoutMs: 1500 },
+    })
+    const execute = (code: string) =>
+      Effect.runPromise(runtime.execute(code).pipe(Effect.provide(NodeHttpClient.layerNodeHttp)))
     expect(await execute("return 1")).toMatchObject({ ok: true, value: 1 }) // the sandbox worker is warm
     const result = await execute(`return tools.shop.items.get({ id = "slow" })`)
     expect(result.ok).toBe(false)
     if (!result.ok) expect(result.error.kind).toBe("TimeoutExceeded")
     expect(server.requests.map((r) => r.url)).toEqual(["/items/slow"])
-    await Promise.race([aborted, new Promise((_, reject) => setTimeout(() => reject(new Error("the request was not aborted")), 10_000))])
+    await Promise.race([
+      aborted,
+      new Promise((_, reject) => setTimeout(() => reject(new Error("the request was not aborted")), 10_000)),
+    ])
   })
 
   it("times out with Effect.timeout without leaving the request open", async () => {

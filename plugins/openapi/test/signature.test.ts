@@ -13,15 +13,24 @@ const spec = doc(
       post: {
         operationId: "pets.create",
         summary: "Add a pet",
-        requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } } },
-        responses: { "201": { description: "", content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } } } },
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } },
+        },
+        responses: {
+          "201": { description: "", content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } } },
+        },
       },
     },
     "/pets/{petId}": {
       get: {
         operationId: "pets.get",
-        parameters: [{ name: "petId", in: "path", required: true, description: "The pet's id", schema: { type: "integer" } }],
-        responses: { "200": { description: "", content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } } } },
+        parameters: [
+          { name: "petId", in: "path", required: true, description: "The pet's id", schema: { type: "integer" } },
+        ],
+        responses: {
+          "200": { description: "", content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } } },
+        },
       },
     },
   },
@@ -39,7 +48,10 @@ const spec = doc(
             owner: { $ref: "#/components/schemas/Owner" },
           },
         },
-        Owner: { type: "object", properties: { id: { type: "integer", readOnly: true }, pin: { type: "string", writeOnly: true } } },
+        Owner: {
+          type: "object",
+          properties: { id: { type: "integer", readOnly: true }, pin: { type: "string", writeOnly: true } },
+        },
       },
     },
   },

@@ -25,7 +25,12 @@ type StoreModule = {
   seedData(): {
     products: Array<{ id: string; name: string; description: string; tags: string[] }>
     customers: Array<{ id: string; name: string; city: string }>
-    orders: Array<{ id: string; customerId: string; status: string; items: Array<{ productId: string; quantity: number; unitPriceCents: number }> }>
+    orders: Array<{
+      id: string
+      customerId: string
+      status: string
+      items: Array<{ productId: string; quantity: number; unitPriceCents: number }>
+    }>
   }
 }
 
@@ -42,14 +47,17 @@ afterAll(() => store.close())
 /** The report's answer computed directly from the seed data, independently of tools and Lua. */
 const expectedTopCustomers = () => {
   const data = module.seedData()
-  const lamps = new Set(data.products.filter((p) => /lamp/i.test([p.name, p.description, ...p.tags].join(" "))).map((p) => p.id))
+  const lamps = new Set(
+    data.products.filter((p) => /lamp/i.test([p.name, p.description, ...p.tags].join(" "))).map((p) => p.id),
+  )
   const spend = new Map<string, number>()
   let scanned = 0
   for (const order of data.orders) {
     if (order.status !== "paid" && order.status !== "shipped") continue
     scanned++
     for (const line of order.items)
-      if (lamps.has(line.productId)) spend.set(order.customerId, (spend.get(order.customerId) ?? 0) + line.quantity * line.unitPriceCents)
+      if (lamps.has(line.productId))
+        spend.set(order.customerId, (spend.get(order.customerId) ?? 0) + line.quantity * line.unitPriceCents)
   }
   const top = [...spend.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3)
   return {
@@ -71,18 +79,28 @@ describe("the demo store", () => {
     expect(api.skipped.map((s) => s.operationId)).toEqual(["products.image", "events.stream"])
     const runtime = CodeMode.make({ language: "lua", tools: { store: api.tools }, limits: { timeoutMs: 30_000 } })
     const result = await Effect.runPromise(
-      runtime.execute(readFileSync(reportPath, "utf8")).pipe(Effect.provide(FetchHttpClient.layer)) as Effect.Effect<CodeMode.Result>,
+      runtime
+        .execute(readFileSync(reportPath, "utf8"))
+        .pipe(Effect.provide(FetchHttpClient.layer)) as Effect.Effect<CodeMode.Result>,
     )
     if (!result.ok) throw new Error(`${result.error.kind}: ${result.error.message}`)
     const expected = expectedTopCustomers()
-    const value = result.value as { ordersScanned: number; topLampCustomers: unknown; missingOrder: string; giftOrder: Record<string, string> }
+    const value = result.value as {
+      ordersScanned: number
+      topLampCustomers: unknown
+      missingOrder: string
+      giftOrder: Record<string, string>
+    }
     expect(value.ordersScanned).toBe(expected.scanned)
     expect(value.topLampCustomers).toEqual(expected.top)
     expect(value.missingOrder).toBe("not found (handled with pcall)")
     expect(value.giftOrder).toMatchObject({ status: "pending", total: "$12.00", for: expected.top[0].name })
     const failed = result.toolCalls.filter((c) => c.status === "failure")
     expect(failed.map((c) => [c.name, c.error])).toEqual([
-      ["store.orders.get", expect.stringContaining('GET /orders/ord_9999: HTTP 404: {"error":"no order with id ord_9999"}')],
+      [
+        "store.orders.get",
+        expect.stringContaining('GET /orders/ord_9999: HTTP 404: {"error":"no order with id ord_9999"}'),
+      ],
     ])
     expect(JSON.stringify(result)).not.toContain(token)
     // the order really exists in the store now
@@ -91,11 +109,17 @@ describe("the demo store", () => {
   })
 
   it("refuses to place an order without the staff token", async () => {
-    const api = OpenAPI.fromSpec({ spec: await OpenAPI.load(documentPath), baseUrl: store.url, auth: { resolve: () => "wrong-token" } })
+    const api = OpenAPI.fromSpec({
+      spec: await OpenAPI.load(documentPath),
+      baseUrl: store.url,
+      auth: { resolve: () => "wrong-token" },
+    })
     const runtime = CodeMode.make({ language: "lua", tools: { store: api.tools } })
     const result = await Effect.runPromise(
       runtime
-        .execute(`return tools.store.orders.create({ body = { customerId = "cus_001", items = { { productId = "prd_001", quantity = 1 } } } })`)
+        .execute(
+          `return tools.store.orders.create({ body = { customerId = "cus_001", items = { { productId = "prd_001", quantity = 1 } } } })`,
+        )
         .pipe(Effect.provide(FetchHttpClient.layer)) as Effect.Effect<CodeMode.Result>,
     )
     expect(result.ok).toBe(false)
@@ -109,7 +133,11 @@ describe("the demo store", () => {
 
 describe("npm start", () => {
   it("prints the catalog, the search hits and the report's Result, and exits 0", () => {
-    const run = spawnSync(process.execPath, [`${root}scripts/start.mjs`], { cwd: root, encoding: "utf8", timeout: 120_000 })
+    const run = spawnSync(process.execPath, [`${root}scripts/start.mjs`], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 120_000,
+    })
     expect(run.stderr).toBe("")
     expect(run.status).toBe(0)
     expect(run.stdout).toContain("7 tools in the catalog")

@@ -32,13 +32,20 @@ function percentile(samples, p) {
 
 /** A dense screen: every cell holds a glyph, with 16/256/true colors, bold, italic, underline and box drawing. */
 function denseFrame() {
-  const text = "The quick brown fox jumps over the lazy dog 0123456789 {}[]()<>=+-*/ ─│┌┐└┘├┤ ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-  const color = (mode, value) => (mode === "rgb" ? { mode, rgb: value } : mode === "palette" ? { mode, index: value } : { mode })
+  const text =
+    "The quick brown fox jumps over the lazy dog 0123456789 {}[]()<>=+-*/ ─│┌┐└┘├┤ ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+  const color = (mode, value) =>
+    mode === "rgb" ? { mode, rgb: value } : mode === "palette" ? { mode, index: value } : { mode }
   const cells = Array.from({ length: ROWS }, (_, y) =>
     Array.from({ length: COLS }, (_, x) => ({
       glyph: text[(x + y * 7) % text.length],
       width: 1,
-      fg: x % 3 === 0 ? color("palette", (x + y) % 256) : x % 3 === 1 ? color("rgb", (x * 2000 + y * 70) & 0xffffff) : color("default"),
+      fg:
+        x % 3 === 0
+          ? color("palette", (x + y) % 256)
+          : x % 3 === 1
+            ? color("rgb", (x * 2000 + y * 70) & 0xffffff)
+            : color("default"),
       bg: y % 4 === 0 ? color("rgb", 0x1e1e2e) : color("default"),
       bold: y % 3 === 0,
       italic: y % 5 === 0,
@@ -57,7 +64,8 @@ function denseFrame() {
  * the bottom is redrawn, for `seconds` seconds.
  */
 function steadyTimeline(interval, seconds = SECONDS) {
-  const words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore".split(" ")
+  const words =
+    "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore".split(" ")
   const events = [{ t: 0, type: "output", data: "\x1b[2J\x1b[H\x1b[1;32m$\x1b[0m opencode run --demo\r\n" }]
   for (let t = interval, n = 0; t <= seconds * 1000; t += interval, n++) {
     let line = `\x1b[38;5;${16 + (n % 216)}m[${String(n).padStart(4, "0")}]\x1b[0m `
@@ -144,7 +152,12 @@ try {
         (result.cpuSeconds === undefined ? "" : `, ${result.cpuSeconds.toFixed(2)} CPU s (recorder + ffmpeg)`),
     )
   }
-  console.log(`load average while measuring: ${(await import("node:os")).loadavg().map((l) => l.toFixed(1)).join(" ")} on ${(await import("node:os")).cpus().length} cores`)
+  console.log(
+    `load average while measuring: ${(await import("node:os"))
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} on ${(await import("node:os")).cpus().length} cores`,
+  )
   console.log(JSON.stringify({ recorder: { screenshot: shot, exports } }))
 } finally {
   rmSync(directory, { recursive: true, force: true })

@@ -29,7 +29,8 @@ function requireAbsolute(file: string, what: string): Effect.Effect<void, Record
 }
 
 function writeOut(file: string, contents: string | Buffer, what: string): Promise<void> {
-  return mkdir(dirname(file), { recursive: true }).then(() => writeFile(file, contents))
+  return mkdir(dirname(file), { recursive: true })
+    .then(() => writeFile(file, contents))
     .catch((cause) => Promise.reject(new Error(`cannot write the ${what} ${file}: ${messageOf(cause)}`, { cause })))
 }
 
@@ -72,7 +73,8 @@ export function makeRecorder(options: RecorderOptions = {}): Recorder.RecorderSh
         Effect.andThen(
           Effect.tryPromise({
             try: async () => writeOut(file, castFromTimeline(timeline, title), "cast"),
-            catch: (cause) => new Recorder.RecorderError({ message: `saving the cast failed: ${messageOf(cause)}`, cause }),
+            catch: (cause) =>
+              new Recorder.RecorderError({ message: `saving the cast failed: ${messageOf(cause)}`, cause }),
           }),
         ),
       ),
@@ -95,7 +97,8 @@ export function makeRecorder(options: RecorderOptions = {}): Recorder.RecorderSh
           )
         }
       },
-      catch: (cause) => new Recorder.RecorderError({ message: `video recording is unavailable: ${messageOf(cause)}`, cause }),
+      catch: (cause) =>
+        new Recorder.RecorderError({ message: `video recording is unavailable: ${messageOf(cause)}`, cause }),
     }),
   }
 }

@@ -20,11 +20,15 @@ export function validateFrame(frame: Recorder.TerminalFrame): void {
     throw new Error(`a terminal frame needs positive integer cols and rows, got ${cols}×${rows}`)
   }
   if (!Array.isArray(cells) || cells.length !== rows) {
-    throw new Error(`a ${cols}×${rows} frame needs ${rows} rows of cells, got ${Array.isArray(cells) ? cells.length : typeof cells}`)
+    throw new Error(
+      `a ${cols}×${rows} frame needs ${rows} rows of cells, got ${Array.isArray(cells) ? cells.length : typeof cells}`,
+    )
   }
   cells.forEach((row, y) => {
     if (!Array.isArray(row) || row.length !== cols) {
-      throw new Error(`row ${y} of a ${cols}×${rows} frame needs ${cols} cells, got ${Array.isArray(row) ? row.length : typeof row}`)
+      throw new Error(
+        `row ${y} of a ${cols}×${rows} frame needs ${cols} cells, got ${Array.isArray(row) ? row.length : typeof row}`,
+      )
     }
   })
   if (cursor === undefined || !Number.isInteger(cursor.x) || !Number.isInteger(cursor.y)) {

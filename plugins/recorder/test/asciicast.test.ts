@@ -16,7 +16,10 @@ describe("asciicast v2", () => {
   it("writes a header line and one line per event", () => {
     const text = castFromTimeline(timeline, "demo run")
     expect(text.endsWith("\n")).toBe(true)
-    const lines = text.trimEnd().split("\n").map((line) => JSON.parse(line))
+    const lines = text
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line))
     expect(lines[0]).toEqual({
       version: 2,
       width: 100,
@@ -37,20 +40,34 @@ describe("asciicast v2", () => {
     const text = castFromTimeline({ cols: 80, rows: 24, startedAt: 0, events: [] })
     const lines = text.trimEnd().split("\n")
     expect(lines).toHaveLength(1)
-    expect(JSON.parse(lines[0])).toEqual({ version: 2, width: 80, height: 24, timestamp: 0, env: { TERM: "xterm-256color" } })
+    expect(JSON.parse(lines[0])).toEqual({
+      version: 2,
+      width: 80,
+      height: 24,
+      timestamp: 0,
+      env: { TERM: "xterm-256color" },
+    })
   })
 
   it("rejects malformed timelines with a message naming the problem", () => {
     expect(() => validateTimeline({ ...timeline, cols: 0 })).toThrow(/positive integer cols and rows/)
     expect(() =>
-      validateTimeline({ ...timeline, events: [{ t: 5, type: "output", data: "" }, { t: 4, type: "output", data: "" }] }),
+      validateTimeline({
+        ...timeline,
+        events: [
+          { t: 5, type: "output", data: "" },
+          { t: 4, type: "output", data: "" },
+        ],
+      }),
     ).toThrow(/event 1 at 4 ms comes before the previous one at 5 ms/)
-    expect(() => validateTimeline({ ...timeline, events: [{ t: -1, type: "output", data: "" }] })).toThrow(/invalid time -1/)
+    expect(() => validateTimeline({ ...timeline, events: [{ t: -1, type: "output", data: "" }] })).toThrow(
+      /invalid time -1/,
+    )
     expect(() => validateTimeline({ ...timeline, events: [{ t: 1, type: "resize", cols: 10, rows: 0 }] })).toThrow(
       /resize event 0 needs positive integer/,
     )
-    expect(() =>
-      validateTimeline({ ...timeline, events: [{ t: 1, type: "input", data: "x" } as never] }),
-    ).toThrow(/unknown type "input"/)
+    expect(() => validateTimeline({ ...timeline, events: [{ t: 1, type: "input", data: "x" } as never] })).toThrow(
+      /unknown type "input"/,
+    )
   })
 })

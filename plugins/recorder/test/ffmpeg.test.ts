@@ -31,7 +31,10 @@ describe("ffmpeg resolution", () => {
     const ffmpegStatic = () => fromStatic
     expect(resolveFfmpeg({ ffmpegPath: option, env, ffmpegStatic })).toEqual({ path: option, source: "option" })
     expect(resolveFfmpeg({ env, ffmpegStatic })).toEqual({ path: fromEnv, source: "FFMPEG_PATH" })
-    expect(resolveFfmpeg({ env: { PATH: env.PATH }, ffmpegStatic })).toEqual({ path: fromStatic, source: "ffmpeg-static" })
+    expect(resolveFfmpeg({ env: { PATH: env.PATH }, ffmpegStatic })).toEqual({
+      path: fromStatic,
+      source: "ffmpeg-static",
+    })
     expect(resolveFfmpeg({ env: { PATH: env.PATH }, ffmpegStatic: noStatic })).toEqual({ path: onPath, source: "PATH" })
   })
 
@@ -48,7 +51,9 @@ describe("ffmpeg resolution", () => {
   })
 
   it("fails clearly when the ffmpegPath option is not an executable file", () => {
-    expect(() => resolveFfmpeg({ ffmpegPath: missing, env: {} })).toThrow(/ffmpegPath option points at .*, but it does not exist/)
+    expect(() => resolveFfmpeg({ ffmpegPath: missing, env: {} })).toThrow(
+      /ffmpegPath option points at .*, but it does not exist/,
+    )
     expect(() => resolveFfmpeg({ ffmpegPath: directory, env: {} })).toThrow(/but it is not a file/)
     const notExecutable = join(directory, "plain-file")
     writeFileSync(notExecutable, "")

@@ -34,7 +34,8 @@ function* session(cols: number, rows: number, steps: number): Generator<Recorder
     const action = next()
     if (action < 0.3) lines = [...lines.slice(1), Array.from({ length: cols }, randomCell)]
     else if (action < 0.6) lines[Math.floor(next() * rows)][Math.floor(next() * cols)] = randomCell()
-    else if (action < 0.8) cursor = { x: Math.floor(next() * cols), y: Math.floor(next() * rows), visible: next() < 0.8 }
+    else if (action < 0.8)
+      cursor = { x: Math.floor(next() * cols), y: Math.floor(next() * rows), visible: next() < 0.8 }
     else lines = lines.map((line) => [...line])
     const shrink = step % 7 === 6
     const shownRows = shrink ? rows - 2 : rows
@@ -53,7 +54,14 @@ function fullRender(frame: Recorder.TerminalFrame, width: number, height: number
   if (format === "rgb24") return image.data
   const yuv = Buffer.alloc(i420Size(width, height))
   for (let top = 0; top < height; top += CELL_HEIGHT) {
-    rgbBandToI420(image.data.subarray(top * width * 3, (top + CELL_HEIGHT) * width * 3), width, CELL_HEIGHT, yuv, height, top)
+    rgbBandToI420(
+      image.data.subarray(top * width * 3, (top + CELL_HEIGHT) * width * 3),
+      width,
+      CELL_HEIGHT,
+      yuv,
+      height,
+      top,
+    )
   }
   return yuv
 }
@@ -87,11 +95,26 @@ describe("incremental renderer", () => {
 describe("RGB to I420", () => {
   it("maps black, white and primaries to BT.709 limited-range values", () => {
     const cases: Array<[number[], number[]]> = [
-      [[0, 0, 0], [16, 128, 128]],
-      [[255, 255, 255], [235, 128, 128]],
-      [[255, 0, 0], [63, 102, 240]],
-      [[0, 255, 0], [173, 42, 26]],
-      [[0, 0, 255], [32, 240, 118]],
+      [
+        [0, 0, 0],
+        [16, 128, 128],
+      ],
+      [
+        [255, 255, 255],
+        [235, 128, 128],
+      ],
+      [
+        [255, 0, 0],
+        [63, 102, 240],
+      ],
+      [
+        [0, 255, 0],
+        [173, 42, 26],
+      ],
+      [
+        [0, 0, 255],
+        [32, 240, 118],
+      ],
     ]
     for (const [color, [y, u, v]] of cases) {
       const rgbBand = Buffer.alloc(2 * 2 * 3)

@@ -49,7 +49,10 @@ describe("Recorder layer", () => {
   it("saves asciicast files", async () => {
     const file = join(directory, "casts", "run.cast")
     await run((recorder) => recorder.saveCast(blocksTimeline(), file, "layer test"))
-    const [header, ...events] = readFileSync(file, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line))
+    const [header, ...events] = readFileSync(file, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line))
     expect(header).toMatchObject({ version: 2, width: 40, height: 10, title: "layer test" })
     expect(events).toHaveLength(4)
   })
@@ -87,7 +90,9 @@ describe("Recorder layer", () => {
     const error = await failure((recorder) => recorder.screenshot(frame, "relative.png"))
     expect(error).toBeInstanceOf(Recorder.RecorderError)
     expect(error.message).toBe("the screenshot path must be absolute, got 'relative.png'")
-    expect((await failure((recorder) => recorder.saveCast(blocksTimeline(), "a.cast"))).message).toMatch(/cast path must be absolute/)
+    expect((await failure((recorder) => recorder.saveCast(blocksTimeline(), "a.cast"))).message).toMatch(
+      /cast path must be absolute/,
+    )
   })
 
   it("reports bad frames and timelines as RecorderError", async () => {
@@ -101,7 +106,9 @@ describe("Recorder layer", () => {
   it("without a usable ffmpeg: checkVideo and exportVideo fail saying what to do, screenshots still work", async () => {
     const broken = layerWith({ ffmpegPath: join(directory, "no-such-ffmpeg") })
     const check = await failure((recorder) => recorder.checkVideo, broken)
-    expect(check.message).toMatch(/^video recording is unavailable: The ffmpegPath option points at .*no-such-ffmpeg, but it does not exist/)
+    expect(check.message).toMatch(
+      /^video recording is unavailable: The ffmpegPath option points at .*no-such-ffmpeg, but it does not exist/,
+    )
     const file = join(directory, "never.mp4")
     const exported = await failure((recorder) => recorder.exportVideo(blocksTimeline(), file), broken)
     expect(exported.message).toMatch(/^video export failed: The ffmpegPath option/)
@@ -113,6 +120,8 @@ describe("Recorder layer", () => {
   it("reads FFMPEG_PATH when it runs, not when the layer is built", async () => {
     process.env.FFMPEG_PATH = join(directory, "missing", "ffmpeg")
     const check = await failure((recorder) => recorder.checkVideo)
-    expect(check.message).toContain(`FFMPEG_PATH is set to ${join(directory, "missing", "ffmpeg")}, but it does not exist`)
+    expect(check.message).toContain(
+      `FFMPEG_PATH is set to ${join(directory, "missing", "ffmpeg")}, but it does not exist`,
+    )
   })
 })

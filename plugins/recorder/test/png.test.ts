@@ -44,7 +44,17 @@ describe("PNG encoding", () => {
     const directory = mkdtempSync(join(tmpdir(), "recorder-png-"))
     const file = join(directory, "shot.png")
     writeFileSync(file, renderPng(frame))
-    const pixels = execFileSync(ffmpegPath(), ["-v", "error", "-i", file, "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"])
+    const pixels = execFileSync(ffmpegPath(), [
+      "-v",
+      "error",
+      "-i",
+      file,
+      "-f",
+      "rawvideo",
+      "-pix_fmt",
+      "rgb24",
+      "pipe:1",
+    ])
     expect(pixels.equals(renderRgb(frame).data)).toBe(true)
   })
 

@@ -265,10 +265,18 @@ describe("frame renderer", () => {
   })
 
   it("rejects malformed frames with a message saying what is wrong", () => {
-    expect(() => validateFrame({ cols: 0, rows: 1, cells: [[]], cursor: { x: 0, y: 0, visible: false } })).toThrow(/positive integer cols and rows/)
-    expect(() => validateFrame({ cols: 2, rows: 1, cells: [[cell("a")]], cursor: { x: 0, y: 0, visible: false } })).toThrow(/row 0 .* needs 2 cells, got 1/)
-    expect(() => renderRgb({ cols: 2, rows: 2, cells: [[cell("a"), cell("b")]], cursor: { x: 0, y: 0, visible: false } })).toThrow(/needs 2 rows/)
-    expect(() => renderRgb({ cols: 100_000, rows: 10_000, cells: [], cursor: { x: 0, y: 0, visible: false } })).toThrow()
+    expect(() => validateFrame({ cols: 0, rows: 1, cells: [[]], cursor: { x: 0, y: 0, visible: false } })).toThrow(
+      /positive integer cols and rows/,
+    )
+    expect(() =>
+      validateFrame({ cols: 2, rows: 1, cells: [[cell("a")]], cursor: { x: 0, y: 0, visible: false } }),
+    ).toThrow(/row 0 .* needs 2 cells, got 1/)
+    expect(() =>
+      renderRgb({ cols: 2, rows: 2, cells: [[cell("a"), cell("b")]], cursor: { x: 0, y: 0, visible: false } }),
+    ).toThrow(/needs 2 rows/)
+    expect(() =>
+      renderRgb({ cols: 100_000, rows: 10_000, cells: [], cursor: { x: 0, y: 0, visible: false } }),
+    ).toThrow()
   })
 })
 

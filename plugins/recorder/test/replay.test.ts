@@ -13,7 +13,12 @@ describe("timeline replay through @xterm/headless", () => {
         { t: 200, type: "output", data: "\r\nthree" },
       ],
     })
-    const text = (row: number) => replay.frame().cells[row].map((c) => c.glyph || " ").join("").trimEnd()
+    const text = (row: number) =>
+      replay
+        .frame()
+        .cells[row].map((c) => c.glyph || " ")
+        .join("")
+        .trimEnd()
     expect(await replay.advanceTo(0)).toBe(true)
     expect([text(0), text(1)]).toEqual(["one", ""])
     expect(await replay.advanceTo(99.9)).toBe(false)
@@ -75,7 +80,12 @@ describe("timeline replay through @xterm/headless", () => {
     await replay.advanceTo(10)
     const frame = replay.frame()
     expect([frame.cols, frame.rows]).toEqual([30, 4])
-    expect(frame.cells[0].map((c) => c.glyph || " ").join("").trimEnd()).toBe("before after resize, longer th")
+    expect(
+      frame.cells[0]
+        .map((c) => c.glyph || " ")
+        .join("")
+        .trimEnd(),
+    ).toBe("before after resize, longer th")
     await replay.advanceTo(20)
     expect([replay.frame().cols, replay.frame().rows]).toEqual([12, 6])
     replay.dispose()

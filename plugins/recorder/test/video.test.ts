@@ -13,7 +13,9 @@ const FRAMES = 46
 const DURATION = FRAMES / FPS
 
 function expectClose(actual: [number, number, number], expected: [number, number, number], tolerance: number) {
-  actual.forEach((value, i) => expect(Math.abs(value - expected[i]), `channel ${i} of ${actual}`).toBeLessThanOrEqual(tolerance))
+  actual.forEach((value, i) =>
+    expect(Math.abs(value - expected[i]), `channel ${i} of ${actual}`).toBeLessThanOrEqual(tolerance),
+  )
 }
 
 /** The top-level MP4 boxes in file order. */

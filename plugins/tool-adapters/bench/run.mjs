@@ -51,4 +51,6 @@ console.log("| measurement | value |")
 console.log("|---|---|")
 console.log(`| sequential round trip p50 (2000 calls) | ${us(percentile(sequential, 50))} |`)
 console.log(`| sequential round trip p99 | ${us(percentile(sequential, 99))} |`)
-console.log(`| parallel throughput (${batches} batches of ${batch}) | ${Math.round((batch * batches) / (parallelMs / 1000))} calls/s |`)
+console.log(
+  `| parallel throughput (${batches} batches of ${batch}) | ${Math.round((batch * batches) / (parallelMs / 1000))} calls/s |`,
+)

@@ -6,7 +6,7 @@
  */
 import * as Http from "node:http"
 import { randomBytes, timingSafeEqual } from "node:crypto"
-import { Effect, Exit, Schema, Scope } from "effect"
+import { Effect, Exit, Schema, type Scope } from "effect"
 import { ToolChannelStartError } from "./Errors.js"
 import type { Hub, Sink } from "./Invocations.js"
 import { AbortRequest, encodeLine, InvokeRequest, tokenVariable, urlVariable } from "./Protocol.js"
@@ -116,7 +116,11 @@ export const make = (hub: Hub): Effect.Effect<ControlChannel, ToolChannelStartEr
           })
         })
         server.on("error", (error) =>
-          resume(Effect.fail(new ToolChannelStartError({ message: `the tool channel cannot listen on 127.0.0.1: ${error.message}` }))),
+          resume(
+            Effect.fail(
+              new ToolChannelStartError({ message: `the tool channel cannot listen on 127.0.0.1: ${error.message}` }),
+            ),
+          ),
         )
         server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
       }),

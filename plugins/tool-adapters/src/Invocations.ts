@@ -5,7 +5,12 @@
  * arrival order and waiter order are exact.
  */
 import { Deferred, Effect, Fiber } from "effect"
-import { InvocationSettledError, ToolChannelClosedError, ToolNotControllableError, ToolSettlementError } from "./Errors.js"
+import {
+  InvocationSettledError,
+  ToolChannelClosedError,
+  ToolNotControllableError,
+  ToolSettlementError,
+} from "./Errors.js"
 import type { ProgressDisplay } from "./ProgressDisplay.js"
 import { view } from "./ProgressDisplay.js"
 import type { InvokeRequest, Line, TerminalLine } from "./Protocol.js"
@@ -313,7 +318,10 @@ export const make = (options: HubOptions): Hub => {
       }
     }
     if (closed) {
-      return { accepted: false, message: `Drive's run has ended; call ${request.callID} (${request.tool}) cannot be handled` }
+      return {
+        accepted: false,
+        message: `Drive's run has ended; call ${request.callID} (${request.tool}) cannot be handled`,
+      }
     }
     const entry = makeEntry(request, key)
     entries.set(request.id, entry)
@@ -328,7 +336,11 @@ export const make = (options: HubOptions): Hub => {
     if (entry === undefined || !entry.sinks.delete(sink)) return
     if (entry.outcome !== undefined || entry.sinks.size > 0) return
     entry.graceTimer = setTimeout(
-      () => interrupt(entry, `the adapter's connection for ${describe(entry)} dropped and did not come back within ${graceMs} ms`),
+      () =>
+        interrupt(
+          entry,
+          `the adapter's connection for ${describe(entry)} dropped and did not come back within ${graceMs} ms`,
+        ),
       graceMs,
     )
     entry.graceTimer.unref?.()
@@ -345,7 +357,9 @@ export const make = (options: HubOptions): Hub => {
         resume(Effect.fail(closedError(name, callID)))
         return
       }
-      const index = unclaimed.findIndex((entry) => entry.key === key && (callID === undefined || entry.request.callID === callID))
+      const index = unclaimed.findIndex(
+        (entry) => entry.key === key && (callID === undefined || entry.request.callID === callID),
+      )
       if (index >= 0) {
         const [entry] = unclaimed.splice(index, 1)
         resume(Effect.succeed(claim(entry)))
@@ -393,7 +407,8 @@ export const make = (options: HubOptions): Hub => {
   const pending = (): ReadonlyArray<PendingInvocation> =>
     arrivals.flatMap((entry): Array<PendingInvocation> => {
       if (!entry.taken) return [{ callID: entry.request.callID, tool: entry.invocation.tool, state: "untaken" }]
-      if (entry.outcome === undefined) return [{ callID: entry.request.callID, tool: entry.invocation.tool, state: "unsettled" }]
+      if (entry.outcome === undefined)
+        return [{ callID: entry.request.callID, tool: entry.invocation.tool, state: "unsettled" }]
       return []
     })
 

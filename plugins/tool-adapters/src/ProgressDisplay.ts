@@ -31,11 +31,19 @@ export interface PartAddress {
 }
 
 /** The view of one progress update, given the output accumulated so far (strings append to the live output). */
-export const view = (data: unknown, output: string, input: unknown): { readonly view: ProgressView; readonly output: string } => {
+export const view = (
+  data: unknown,
+  output: string,
+  input: unknown,
+): { readonly view: ProgressView; readonly output: string } => {
   if (typeof data === "string") {
     const next = output + data
-    const description = typeof input === "object" && input !== null ? (input as { description?: unknown }).description : undefined
-    return { view: { metadata: { output: next, ...(typeof description === "string" ? { description } : {}) } }, output: next }
+    const description =
+      typeof input === "object" && input !== null ? (input as { description?: unknown }).description : undefined
+    return {
+      view: { metadata: { output: next, ...(typeof description === "string" ? { description } : {}) } },
+      output: next,
+    }
   }
   if (typeof data === "object" && data !== null && ("title" in data || "metadata" in data)) {
     const { title, metadata } = data as { title?: unknown; metadata?: unknown }

@@ -16,7 +16,9 @@ export type LifecycleCapability = (typeof lifecycleCapabilities)[number]
  * What the published OpenCode 1.x (inspected on 1.18.33) offers towards each capability through its public
  * seams (run-time MCP servers and plugin hooks), and what is missing.
  */
-export const opencode1Support: Readonly<Record<LifecycleCapability, { readonly available: boolean; readonly note: string }>> = {
+export const opencode1Support: Readonly<
+  Record<LifecycleCapability, { readonly available: boolean; readonly note: string }>
+> = {
   register: { available: true, note: "an MCP server can be added to a running OpenCode (POST /mcp)" },
   replace: { available: false, note: "there is no atomic replacement of a tool set" },
   invoke: {
@@ -92,7 +94,9 @@ export const validate = (
         )
       }
       if (seen.has(name)) {
-        return Effect.fail(new RegistrationError({ message: `dynamic tool "${name}" is registered twice in one attach`, name }))
+        return Effect.fail(
+          new RegistrationError({ message: `dynamic tool "${name}" is registered twice in one attach`, name }),
+        )
       }
       seen.add(name)
     }

@@ -4,7 +4,7 @@
  * capability, and the settlement check. `layer` provides it as opencode-drive's `ToolAdapters` service (matched by
  * service key, so neither package imports the other).
  */
-import { Context, Effect, Layer, Scope } from "effect"
+import { Context, Effect, Layer, type Scope } from "effect"
 import * as AdapterSource from "./AdapterSource.js"
 import * as ControlChannel from "./ControlChannel.js"
 import {
@@ -103,10 +103,17 @@ export const make = (options: Options) =>
     const handlers = yield* collectHandlers(options.register)
     const staticTools = [...options.declared, ...handlers.keys()]
     if (staticTools.length === 0) {
-      return yield* new ToolDeclarationError({ message: "no tools to intercept: options.tools is empty and registers no handler" })
+      return yield* new ToolDeclarationError({
+        message: "no tools to intercept: options.tools is empty and registers no handler",
+      })
     }
     const display = ProgressDisplay.make()
-    const hub = Invocations.make({ declared: options.declared, handlers, reconnectGraceMs: options.reconnectGraceMs, display })
+    const hub = Invocations.make({
+      declared: options.declared,
+      handlers,
+      reconnectGraceMs: options.reconnectGraceMs,
+      display,
+    })
     const channel = yield* ControlChannel.make(hub)
     const tools: Tools = {
       control: hub.control,
@@ -150,18 +157,25 @@ export interface Prepared {
 export const prepare = (
   setup: Setup,
 ): Effect.Effect<Prepared, ToolDeclarationError | ToolChannelStartError, Scope.Scope> =>
-  Effect.map(make({ declared: setup.declared, register: setup.register }), ({ files, env, tools, settle, showProgressIn }) => ({
-    files,
-    env,
-    tools,
-    settle,
-    showProgressIn,
-  }))
+  Effect.map(
+    make({ declared: setup.declared, register: setup.register }),
+    ({ files, env, tools, settle, showProgressIn }) => ({
+      files,
+      env,
+      tools,
+      settle,
+      showProgressIn,
+    }),
+  )
 
 /** opencode-drive's tool-adapter service, under its service key. */
 export class ToolAdapters extends Context.Service<
   ToolAdapters,
-  { readonly prepare: (setup: Setup) => Effect.Effect<Prepared, ToolDeclarationError | ToolChannelStartError, Scope.Scope> }
+  {
+    readonly prepare: (
+      setup: Setup,
+    ) => Effect.Effect<Prepared, ToolDeclarationError | ToolChannelStartError, Scope.Scope>
+  }
 >()("opencode-drive/ToolAdapters") {}
 
 /** The layer opencode-drive loads by default. */

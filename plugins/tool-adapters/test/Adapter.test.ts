@@ -18,7 +18,10 @@ import { tokenVariable, urlVariable } from "../src/Protocol.js"
 interface Definition {
   readonly description: string
   readonly args: Record<string, unknown>
-  readonly execute: (args: unknown, context: unknown) => Promise<{ title: string; output: string; metadata: Record<string, unknown> }>
+  readonly execute: (
+    args: unknown,
+    context: unknown,
+  ) => Promise<{ title: string; output: string; metadata: Record<string, unknown> }>
 }
 
 let directory: string
@@ -28,7 +31,10 @@ beforeAll(async () => {
   directory = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-adapters-"))
   const plugin = Path.join(directory, "node_modules", "@opencode-ai", "plugin")
   Fs.mkdirSync(plugin, { recursive: true })
-  Fs.writeFileSync(Path.join(plugin, "package.json"), JSON.stringify({ name: "@opencode-ai/plugin", type: "module", main: "index.js" }))
+  Fs.writeFileSync(
+    Path.join(plugin, "package.json"),
+    JSON.stringify({ name: "@opencode-ai/plugin", type: "module", main: "index.js" }),
+  )
   Fs.writeFileSync(
     Path.join(plugin, "index.js"),
     [
@@ -70,11 +76,19 @@ const context = (callID: string) => {
   return {
     controller,
     metadata,
-    value: { callID, sessionID: "ses_1", messageID: "msg_1", directory, abort: controller.signal, metadata: (m: unknown) => void metadata.push(m) },
+    value: {
+      callID,
+      sessionID: "ses_1",
+      messageID: "msg_1",
+      directory,
+      abort: controller.signal,
+      metadata: (m: unknown) => void metadata.push(m),
+    },
   }
 }
 
-const take = (hub: Invocations.Hub, name: string, callID?: string) => Effect.runPromise(Effect.flatMap(hub.control(name), (c) => c.take(callID)))
+const take = (hub: Invocations.Hub, name: string, callID?: string) =>
+  Effect.runPromise(Effect.flatMap(hub.control(name), (c) => c.take(callID)))
 
 describe("generated adapter source", () => {
   it("keeps the built-in's argument names and optionality", () => {
@@ -84,14 +98,21 @@ describe("generated adapter source", () => {
     expect(bash).toContain('"timeout": tool.schema.number().int().positive().optional().describe(')
     expect(bash).toContain('"workdir": tool.schema.string().optional().describe(')
     expect(bash).toContain('callDrive("shell", args, context)')
-    expect(AdapterSource.render("webfetch")).toContain('"format": tool.schema.enum(["text","markdown","html"]).default("markdown")')
+    expect(AdapterSource.render("webfetch")).toContain(
+      '"format": tool.schema.enum(["text","markdown","html"]).default("markdown")',
+    )
     expect(AdapterSource.render("write")).toContain('"filePath": tool.schema.string().describe(')
     expect(bash).not.toMatch(/127\.0\.0\.1|Bearer [A-Za-z0-9]/)
   })
 
   it("shell and bash share one file, and an unknown tool is refused with the list of interceptable tools", () => {
-    expect(Object.keys(AdapterSource.files(["shell", "bash", "websearch"]))).toEqual(["tools/bash.ts", "tools/websearch.ts"])
-    expect(() => AdapterSource.render("read")).toThrow(/no static adapter exists for tool "read".*bash, webfetch, websearch, write/)
+    expect(Object.keys(AdapterSource.files(["shell", "bash", "websearch"]))).toEqual([
+      "tools/bash.ts",
+      "tools/websearch.ts",
+    ])
+    expect(() => AdapterSource.render("read")).toThrow(
+      /no static adapter exists for tool "read".*bash, webfetch, websearch, write/,
+    )
   })
 })
 
@@ -106,8 +127,15 @@ describe("a generated adapter talking to the channel", () => {
     await Effect.runPromise(invocation.progress("compiling\n"))
     await Effect.runPromise(invocation.progress({ title: "Linking" }))
     await Effect.runPromise(invocation.succeed({ output: "Build passed\n", exit: 0 }))
-    expect(await result).toEqual({ title: "", output: "Build passed\n", metadata: { output: "Build passed\n", description: undefined, exit: 0 } })
-    expect(ctx.metadata).toEqual([{ metadata: { output: "compiling\n", description: undefined } }, { title: "Linking" }])
+    expect(await result).toEqual({
+      title: "",
+      output: "Build passed\n",
+      metadata: { output: "Build passed\n", description: undefined, exit: 0 },
+    })
+    expect(ctx.metadata).toEqual([
+      { metadata: { output: "compiling\n", description: undefined } },
+      { title: "Linking" },
+    ])
     await Effect.runPromise(hub.settle)
   })
 
@@ -140,7 +168,9 @@ describe("a generated adapter talking to the channel", () => {
   it("surfaces a wrong token as a refused call instead of retrying", async () => {
     await start()
     process.env[tokenVariable] = "wrong"
-    await expect(adapters.bash.execute({ command: "ls" }, context("call_1").value)).rejects.toThrow(/refused the shell call call_1 \(HTTP 401\)/)
+    await expect(adapters.bash.execute({ command: "ls" }, context("call_1").value)).rejects.toThrow(
+      /refused the shell call call_1 \(HTTP 401\)/,
+    )
   })
 
   it("retries a dropped connection with the same invocation and without repeating progress", async () => {

@@ -109,7 +109,9 @@ describe("the control channel over loopback HTTP", () => {
   it("an undeclared tool gets an error line", async () => {
     const { channel } = await start()
     const response = await invoke(channel, { ...call("a", "call_1"), tool: "write" })
-    expect(await readLines(response)).toEqual([{ type: "error", message: expect.stringMatching(/"write" is not intercepted/) }])
+    expect(await readLines(response)).toEqual([
+      { type: "error", message: expect.stringMatching(/"write" is not intercepted/) },
+    ])
   })
 
   it("deduplicates a replay after a dropped connection and resumes after the last seen progress", async () => {
@@ -144,7 +146,9 @@ describe("the control channel over loopback HTTP", () => {
     })
     expect(aborted.status).toBe(204)
     await Effect.runPromise(invocation.awaitInterrupted())
-    expect(await readLines(await responsePromise)).toEqual([{ type: "error", message: "OpenCode aborted call call_1 (shell)" }])
+    expect(await readLines(await responsePromise)).toEqual([
+      { type: "error", message: "OpenCode aborted call call_1 (shell)" },
+    ])
     await Effect.runPromise(hub.settle)
   })
 

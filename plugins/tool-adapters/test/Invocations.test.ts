@@ -49,7 +49,12 @@ describe("waiter ordering", () => {
 
   it("take() takes the oldest unclaimed invocation", async () => {
     const hub = Invocations.make({ declared: ["shell"] })
-    for (const [id, call] of [["a", "call_1"], ["b", "call_2"], ["c", "call_3"]]) hub.arrive(request(id, call), recorder().sink)
+    for (const [id, call] of [
+      ["a", "call_1"],
+      ["b", "call_2"],
+      ["c", "call_3"],
+    ])
+      hub.arrive(request(id, call), recorder().sink)
     const shells = await run(hub.control("shell"))
     const taken = [await run(shells.take()), await run(shells.take()), await run(shells.take())]
     expect(taken.map((i) => i.callID)).toEqual(["call_1", "call_2", "call_3"])
@@ -123,7 +128,9 @@ describe("settlement of one invocation", () => {
     ])
     expect(out.ended()).toBe(true)
     const again = await Effect.runPromiseExit(invocation.fail("late"))
-    expect(Exit.isFailure(again) && String(again.cause)).toMatch(/call call_1 \(shell\) was already succeeded; an invocation settles exactly once/)
+    expect(Exit.isFailure(again) && String(again.cause)).toMatch(
+      /call call_1 \(shell\) was already succeeded; an invocation settles exactly once/,
+    )
     const late = await Effect.runPromiseExit(invocation.progress("late"))
     expect(Exit.isFailure(late)).toBe(true)
     expect(out.lines).toHaveLength(3)
@@ -222,7 +229,9 @@ describe("run settlement and closure", () => {
     await Effect.runPromise(Effect.yieldNow)
     await run(hub.close)
     const exit = await Effect.runPromiseExit(Fiber.join(blocked))
-    expect(Exit.isFailure(exit) && String(exit.cause)).toMatch(/take\("call_never"\) was still waiting when the run ended/)
+    expect(Exit.isFailure(exit) && String(exit.cause)).toMatch(
+      /take\("call_never"\) was still waiting when the run ended/,
+    )
     await run(invocation.awaitInterrupted())
     expect(out.lines).toEqual([{ type: "error", message: "Drive's run ended before call call_1 (shell) was settled" }])
     const after = await Effect.runPromiseExit(shells.take())

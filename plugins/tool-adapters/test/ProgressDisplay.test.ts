@@ -46,7 +46,9 @@ describe("the hub with a display", () => {
     await Effect.runPromise(invocation.succeed({ output: "done" }))
     const flush = () => new Promise((resolve) => setImmediate(resolve))
     await flush()
-    expect(shown).toEqual([{ part: { sessionID: "ses", messageID: "msg", callID: "call_1" }, update: { metadata: { output: "one\n" } } }])
+    expect(shown).toEqual([
+      { part: { sessionID: "ses", messageID: "msg", callID: "call_1" }, update: { metadata: { output: "one\n" } } },
+    ])
     expect(lines.map((l) => l.type)).toEqual(["progress", "progress"])
     releases[0]()
     await flush()

@@ -5,8 +5,10 @@ import * as ToolAdapters from "../src/ToolAdapters.js"
 import { tokenVariable, urlVariable } from "../src/Protocol.js"
 
 /** Run `f` against freshly made adapters and close them afterwards. */
-const withAdapters = <A, E>(options: ToolAdapters.Options, f: (adapters: ToolAdapters.Adapters) => Effect.Effect<A, E>) =>
-  Effect.runPromise(Effect.scoped(Effect.flatMap(ToolAdapters.make(options), f)))
+const withAdapters = <A, E>(
+  options: ToolAdapters.Options,
+  f: (adapters: ToolAdapters.Adapters) => Effect.Effect<A, E>,
+) => Effect.runPromise(Effect.scoped(Effect.flatMap(ToolAdapters.make(options), f)))
 
 const failure = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.flip(effect))
 
@@ -23,7 +25,9 @@ describe("make", () => {
 
   it("refuses tools without a static adapter, and an empty declaration", async () => {
     const unknown = await failure(Effect.scoped(ToolAdapters.make({ declared: ["shell", "read"] })))
-    expect(unknown.message).toMatch(/"read", which Drive cannot intercept; interceptable tools are shell, bash, webfetch, websearch, write/)
+    expect(unknown.message).toMatch(
+      /"read", which Drive cannot intercept; interceptable tools are shell, bash, webfetch, websearch, write/,
+    )
     const empty = await failure(Effect.scoped(ToolAdapters.make({ declared: [] })))
     expect(empty.message).toMatch(/no tools to intercept/)
   })
@@ -84,7 +88,9 @@ describe("tools.attach on OpenCode 1.x", () => {
         const collision = yield* Effect.flip(adapters.tools.attach({ tools: [{ ...lookup, name: "bash" }] }))
         expect(collision._tag).toBe("RegistrationError")
         expect(collision.message).toMatch(/collides with the static bash adapter/)
-        const namespaced = yield* Effect.flip(adapters.tools.attach({ tools: [{ ...lookup, name: "bash", namespace: "mine" }] }))
+        const namespaced = yield* Effect.flip(
+          adapters.tools.attach({ tools: [{ ...lookup, name: "bash", namespace: "mine" }] }),
+        )
         expect(namespaced._tag).toBe("LifecycleError")
         const twice = yield* Effect.flip(adapters.tools.attach({ tools: [lookup, lookup] }))
         expect(twice.message).toMatch(/registered twice/)
@@ -99,14 +105,18 @@ describe("tools.attach on OpenCode 1.x", () => {
 
 describe("layer", () => {
   it("provides opencode-drive's ToolAdapters service under its key", async () => {
-    class DriveSideTag extends Context.Service<DriveSideTag, { readonly prepare: ToolAdapters.ToolAdapters["Service"]["prepare"] }>()(
-      "opencode-drive/ToolAdapters",
-    ) {}
+    class DriveSideTag extends Context.Service<
+      DriveSideTag,
+      { readonly prepare: ToolAdapters.ToolAdapters["Service"]["prepare"] }
+    >()("opencode-drive/ToolAdapters") {}
     const scope = Effect.runSync(Scope.make())
     const context = await Effect.runPromise(Scope.provide(Layer.build(ToolAdapters.layer), scope))
     const service = Context.get(context, DriveSideTag)
     const prepared = await Effect.runPromise(
-      Scope.provide(service.prepare({ declared: ["websearch"], projectDir: "/project", logsDir: "/logs", env: {} }), scope),
+      Scope.provide(
+        service.prepare({ declared: ["websearch"], projectDir: "/project", logsDir: "/logs", env: {} }),
+        scope,
+      ),
     )
     expect(Object.keys(prepared.files)).toEqual(["tools/websearch.ts"])
     expect(Object.keys(prepared.env).sort()).toEqual(["OPENCODE_ENABLE_EXA", tokenVariable, urlVariable].sort())

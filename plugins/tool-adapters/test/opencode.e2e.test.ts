@@ -63,7 +63,10 @@ const startModel = async () => {
     req.on("data", (chunk: Buffer) => chunks.push(chunk))
     req.on("end", () => {
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ChatRequest
-      const system = body.messages.filter((m) => m.role === "system").map((m) => textOf(m.content)).join("\n")
+      const system = body.messages
+        .filter((m) => m.role === "system")
+        .map((m) => textOf(m.content))
+        .join("\n")
       if (/title generator/i.test(system)) return sse(res, { content: "Adapters" }, "stop")
       requests.push(body)
       const reply = replies.shift()
@@ -118,7 +121,9 @@ beforeAll(async () => {
   Fs.writeFileSync(Path.join(project, "NOTES.md"), "The answer is 42.\n")
 
   scope = Effect.runSync(Scope.make())
-  adapters = await Effect.runPromise(Scope.provide(ToolAdapters.make({ declared: ["shell", "webfetch", "websearch", "write"] }), scope))
+  adapters = await Effect.runPromise(
+    Scope.provide(ToolAdapters.make({ declared: ["shell", "webfetch", "websearch", "write"] }), scope),
+  )
   for (const [path, source] of Object.entries(adapters.files)) {
     const file = Path.join(project, ".opencode", path)
     Fs.mkdirSync(Path.dirname(file), { recursive: true })
@@ -199,7 +204,9 @@ afterAll(async () => {
 const control = (name: string) => Effect.runPromise(adapters.tools.control(name))
 const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect)
 const toolMessages = (request: ChatRequest | undefined) =>
-  Object.fromEntries((request?.messages ?? []).filter((m) => m.role === "tool").map((m) => [m.tool_call_id, textOf(m.content)]))
+  Object.fromEntries(
+    (request?.messages ?? []).filter((m) => m.role === "tool").map((m) => [m.tool_call_id, textOf(m.content)]),
+  )
 
 describe("static adapters inside the real OpenCode", () => {
   let sessionID: string
@@ -225,8 +232,12 @@ describe("static adapters inside the real OpenCode", () => {
       expect(adapter, `the generated ${name} adapter is listed`).toBeDefined()
       if (name === "bash" || name === "write") expect(builtin, `OpenCode lists its built-in ${name} too`).toBeDefined()
       if (builtin !== undefined) {
-        expect(Object.keys(adapter!.parameters.properties).sort()).toEqual(Object.keys(builtin.parameters.properties).sort())
-        expect([...(adapter!.parameters.required ?? [])].sort()).toEqual([...(builtin.parameters.required ?? [])].sort())
+        expect(Object.keys(adapter!.parameters.properties).sort()).toEqual(
+          Object.keys(builtin.parameters.properties).sort(),
+        )
+        expect([...(adapter!.parameters.required ?? [])].sort()).toEqual(
+          [...(builtin.parameters.required ?? [])].sort(),
+        )
       }
     }
   }, 30_000)
@@ -264,7 +275,11 @@ describe("static adapters inside the real OpenCode", () => {
     await run(test.succeed({ output: "Tests passed\n", exit: 0 }))
     await run(build.succeed({ output: "Build passed\n", exit: 0 }))
     await prompt
-    expect((await toolPart("call_test"))?.state).toMatchObject({ status: "completed", output: "Tests passed\n", metadata: { output: "Tests passed\n", exit: 0 } })
+    expect((await toolPart("call_test"))?.state).toMatchObject({
+      status: "completed",
+      output: "Tests passed\n",
+      metadata: { output: "Tests passed\n", exit: 0 },
+    })
     const results = toolMessages(model.requests[1])
     expect(results.call_build).toContain("Build passed")
     expect(results.call_test).toContain("Tests passed")
@@ -273,7 +288,10 @@ describe("static adapters inside the real OpenCode", () => {
   }, 60_000)
 
   it("reports a failed invocation to the model as a failed call, with no network for webfetch", async () => {
-    model.replies.push({ toolCalls: [{ id: "call_fetch", name: "webfetch", input: { url: "https://example.invalid/" } }] }, { text: "It failed." })
+    model.replies.push(
+      { toolCalls: [{ id: "call_fetch", name: "webfetch", input: { url: "https://example.invalid/" } }] },
+      { text: "It failed." },
+    )
     const before = model.requests.length
     const prompt = api("POST", `/session/${sessionID}/message`, { parts: [{ type: "text", text: "Fetch it" }] })
     const fetches = await control("webfetch")
@@ -291,9 +309,9 @@ describe("static adapters inside the real OpenCode", () => {
 
   it("completes awaitInterrupted when the session is aborted", async () => {
     model.replies.push({ toolCalls: [{ id: "call_hang", name: "bash", input: { command: "sleep 1000" } }] })
-    const prompt = api("POST", `/session/${sessionID}/message`, { parts: [{ type: "text", text: "Wait forever" }] }).catch(
-      (error: unknown) => error,
-    )
+    const prompt = api("POST", `/session/${sessionID}/message`, {
+      parts: [{ type: "text", text: "Wait forever" }],
+    }).catch((error: unknown) => error)
     const hang = await run(Effect.flatMap(adapters.tools.control("bash"), (c) => c.take("call_hang")))
     await api("POST", `/session/${sessionID}/abort`)
     await run(hang.awaitInterrupted())

@@ -21,7 +21,14 @@ import {
 import { CALL, CALL3 } from "../runtime/internals.js"
 import { DONE, getIterator, getIteratorMethod } from "../runtime/iterators.js"
 import { charge } from "../runtime/meter.js"
-import { concat as concatStrings, sameValueZero, stringTooLong, toInteger, toNumber, toStr } from "../runtime/operators.js"
+import {
+  concat as concatStrings,
+  sameValueZero,
+  stringTooLong,
+  toInteger,
+  toNumber,
+  toStr,
+} from "../runtime/operators.js"
 import { arrayTooLong } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
 import { rt } from "../runtime/state.js"
@@ -229,7 +236,8 @@ export const installArray = (realm: Realm): void => {
   method("splice", 2, (o, a) => {
     const len = lengthOf(o)
     const start = relativeIndex(arg(a, 0), len, 0)
-    const deleteCount = a.length === 0 ? 0 : a.length === 1 ? len - start : Math.min(Math.max(toInteger(a[1]), 0), len - start)
+    const deleteCount =
+      a.length === 0 ? 0 : a.length === 1 ? len - start : Math.min(Math.max(toInteger(a[1]), 0), len - start)
     const items = a.slice(2)
     checkLength(len - deleteCount + items.length)
     charge(len + items.length)
@@ -255,7 +263,11 @@ export const installArray = (realm: Realm): void => {
     const out = newArray()
     let n = 0
     const add = (v: Value) => {
-      const spreadable = isObject(v) ? (v[Symbol.isConcatSpreadable] !== undefined ? !!v[Symbol.isConcatSpreadable] : Array.isArray(v)) : false
+      const spreadable = isObject(v)
+        ? v[Symbol.isConcatSpreadable] !== undefined
+          ? !!v[Symbol.isConcatSpreadable]
+          : Array.isArray(v)
+        : false
       if (spreadable) {
         const len = lengthOf(v)
         checkLength(n + len)
@@ -314,7 +326,12 @@ export const installArray = (realm: Realm): void => {
   method("copyWithin", 2, (o, a) => {
     const len = lengthOf(o)
     charge(len)
-    Array.prototype.copyWithin.call(o, relativeIndex(arg(a, 0), len, 0), relativeIndex(arg(a, 1), len, 0), relativeIndex(arg(a, 2), len, len))
+    Array.prototype.copyWithin.call(
+      o,
+      relativeIndex(arg(a, 0), len, 0),
+      relativeIndex(arg(a, 1), len, 0),
+      relativeIndex(arg(a, 2), len, len),
+    )
     return o
   })
   method("indexOf", 1, (o, a) => {
@@ -346,7 +363,10 @@ export const installArray = (realm: Realm): void => {
     return false
   })
 
-  const iterateCallback = (name: string, body: (o: Value, len: number, fn: Value, c: Call3Impl, thisArg: Value) => Value) =>
+  const iterateCallback = (
+    name: string,
+    body: (o: Value, len: number, fn: Value, c: Call3Impl, thisArg: Value) => Value,
+  ) =>
     method(name, 1, (o, a) => {
       const fn = arg(a, 0)
       requireCallback(fn, name)
@@ -504,7 +524,8 @@ export const installArray = (realm: Realm): void => {
     const list = readAll(o)
     const len = list.length
     const start = relativeIndex(arg(a, 0), len, 0)
-    const deleteCount = a.length === 0 ? 0 : a.length === 1 ? len - start : Math.min(Math.max(toInteger(a[1]), 0), len - start)
+    const deleteCount =
+      a.length === 0 ? 0 : a.length === 1 ? len - start : Math.min(Math.max(toInteger(a[1]), 0), len - start)
     checkLength(len - deleteCount + Math.max(0, a.length - 2))
     list.splice(start, deleteCount, ...a.slice(2))
     return realm.adoptArray(list)
@@ -520,11 +541,26 @@ export const installArray = (realm: Realm): void => {
   method("keys", 0, (o) => createArrayIterator(realm, o, "keys"))
   method("entries", 0, (o) => createArrayIterator(realm, o, "entries"))
   const values = method("values", 0, (o) => createArrayIterator(realm, o, "values"))
-  Object.defineProperty(proto, Symbol.iterator, { value: values, writable: true, enumerable: false, configurable: true })
+  Object.defineProperty(proto, Symbol.iterator, {
+    value: values,
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  })
   realm.arrayValues = values
   realm.ArgumentsProto = Object.create(realm.ObjectProto)
-  Object.defineProperty(realm.ArgumentsProto, Symbol.iterator, { value: values, writable: true, enumerable: false, configurable: true })
-  Object.defineProperty(realm.ArgumentsProto, Symbol.toStringTag, { value: "Arguments", writable: false, enumerable: false, configurable: true })
+  Object.defineProperty(realm.ArgumentsProto, Symbol.iterator, {
+    value: values,
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  })
+  Object.defineProperty(realm.ArgumentsProto, Symbol.toStringTag, {
+    value: "Arguments",
+    writable: false,
+    enumerable: false,
+    configurable: true,
+  })
   defineBuiltinAccessor(realm.ArgumentsProto, "callee", () =>
     throwTypeError("'callee' may not be accessed on the arguments object of a strict mode function"),
   )

@@ -24,7 +24,8 @@ import type { Realm } from "../runtime/realm.js"
 import { createHostIterator } from "./iteration.js"
 
 const slotOf = <T>(t: Value, brand: number, what: string): T => {
-  if (typeof t !== "object" || t === null || t[BRAND] !== brand) return throwTypeError(`Method ${what} called on an incompatible receiver`)
+  if (typeof t !== "object" || t === null || t[BRAND] !== brand)
+    return throwTypeError(`Method ${what} called on an incompatible receiver`)
   return t[SLOT] as T
 }
 
@@ -102,7 +103,12 @@ export const installCollections = (realm: Realm): void => {
   const mapIter = (kind: "keys" | "values" | "entries") => (t: Value) => {
     const map = m(t, kind)
     const it = kind === "keys" ? map.keys() : kind === "values" ? map.values() : map.entries()
-    return createHostIterator(realm.MapIteratorProto, Brand.MapIterator, it, kind === "entries" ? (e) => realm.newArray(e) : (v) => v)
+    return createHostIterator(
+      realm.MapIteratorProto,
+      Brand.MapIterator,
+      it,
+      kind === "entries" ? (e) => realm.newArray(e) : (v) => v,
+    )
   }
   defineMethod(mapProto, "keys", 0, mapIter("keys"))
   defineMethod(mapProto, "values", 0, mapIter("values"))
@@ -172,7 +178,9 @@ export const installCollections = (realm: Realm): void => {
   defineValue(setProto, "keys", values)
   defineValue(setProto, Symbol.iterator, values)
   defineMethod(setProto, "entries", 0, (t) =>
-    createHostIterator(realm.SetIteratorProto, Brand.SetIterator, s(t, "entries").values(), (v) => realm.newArray([v, v])),
+    createHostIterator(realm.SetIteratorProto, Brand.SetIterator, s(t, "entries").values(), (v) =>
+      realm.newArray([v, v]),
+    ),
   )
   defineValue(setProto, Symbol.toStringTag, "Set", false)
   realm.setValues = values

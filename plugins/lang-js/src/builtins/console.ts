@@ -61,7 +61,14 @@ export const installConsole = (realm: Realm): void => {
     timers.clear()
   })
   const log = (line: string) => {
-    rt.host.log(indent === "" ? line : line.split("\n").map((l) => indent + l).join("\n"))
+    rt.host.log(
+      indent === ""
+        ? line
+        : line
+            .split("\n")
+            .map((l) => indent + l)
+            .join("\n"),
+    )
   }
   for (const name of ["log", "info", "debug", "warn", "error", "trace", "dir", "table"]) {
     defineMethod(console, name, 0, (_t, a) => {

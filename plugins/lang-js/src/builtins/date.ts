@@ -39,12 +39,26 @@ const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 const pad = (n: number, w = 2) => String(n).padStart(w, "0")
 const yearText = (y: number) => (y < 0 ? `-${pad(-y, 6)}` : pad(y, 4))
 
-const dateString = (d: Date) => `${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${pad(d.getUTCDate())} ${yearText(d.getUTCFullYear())}`
-const timeString = (d: Date) => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} GMT+0000 (Coordinated Universal Time)`
+const dateString = (d: Date) =>
+  `${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${pad(d.getUTCDate())} ${yearText(d.getUTCFullYear())}`
+const timeString = (d: Date) =>
+  `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} GMT+0000 (Coordinated Universal Time)`
 
 const dateOptionKeys = [
-  "weekday", "era", "year", "month", "day", "hour", "minute", "second", "hour12", "hourCycle", "timeZoneName",
-  "dateStyle", "timeStyle", "fractionalSecondDigits",
+  "weekday",
+  "era",
+  "year",
+  "month",
+  "day",
+  "hour",
+  "minute",
+  "second",
+  "hour12",
+  "hourCycle",
+  "timeZoneName",
+  "dateStyle",
+  "timeStyle",
+  "fractionalSecondDigits",
 ]
 
 /** Install `Date`. */
@@ -76,17 +90,23 @@ export const installDate = (realm: Realm): void => {
     }
     return make(fromFields(a), newTarget)
   }
-  const ctor = makeNative("Date", 7, () => {
-    const d = new Date(Date.now())
-    return `${dateString(d)} ${timeString(d)}`
-  }, construct)
+  const ctor = makeNative(
+    "Date",
+    7,
+    () => {
+      const d = new Date(Date.now())
+      return `${dateString(d)} ${timeString(d)}`
+    },
+    construct,
+  )
   linkConstructor(ctor, proto)
   defineMethod(ctor, "now", 0, () => Date.now())
   defineMethod(ctor, "parse", 1, (_t, a) => parseDate(toStr(arg(a, 0))))
   defineMethod(ctor, "UTC", 7, (_t, a) => timeClip(fromFields(a.length === 0 ? [NaN] : a)))
 
   const time = (t: Value, name: string): number => {
-    if (!isObject(t) || t[BRAND] !== Brand.Date) return throwTypeError(`Date.prototype.${name}: this is not a Date object`)
+    if (!isObject(t) || t[BRAND] !== Brand.Date)
+      return throwTypeError(`Date.prototype.${name}: this is not a Date object`)
     return t[SLOT] as number
   }
   const getters: Array<[string, (d: Date) => number]> = [
@@ -118,7 +138,11 @@ export const installDate = (realm: Realm): void => {
     ["FullYear", (d, n) => d.setUTCFullYear(n[0], n[1] ?? d.getUTCMonth(), n[2] ?? d.getUTCDate())],
     ["Month", (d, n) => d.setUTCMonth(n[0], n[1] ?? d.getUTCDate())],
     ["Date", (d, n) => d.setUTCDate(n[0])],
-    ["Hours", (d, n) => d.setUTCHours(n[0], n[1] ?? d.getUTCMinutes(), n[2] ?? d.getUTCSeconds(), n[3] ?? d.getUTCMilliseconds())],
+    [
+      "Hours",
+      (d, n) =>
+        d.setUTCHours(n[0], n[1] ?? d.getUTCMinutes(), n[2] ?? d.getUTCSeconds(), n[3] ?? d.getUTCMilliseconds()),
+    ],
     ["Minutes", (d, n) => d.setUTCMinutes(n[0], n[1] ?? d.getUTCSeconds(), n[2] ?? d.getUTCMilliseconds())],
     ["Seconds", (d, n) => d.setUTCSeconds(n[0], n[1] ?? d.getUTCMilliseconds())],
     ["Milliseconds", (d, n) => d.setUTCMilliseconds(n[0])],

@@ -98,16 +98,33 @@ export const installEncoding = (realm: Realm): void => {
   defineMethod(proto, "slice", 2, (t, a) => {
     const b = bytes(t, "slice")
     charge(b.length)
-    return adopt(Uint8Array.prototype.slice.call(b, a[0] === undefined ? 0 : toInteger(a[0]), a[1] === undefined ? undefined : toInteger(a[1])))
+    return adopt(
+      Uint8Array.prototype.slice.call(
+        b,
+        a[0] === undefined ? 0 : toInteger(a[0]),
+        a[1] === undefined ? undefined : toInteger(a[1]),
+      ),
+    )
   })
   defineMethod(proto, "subarray", 2, (t, a) => {
     const b = bytes(t, "subarray")
-    return adopt(Uint8Array.prototype.subarray.call(b, a[0] === undefined ? 0 : toInteger(a[0]), a[1] === undefined ? undefined : toInteger(a[1])))
+    return adopt(
+      Uint8Array.prototype.subarray.call(
+        b,
+        a[0] === undefined ? 0 : toInteger(a[0]),
+        a[1] === undefined ? undefined : toInteger(a[1]),
+      ),
+    )
   })
   defineMethod(proto, "fill", 1, (t, a) => {
     const b = bytes(t, "fill")
     charge(b.length)
-    Uint8Array.prototype.fill.call(b, toNumber(arg(a, 0)), a[1] === undefined ? 0 : toInteger(a[1]), a[2] === undefined ? undefined : toInteger(a[2]))
+    Uint8Array.prototype.fill.call(
+      b,
+      toNumber(arg(a, 0)),
+      a[1] === undefined ? 0 : toInteger(a[1]),
+      a[2] === undefined ? undefined : toInteger(a[2]),
+    )
     return t
   })
   defineMethod(proto, "set", 1, (t, a) => {
@@ -115,11 +132,19 @@ export const installEncoding = (realm: Realm): void => {
     const src = arg(a, 0)
     const list = isBytes(src) ? bytesToList(src) : iterateToList(src)
     charge(list.length)
-    Uint8Array.prototype.set.call(b, list.map((v) => toNumber(v)), a[1] === undefined ? 0 : toInteger(a[1]))
+    Uint8Array.prototype.set.call(
+      b,
+      list.map((v) => toNumber(v)),
+      a[1] === undefined ? 0 : toInteger(a[1]),
+    )
     return undefined
   })
-  defineMethod(proto, "indexOf", 1, (t, a) => Uint8Array.prototype.indexOf.call(bytes(t, "indexOf"), toNumber(arg(a, 0))))
-  defineMethod(proto, "includes", 1, (t, a) => Uint8Array.prototype.includes.call(bytes(t, "includes"), toNumber(arg(a, 0))))
+  defineMethod(proto, "indexOf", 1, (t, a) =>
+    Uint8Array.prototype.indexOf.call(bytes(t, "indexOf"), toNumber(arg(a, 0))),
+  )
+  defineMethod(proto, "includes", 1, (t, a) =>
+    Uint8Array.prototype.includes.call(bytes(t, "includes"), toNumber(arg(a, 0))),
+  )
   defineMethod(proto, "join", 1, (t, a) => {
     const b = bytes(t, "join")
     charge(b.length)
@@ -197,14 +222,19 @@ export const installEncoding = (realm: Realm): void => {
   )
   linkConstructor(decoderCtor, decoderProto)
   const decoder = (t: Value): InstanceType<typeof TextDecoder> => {
-    if (!isObject(t) || t[BRAND] !== Brand.TextDecoder) return throwTypeError("TextDecoder.prototype.decode called on an incompatible receiver")
+    if (!isObject(t) || t[BRAND] !== Brand.TextDecoder)
+      return throwTypeError("TextDecoder.prototype.decode called on an incompatible receiver")
     return t[SLOT] as InstanceType<typeof TextDecoder>
   }
   defineMethod(decoderProto, "decode", 1, (t, a) => {
     const d = decoder(t)
     const input = arg(a, 0)
     if (input === undefined) return d.decode()
-    const b = isBytes(input) ? input : Array.isArray(input) ? fromList(input) : throwTypeError("TextDecoder.decode needs a Uint8Array")
+    const b = isBytes(input)
+      ? input
+      : Array.isArray(input)
+        ? fromList(input)
+        : throwTypeError("TextDecoder.decode needs a Uint8Array")
     charge(1 + (b.length >> 4))
     return d.decode(b)
   })

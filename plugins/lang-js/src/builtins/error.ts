@@ -30,7 +30,12 @@ export const installErrors = (realm: Realm): void => {
   const init = (o: Value, message: Value, options: Value): Value => {
     o[BRAND] = Brand.Error
     if (message !== undefined) {
-      Object.defineProperty(o, "message", { value: toStr(message), writable: true, enumerable: false, configurable: true })
+      Object.defineProperty(o, "message", {
+        value: toStr(message),
+        writable: true,
+        enumerable: false,
+        configurable: true,
+      })
     }
     if (isObject(options) && "cause" in options) {
       Object.defineProperty(o, "cause", { value: options.cause, writable: true, enumerable: false, configurable: true })
@@ -55,7 +60,12 @@ export const installErrors = (realm: Realm): void => {
       }
       return init(o, arg(a, 0), arg(a, 1))
     }
-    const ctor = makeNative(name, name === "AggregateError" ? 2 : 1, (_t, a) => make(a, undefined), (a, nt) => make(a, nt))
+    const ctor = makeNative(
+      name,
+      name === "AggregateError" ? 2 : 1,
+      (_t, a) => make(a, undefined),
+      (a, nt) => make(a, nt),
+    )
     linkConstructor(ctor, proto)
     defineValue(proto, "name", name)
     defineValue(proto, "message", "")
@@ -85,7 +95,8 @@ export const installErrors = (realm: Realm): void => {
       return loc ? `${head}\n    at <program>:${loc.line}:${loc.column}` : head
     },
     (t, v) => {
-      if (isObject(t)) Object.defineProperty(t, "stack", { value: v, writable: true, enumerable: false, configurable: true })
+      if (isObject(t))
+        Object.defineProperty(t, "stack", { value: v, writable: true, enumerable: false, configurable: true })
     },
   )
   defineMethod(ErrorCtor, "captureStackTrace", 1, (_t, a) => {

@@ -100,12 +100,14 @@ export const installFunction = (realm: Realm): void => {
           : meta.protoKind === "asyncGenerator"
             ? Object.create(realm.AsyncGeneratorProto)
             : realm.newObject()
-      if (meta.protoKind === "object") Object.defineProperty(p, "constructor", { value: t, writable: true, enumerable: false, configurable: true })
+      if (meta.protoKind === "object")
+        Object.defineProperty(p, "constructor", { value: t, writable: true, enumerable: false, configurable: true })
       Object.defineProperty(t, "prototype", { value: p, writable: true, enumerable: false, configurable: false })
       return p
     },
     (t, v) => {
-      if (isObject(t)) Object.defineProperty(t, "prototype", { value: v, writable: true, enumerable: false, configurable: false })
+      if (isObject(t))
+        Object.defineProperty(t, "prototype", { value: v, writable: true, enumerable: false, configurable: false })
     },
   )
 }

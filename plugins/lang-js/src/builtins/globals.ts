@@ -69,7 +69,8 @@ export const installGlobals = (realm: Realm): void => {
     if (brand === Brand.Error) {
       const out = realm.makeError("Error", toStr(v.message ?? ""))
       const name = v.name
-      if (typeof name === "string") Object.defineProperty(out, "name", { value: name, writable: true, enumerable: false, configurable: true })
+      if (typeof name === "string")
+        Object.defineProperty(out, "name", { value: name, writable: true, enumerable: false, configurable: true })
       return out
     }
     if (brand === Brand.Boolean || brand === Brand.Number || brand === Brand.String) return v

@@ -28,7 +28,12 @@ export const createArrayIterator = (realm: Realm, array: Value, kind: "keys" | "
 }
 
 /** A program iterator over a host iterator (Map and Set iterators, string iterators, regexp matches). */
-export const createHostIterator = (proto: Value, brand: number, it: Iterator<Value>, map: (v: Value) => Value): Value => {
+export const createHostIterator = (
+  proto: Value,
+  brand: number,
+  it: Iterator<Value>,
+  map: (v: Value) => Value,
+): Value => {
   const o = Object.create(proto)
   o[SLOT] = { it, map } satisfies HostIteratorState
   o[BRAND] = brand
@@ -66,7 +71,8 @@ export const installIteration = (realm: Realm): void => {
   defineValue(arrayIteratorProto, Symbol.toStringTag, "Array Iterator", false)
 
   const hostNext = (brand: number, label: string) => (t: Value) => {
-    if (typeof t !== "object" || t === null || t[BRAND] !== brand) return throwTypeError(`${label} next called on an incompatible receiver`)
+    if (typeof t !== "object" || t === null || t[BRAND] !== brand)
+      return throwTypeError(`${label} next called on an incompatible receiver`)
     const s = t[SLOT] as HostIteratorState
     const r = s.it.next()
     return r.done ? iterResult(undefined, true) : iterResult(s.map(r.value), false)

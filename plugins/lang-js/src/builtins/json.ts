@@ -161,7 +161,8 @@ export const stringifyJson = (realm: Realm, value: Value, replacer: Value, space
         return v[SLOT]
     }
     if (stack.includes(v)) return throwTypeError("Converting circular structure to JSON")
-    if (stack.length >= MAX_NESTING) return throwRangeError(`JSON.stringify: value nested deeper than ${MAX_NESTING} levels`)
+    if (stack.length >= MAX_NESTING)
+      return throwRangeError(`JSON.stringify: value nested deeper than ${MAX_NESTING} levels`)
     stack.push(v)
     grow(2)
     let out: unknown
@@ -183,7 +184,8 @@ export const stringifyJson = (realm: Realm, value: Value, replacer: Value, space
         const k = keys[i]
         const c = copy(v, k, v[k])
         if (c === SKIP) continue
-        if (k === "__proto__") Object.defineProperty(o, k, { value: c, writable: true, enumerable: true, configurable: true })
+        if (k === "__proto__")
+          Object.defineProperty(o, k, { value: c, writable: true, enumerable: true, configurable: true })
         else o[k] = c
         grow(k.length + 4)
       }
@@ -208,7 +210,8 @@ const stringifyWithKeyList = (realm: Realm, value: Value, replacer: Value, space
     for (let i = 0; i < replacer.length; i++) {
       const item = replacer[i]
       if (typeof item === "string" || typeof item === "number") allowList.push(String(item))
-      else if (isObject(item) && (item[BRAND] === Brand.String || item[BRAND] === Brand.Number)) allowList.push(toStr(item))
+      else if (isObject(item) && (item[BRAND] === Brand.String || item[BRAND] === Brand.Number))
+        allowList.push(toStr(item))
     }
   }
   let gap = ""
@@ -267,7 +270,8 @@ const stringifyWithKeyList = (realm: Realm, value: Value, replacer: Value, space
       return true
     }
     if (stack.includes(v)) return throwTypeError("Converting circular structure to JSON")
-    if (stack.length >= MAX_NESTING) return throwRangeError(`JSON.stringify: value nested deeper than ${MAX_NESTING} levels`)
+    if (stack.length >= MAX_NESTING)
+      return throwRangeError(`JSON.stringify: value nested deeper than ${MAX_NESTING} levels`)
     stack.push(v)
     const inner = indent + gap
     const separator = gap === "" ? "," : `,\n${inner}`

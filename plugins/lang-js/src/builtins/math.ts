@@ -7,14 +7,41 @@ import { toNumber } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
 
 const unaryNames = [
-  "abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "ceil", "clz32", "cos", "cosh", "exp", "expm1",
-  "floor", "fround", "log", "log1p", "log10", "log2", "round", "sign", "sin", "sinh", "sqrt", "tan", "tanh", "trunc",
+  "abs",
+  "acos",
+  "acosh",
+  "asin",
+  "asinh",
+  "atan",
+  "atanh",
+  "cbrt",
+  "ceil",
+  "clz32",
+  "cos",
+  "cosh",
+  "exp",
+  "expm1",
+  "floor",
+  "fround",
+  "log",
+  "log1p",
+  "log10",
+  "log2",
+  "round",
+  "sign",
+  "sin",
+  "sinh",
+  "sqrt",
+  "tan",
+  "tanh",
+  "trunc",
 ] as const
 
 /** Install `Math`. */
 export const installMath = (realm: Realm): void => {
   const math = realm.newObject()
-  for (const k of ["E", "LN10", "LN2", "LOG10E", "LOG2E", "PI", "SQRT1_2", "SQRT2"] as const) defineValue(math, k, Math[k], false)
+  for (const k of ["E", "LN10", "LN2", "LOG10E", "LOG2E", "PI", "SQRT1_2", "SQRT2"] as const)
+    defineValue(math, k, Math[k], false)
   for (const name of unaryNames) {
     const f = Math[name] as (x: number) => number
     defineMethod(math, name, 1, (_t, a) => {

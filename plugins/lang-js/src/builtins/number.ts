@@ -2,7 +2,15 @@
  * `Number`, `Boolean` and the numeric globals (`parseInt`, `parseFloat`, `isNaN`, `isFinite`).
  */
 import { throwTypeError } from "../runtime/errors.js"
-import { arg, defineMethod, defineValue, isObject, linkConstructor, makeNative, type Value } from "../runtime/functions.js"
+import {
+  arg,
+  defineMethod,
+  defineValue,
+  isObject,
+  linkConstructor,
+  makeNative,
+  type Value,
+} from "../runtime/functions.js"
 import { BRAND, Brand, SLOT } from "../runtime/internals.js"
 import { toInteger, toNumber, toPrimitive, toStr } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
@@ -28,9 +36,22 @@ const box = (proto: Value, brand: number, value: Value, newTarget: Value): Value
 }
 
 const numberOptionKeys = [
-  "style", "currency", "currencyDisplay", "currencySign", "unit", "unitDisplay", "notation", "compactDisplay",
-  "signDisplay", "useGrouping", "minimumIntegerDigits", "minimumFractionDigits", "maximumFractionDigits",
-  "minimumSignificantDigits", "maximumSignificantDigits", "roundingMode",
+  "style",
+  "currency",
+  "currencyDisplay",
+  "currencySign",
+  "unit",
+  "unitDisplay",
+  "notation",
+  "compactDisplay",
+  "signDisplay",
+  "useGrouping",
+  "minimumIntegerDigits",
+  "minimumFractionDigits",
+  "maximumFractionDigits",
+  "minimumSignificantDigits",
+  "maximumSignificantDigits",
+  "roundingMode",
 ]
 
 /** Install `Number`, `Boolean` and the numeric globals. */
@@ -40,7 +61,12 @@ export const installNumber = (realm: Realm): void => {
   proto[SLOT] = 0
   realm.NumberProto = proto
   const convert = (a: Value[]): number => (a.length === 0 ? 0 : toNumber(toPrimitive(a[0], "number")))
-  const ctor = makeNative("Number", 1, (_t, a) => convert(a), (a, nt) => box(proto, Brand.Number, convert(a), nt))
+  const ctor = makeNative(
+    "Number",
+    1,
+    (_t, a) => convert(a),
+    (a, nt) => box(proto, Brand.Number, convert(a), nt),
+  )
   linkConstructor(ctor, proto)
   const constants: Record<string, number> = {
     EPSILON: Number.EPSILON,
@@ -83,14 +109,25 @@ export const installNumber = (realm: Realm): void => {
   realm.defineGlobal("Number", ctor)
   realm.defineGlobal("parseFloat", parseFloatFn)
   realm.defineGlobal("parseInt", parseIntFn)
-  realm.defineGlobal("isNaN", makeNative("isNaN", 1, (_t, a) => Number.isNaN(toNumber(arg(a, 0)))))
-  realm.defineGlobal("isFinite", makeNative("isFinite", 1, (_t, a) => Number.isFinite(toNumber(arg(a, 0)))))
+  realm.defineGlobal(
+    "isNaN",
+    makeNative("isNaN", 1, (_t, a) => Number.isNaN(toNumber(arg(a, 0)))),
+  )
+  realm.defineGlobal(
+    "isFinite",
+    makeNative("isFinite", 1, (_t, a) => Number.isFinite(toNumber(arg(a, 0)))),
+  )
 
   const bproto = realm.newObject()
   bproto[BRAND] = Brand.Boolean
   bproto[SLOT] = false
   realm.BooleanProto = bproto
-  const bctor = makeNative("Boolean", 1, (_t, a) => !!a[0], (a, nt) => box(bproto, Brand.Boolean, !!a[0], nt))
+  const bctor = makeNative(
+    "Boolean",
+    1,
+    (_t, a) => !!a[0],
+    (a, nt) => box(bproto, Brand.Boolean, !!a[0], nt),
+  )
   linkConstructor(bctor, bproto)
   defineMethod(bproto, "toString", 0, (t) => String(thisBoolean(t, "toString")))
   defineMethod(bproto, "valueOf", 0, (t) => thisBoolean(t, "valueOf"))

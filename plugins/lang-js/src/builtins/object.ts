@@ -65,7 +65,13 @@ export const builtinTag = (realm: Realm, v: Value): string => {
   if (v === undefined) return "Undefined"
   if (v === null) return "Null"
   if (!isObject(v)) {
-    return typeof v === "string" ? "String" : typeof v === "number" ? "Number" : typeof v === "boolean" ? "Boolean" : "Symbol"
+    return typeof v === "string"
+      ? "String"
+      : typeof v === "number"
+        ? "Number"
+        : typeof v === "boolean"
+          ? "Boolean"
+          : "Symbol"
   }
   const tag = v[Symbol.toStringTag]
   if (typeof tag === "string") return tag
@@ -94,7 +100,8 @@ export const installObject = (realm: Realm): void => {
   const ctor = makeNative(
     "Object",
     1,
-    (_t, a) => (a.length === 0 || a[0] === undefined || a[0] === null ? realm.newObject() : toObject(realm, a[0], "Object")),
+    (_t, a) =>
+      a.length === 0 || a[0] === undefined || a[0] === null ? realm.newObject() : toObject(realm, a[0], "Object"),
     (a, newTarget) => {
       if (newTarget !== realm.Object) return Object.create(isObject(newTarget.prototype) ? newTarget.prototype : proto)
       return a.length === 0 || a[0] === undefined || a[0] === null ? realm.newObject() : toObject(realm, a[0], "Object")
@@ -175,18 +182,23 @@ export const installObject = (realm: Realm): void => {
     }
     return o
   }
-  const requireObject = (o: Value, what: string): Value => (isObject(o) ? o : throwTypeError(`${what} called on non-object`))
+  const requireObject = (o: Value, what: string): Value =>
+    isObject(o) ? o : throwTypeError(`${what} called on non-object`)
   defineMethod(ctor, "defineProperty", 3, (_t, a) => {
     const o = requireObject(arg(a, 0), "Object.defineProperty")
     defineFromProgram(o, toPropertyKey(arg(a, 1)), arg(a, 2))
     return o
   })
-  defineMethod(ctor, "defineProperties", 2, (_t, a) => defineProperties(requireObject(arg(a, 0), "Object.defineProperties"), arg(a, 1)))
+  defineMethod(ctor, "defineProperties", 2, (_t, a) =>
+    defineProperties(requireObject(arg(a, 0), "Object.defineProperties"), arg(a, 1)),
+  )
   defineMethod(ctor, "getOwnPropertyNames", 1, (_t, a) =>
     realm.adoptArray(Object.getOwnPropertyNames(toObject(realm, arg(a, 0), "Object.getOwnPropertyNames"))),
   )
   defineMethod(ctor, "getOwnPropertySymbols", 1, (_t, a) =>
-    realm.adoptArray(ownKeys(toObject(realm, arg(a, 0), "Object.getOwnPropertySymbols")).filter((k) => typeof k === "symbol")),
+    realm.adoptArray(
+      ownKeys(toObject(realm, arg(a, 0), "Object.getOwnPropertySymbols")).filter((k) => typeof k === "symbol"),
+    ),
   )
   defineMethod(ctor, "getOwnPropertyDescriptor", 2, (_t, a) => {
     const o = toObject(realm, arg(a, 0), "Object.getOwnPropertyDescriptor")
@@ -207,7 +219,8 @@ export const installObject = (realm: Realm): void => {
     if (o === undefined || o === null) throwTypeError("Object.setPrototypeOf called on null or undefined")
     if (p !== null && !isObject(p)) throwTypeError(`Object prototype may only be an Object or null: ${toStr(p)}`)
     if (!isObject(o)) return o
-    if (o === realm.ObjectProto && p !== null) throwTypeError("Immutable prototype object '#<Object>' cannot have their prototype set")
+    if (o === realm.ObjectProto && p !== null)
+      throwTypeError("Immutable prototype object '#<Object>' cannot have their prototype set")
     setPrototype(o, p)
     return o
   })
@@ -240,7 +253,10 @@ export const installObject = (realm: Realm): void => {
   })
 
   defineMethod(proto, "hasOwnProperty", 1, (t, a) =>
-    Object.prototype.hasOwnProperty.call(toObject(realm, t, "Object.prototype.hasOwnProperty"), toPropertyKey(arg(a, 0))),
+    Object.prototype.hasOwnProperty.call(
+      toObject(realm, t, "Object.prototype.hasOwnProperty"),
+      toPropertyKey(arg(a, 0)),
+    ),
   )
   defineMethod(proto, "isPrototypeOf", 1, (t, a) => {
     const v = arg(a, 0)
@@ -253,7 +269,10 @@ export const installObject = (realm: Realm): void => {
     return false
   })
   defineMethod(proto, "propertyIsEnumerable", 1, (t, a) =>
-    Object.prototype.propertyIsEnumerable.call(toObject(realm, t, "Object.prototype.propertyIsEnumerable"), toPropertyKey(arg(a, 0))),
+    Object.prototype.propertyIsEnumerable.call(
+      toObject(realm, t, "Object.prototype.propertyIsEnumerable"),
+      toPropertyKey(arg(a, 0)),
+    ),
   )
   defineMethod(proto, "toString", 0, (t) => `[object ${builtinTag(realm, t)}]`)
   defineMethod(proto, "toLocaleString", 0, (t) => {
@@ -267,7 +286,8 @@ export const installObject = (realm: Realm): void => {
     (t) => getPrototypeOf(realm, t),
     (t, v) => {
       if (!isObject(t) || (v !== null && !isObject(v))) return
-      if (t === realm.ObjectProto) throwTypeError("Immutable prototype object '#<Object>' cannot have their prototype set")
+      if (t === realm.ObjectProto)
+        throwTypeError("Immutable prototype object '#<Object>' cannot have their prototype set")
       setPrototype(t, v)
     },
   )

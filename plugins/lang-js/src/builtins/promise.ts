@@ -2,7 +2,17 @@
  * `Promise`, `Promise.prototype` and the combinators, on top of the promise core in `runtime/promises.ts`.
  */
 import { caught, throwTypeError } from "../runtime/errors.js"
-import { arg, call, defineMethod, defineValue, isCallable, isObject, linkConstructor, makeNative, type Value } from "../runtime/functions.js"
+import {
+  arg,
+  call,
+  defineMethod,
+  defineValue,
+  isCallable,
+  isObject,
+  linkConstructor,
+  makeNative,
+  type Value,
+} from "../runtime/functions.js"
 import { DONE, getIterator } from "../runtime/iterators.js"
 import {
   newPromise,
@@ -33,7 +43,10 @@ export const installPromise = (realm: Realm): void => {
     () => throwTypeError("Promise constructor cannot be invoked without 'new'"),
     (a, newTarget) => {
       const executor = arg(a, 0)
-      if (!isCallable(executor)) throwTypeError(`Promise resolver ${typeof executor === "object" ? "object" : String(executor)} is not a function`)
+      if (!isCallable(executor))
+        throwTypeError(
+          `Promise resolver ${typeof executor === "object" ? "object" : String(executor)} is not a function`,
+        )
       const record = newPromise(newTarget !== ctor && isObject(newTarget.prototype) ? newTarget.prototype : proto)
       const [resolve, reject] = resolvingFunctions(record)
       try {
@@ -49,7 +62,13 @@ export const installPromise = (realm: Realm): void => {
 
   const then = (record: PromiseRecord, onFulfilled: Value, onRejected: Value): Value => {
     const derived = newPromise()
-    performThen(record, isCallable(onFulfilled) ? onFulfilled : undefined, isCallable(onRejected) ? onRejected : undefined, derived, false)
+    performThen(
+      record,
+      isCallable(onFulfilled) ? onFulfilled : undefined,
+      isCallable(onRejected) ? onRejected : undefined,
+      derived,
+      false,
+    )
     return derived.object
   }
   const thenMethod = defineMethod(proto, "then", 2, (t, a) => then(thisPromise(t, "then"), arg(a, 0), arg(a, 1)))
@@ -65,7 +84,11 @@ export const installPromise = (realm: Realm): void => {
     const thenFinally = makeNative("", 1, (_t, args) => {
       const value = arg(args, 0)
       const p = promiseResolve(call(onFinally, undefined, []))
-      return then(p, makeNative("", 0, () => value), undefined)
+      return then(
+        p,
+        makeNative("", 0, () => value),
+        undefined,
+      )
     })
     const catchFinally = makeNative("", 1, (_t, args) => {
       const reason = arg(args, 0)
@@ -204,7 +227,12 @@ export const installPromise = (realm: Realm): void => {
     let remaining = 1
     const fail = () => {
       const e = realm.makeError("AggregateError", "All promises were rejected")
-      Object.defineProperty(e, "errors", { value: realm.newArray(errors), writable: true, enumerable: false, configurable: true })
+      Object.defineProperty(e, "errors", {
+        value: realm.newArray(errors),
+        writable: true,
+        enumerable: false,
+        configurable: true,
+      })
       rejectPromise(result, e)
     }
     return combinator(

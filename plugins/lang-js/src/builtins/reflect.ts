@@ -3,7 +3,16 @@
  */
 import { defineFromProgram, fromHostDescriptor } from "../runtime/descriptors.js"
 import { throwTypeError } from "../runtime/errors.js"
-import { arg, call, construct, defineMethod, defineValue, isConstructor, isObject, type Value } from "../runtime/functions.js"
+import {
+  arg,
+  call,
+  construct,
+  defineMethod,
+  defineValue,
+  isConstructor,
+  isObject,
+  type Value,
+} from "../runtime/functions.js"
 import { toPropertyKey } from "../runtime/operators.js"
 import { ownKeys } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
@@ -13,8 +22,10 @@ import { iterateToList } from "../runtime/iterators.js"
 /** Install `Reflect`. */
 export const installReflect = (realm: Realm): void => {
   const reflect = realm.newObject()
-  const target = (v: Value, what: string): Value => (isObject(v) ? v : throwTypeError(`Reflect.${what} called on non-object`))
-  const list = (v: Value): Value[] => (isObject(v) ? iterateToList(v) : throwTypeError("CreateListFromArrayLike called on non-object"))
+  const target = (v: Value, what: string): Value =>
+    isObject(v) ? v : throwTypeError(`Reflect.${what} called on non-object`)
+  const list = (v: Value): Value[] =>
+    isObject(v) ? iterateToList(v) : throwTypeError("CreateListFromArrayLike called on non-object")
   defineMethod(reflect, "apply", 3, (_t, a) => call(arg(a, 0), arg(a, 1), list(arg(a, 2))))
   defineMethod(reflect, "construct", 2, (_t, a) => {
     const f = arg(a, 0)
@@ -31,7 +42,9 @@ export const installReflect = (realm: Realm): void => {
       throw e
     }
   })
-  defineMethod(reflect, "deleteProperty", 2, (_t, a) => Reflect.deleteProperty(target(arg(a, 0), "deleteProperty"), toPropertyKey(arg(a, 1))))
+  defineMethod(reflect, "deleteProperty", 2, (_t, a) =>
+    Reflect.deleteProperty(target(arg(a, 0), "deleteProperty"), toPropertyKey(arg(a, 1))),
+  )
   defineMethod(reflect, "get", 2, (_t, a) => {
     const o = target(arg(a, 0), "get")
     return Reflect.get(o, toPropertyKey(arg(a, 1)), a.length > 2 ? a[2] : o)
@@ -42,7 +55,9 @@ export const installReflect = (realm: Realm): void => {
   })
   defineMethod(reflect, "has", 2, (_t, a) => toPropertyKey(arg(a, 1)) in target(arg(a, 0), "has"))
   defineMethod(reflect, "getOwnPropertyDescriptor", 2, (_t, a) =>
-    fromHostDescriptor(Object.getOwnPropertyDescriptor(target(arg(a, 0), "getOwnPropertyDescriptor"), toPropertyKey(arg(a, 1)))),
+    fromHostDescriptor(
+      Object.getOwnPropertyDescriptor(target(arg(a, 0), "getOwnPropertyDescriptor"), toPropertyKey(arg(a, 1))),
+    ),
   )
   defineMethod(reflect, "getPrototypeOf", 1, (_t, a) => Object.getPrototypeOf(target(arg(a, 0), "getPrototypeOf")))
   defineMethod(reflect, "setPrototypeOf", 2, (_t, a) => {

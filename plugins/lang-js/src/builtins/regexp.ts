@@ -67,10 +67,12 @@ export const regExpExec = (realm: Realm, o: Value, s: string): Value => {
 }
 
 /** Call a program replacer function from a host `replace`. */
-export const replacer = (fn: Value) => (...args: Value[]): string => {
-  const list = args.slice()
-  return toStr(call(fn, undefined, list))
-}
+export const replacer =
+  (fn: Value) =>
+  (...args: Value[]): string => {
+    const list = args.slice()
+    return toStr(call(fn, undefined, list))
+  }
 
 /** Install `RegExp`. */
 export const installRegExp = (realm: Realm): void => {
@@ -88,7 +90,10 @@ export const installRegExp = (realm: Realm): void => {
   const construct = (a: Value[], newTarget: Value): Value => {
     const p = arg(a, 0)
     const f = arg(a, 1)
-    const target = newTarget !== undefined && newTarget !== realm.RegExp && isObject(newTarget.prototype) ? newTarget.prototype : proto
+    const target =
+      newTarget !== undefined && newTarget !== realm.RegExp && isObject(newTarget.prototype)
+        ? newTarget.prototype
+        : proto
     if (isRegExp(p)) return make(hostRegExp(p).source, f === undefined ? hostRegExp(p).flags : toStr(f), target)
     return make(p === undefined ? "(?:)" : toStr(p), f === undefined ? "" : toStr(f), target)
   }
@@ -124,7 +129,18 @@ export const installRegExp = (realm: Realm): void => {
     return `/${toStr(t.source)}/${toStr(t.flags)}`
   })
   defineMethod(proto, "compile", 2, () => throwTypeError("RegExp.prototype.compile is not supported"))
-  for (const name of ["source", "flags", "global", "ignoreCase", "multiline", "sticky", "unicode", "dotAll", "hasIndices", "unicodeSets"] as const) {
+  for (const name of [
+    "source",
+    "flags",
+    "global",
+    "ignoreCase",
+    "multiline",
+    "sticky",
+    "unicode",
+    "dotAll",
+    "hasIndices",
+    "unicodeSets",
+  ] as const) {
     defineBuiltinAccessor(proto, name, (t) => {
       if (t === proto) return name === "source" ? "(?:)" : name === "flags" ? "" : undefined
       return (thisRe(t, name) as unknown as Record<string, unknown>)[name]
@@ -135,7 +151,9 @@ export const installRegExp = (realm: Realm): void => {
     const s = regexSubject(toStr(arg(a, 0)))
     const copy = new RegExp(re.source, re.flags)
     copy.lastIndex = toInteger(t.lastIndex)
-    return createHostIterator(realm.RegExpStringIteratorProto, Brand.RegExpStringIterator, s.matchAll(copy), (m) => adoptMatch(realm, m))
+    return createHostIterator(realm.RegExpStringIteratorProto, Brand.RegExpStringIterator, s.matchAll(copy), (m) =>
+      adoptMatch(realm, m),
+    )
   })
   defineValue(proto, Symbol.toStringTag, "RegExp", false)
   realm.defineGlobal("RegExp", ctor)

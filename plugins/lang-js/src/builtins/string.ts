@@ -107,7 +107,8 @@ export const installString = (realm: Realm): void => {
     return r
   })
   const searchString = (v: Value, name: string): string => {
-    if (isRegExp(v)) return throwTypeError(`First argument to String.prototype.${name} must not be a regular expression`)
+    if (isRegExp(v))
+      return throwTypeError(`First argument to String.prototype.${name} must not be a regular expression`)
     return toStr(v)
   }
   method("includes", 1, (s, a) => {
@@ -181,27 +182,29 @@ export const installString = (realm: Realm): void => {
     if (isRegExp(sep)) return realm.adoptArray(regexSubject(s).split(hostRegExp(sep), limit))
     return realm.adoptArray(s.split(toStr(sep), limit))
   })
-  const replace = (all: boolean) => (s: string, a: Value[]): Value => {
-    const pattern = arg(a, 0)
-    const replacement = arg(a, 1)
-    const withFn = isCallable(replacement)
-    const rep = withFn ? replacer(replacement) : toStr(replacement)
-    let result: string
-    if (isRegExp(pattern)) {
-      const re = hostRegExp(pattern)
-      if (all && !re.global) return throwTypeError("replaceAll must be called with a global RegExp")
-      regexSubject(s)
-      if (re.global || re.sticky) re.lastIndex = 0
-      result = s.replace(re, rep as string)
-      if (re.global) pattern.lastIndex = 0
-    } else {
-      const p = toStr(pattern)
-      chargeChars(s.length)
-      result = all ? s.replaceAll(p, rep as string) : s.replace(p, rep as string)
+  const replace =
+    (all: boolean) =>
+    (s: string, a: Value[]): Value => {
+      const pattern = arg(a, 0)
+      const replacement = arg(a, 1)
+      const withFn = isCallable(replacement)
+      const rep = withFn ? replacer(replacement) : toStr(replacement)
+      let result: string
+      if (isRegExp(pattern)) {
+        const re = hostRegExp(pattern)
+        if (all && !re.global) return throwTypeError("replaceAll must be called with a global RegExp")
+        regexSubject(s)
+        if (re.global || re.sticky) re.lastIndex = 0
+        result = s.replace(re, rep as string)
+        if (re.global) pattern.lastIndex = 0
+      } else {
+        const p = toStr(pattern)
+        chargeChars(s.length)
+        result = all ? s.replaceAll(p, rep as string) : s.replace(p, rep as string)
+      }
+      checkResult(result.length)
+      return result
     }
-    checkResult(result.length)
-    return result
-  }
   method("replace", 2, replace(false))
   method("replaceAll", 2, replace(true))
   method("match", 1, (s, a) => {
@@ -223,7 +226,9 @@ export const installString = (realm: Realm): void => {
     regexSubject(s)
     const copy = new RegExp(host.source, host.flags)
     copy.lastIndex = toInteger(re.lastIndex)
-    return createHostIterator(realm.RegExpStringIteratorProto, Brand.RegExpStringIterator, s.matchAll(copy), (m) => adoptMatch(realm, m))
+    return createHostIterator(realm.RegExpStringIteratorProto, Brand.RegExpStringIterator, s.matchAll(copy), (m) =>
+      adoptMatch(realm, m),
+    )
   })
   method("search", 1, (s, a) => {
     const p = arg(a, 0)
@@ -231,7 +236,12 @@ export const installString = (realm: Realm): void => {
     return regexSubject(s).search(re)
   })
   realm.stringIterator = defineMethod(proto, Symbol.iterator, 0, (t) =>
-    createHostIterator(realm.StringIteratorProto, Brand.StringIterator, thisString(t, "[Symbol.iterator]")[Symbol.iterator](), (c) => c),
+    createHostIterator(
+      realm.StringIteratorProto,
+      Brand.StringIterator,
+      thisString(t, "[Symbol.iterator]")[Symbol.iterator](),
+      (c) => c,
+    ),
   )
   realm.defineGlobal("String", ctor)
 }

@@ -3,12 +3,34 @@
  * per execution.
  */
 import { throwTypeError } from "../runtime/errors.js"
-import { arg, defineBuiltinAccessor, defineMethod, defineValue, isObject, linkConstructor, makeNative } from "../runtime/functions.js"
+import {
+  arg,
+  defineBuiltinAccessor,
+  defineMethod,
+  defineValue,
+  isObject,
+  linkConstructor,
+  makeNative,
+} from "../runtime/functions.js"
 import { BRAND, Brand, SLOT } from "../runtime/internals.js"
 import { toStr } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
 
-const wellKnown = ["iterator", "asyncIterator", "hasInstance", "toPrimitive", "toStringTag", "species", "isConcatSpreadable", "unscopables", "match", "matchAll", "replace", "search", "split"] as const
+const wellKnown = [
+  "iterator",
+  "asyncIterator",
+  "hasInstance",
+  "toPrimitive",
+  "toStringTag",
+  "species",
+  "isConcatSpreadable",
+  "unscopables",
+  "match",
+  "matchAll",
+  "replace",
+  "search",
+  "split",
+] as const
 
 /** Install `Symbol`. */
 export const installSymbol = (realm: Realm): void => {
@@ -37,7 +59,8 @@ export const installSymbol = (realm: Realm): void => {
   })
   const thisSymbol = (t: unknown): symbol => {
     if (typeof t === "symbol") return t
-    if (isObject(t) && (t as Record<symbol, unknown>)[BRAND] === Brand.Symbol) return (t as Record<symbol, symbol>)[SLOT]
+    if (isObject(t) && (t as Record<symbol, unknown>)[BRAND] === Brand.Symbol)
+      return (t as Record<symbol, symbol>)[SLOT]
     return throwTypeError("Symbol.prototype method called on an incompatible receiver")
   }
   defineMethod(proto, "toString", 0, (t) => thisSymbol(t).toString())

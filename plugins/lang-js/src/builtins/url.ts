@@ -54,7 +54,8 @@ export const installUrl = (realm: Realm): void => {
           for (;;) {
             const pair = it.next()
             if (pair === DONE) break
-            if (!isObject(pair) || pair.length !== 2) throwTypeError("Each query pair must be an iterable [name, value] tuple")
+            if (!isObject(pair) || pair.length !== 2)
+              throwTypeError("Each query pair must be an iterable [name, value] tuple")
             host.append(toStr(pair[0]), toStr(pair[1]))
           }
         } else {
@@ -68,7 +69,8 @@ export const installUrl = (realm: Realm): void => {
   )
   linkConstructor(paramsCtor, paramsProto)
   const p = (t: Value, what: string): URLSearchParams => {
-    if (!isObject(t) || t[BRAND] !== Brand.URLSearchParams) return throwTypeError(`URLSearchParams.prototype.${what} called on an incompatible receiver`)
+    if (!isObject(t) || t[BRAND] !== Brand.URLSearchParams)
+      return throwTypeError(`URLSearchParams.prototype.${what} called on an incompatible receiver`)
     return t[SLOT] as URLSearchParams
   }
   defineMethod(paramsProto, "append", 2, (t, a) => {
@@ -103,8 +105,12 @@ export const installUrl = (realm: Realm): void => {
     return undefined
   })
   defineBuiltinAccessor(paramsProto, "size", (t) => p(t, "size").size)
-  defineMethod(paramsProto, "keys", 0, (t) => createHostIterator(realm.MapIteratorProto, Brand.MapIterator, p(t, "keys").keys(), (k) => k))
-  defineMethod(paramsProto, "values", 0, (t) => createHostIterator(realm.MapIteratorProto, Brand.MapIterator, p(t, "values").values(), (v) => v))
+  defineMethod(paramsProto, "keys", 0, (t) =>
+    createHostIterator(realm.MapIteratorProto, Brand.MapIterator, p(t, "keys").keys(), (k) => k),
+  )
+  defineMethod(paramsProto, "values", 0, (t) =>
+    createHostIterator(realm.MapIteratorProto, Brand.MapIterator, p(t, "values").values(), (v) => v),
+  )
   const entries = defineMethod(paramsProto, "entries", 0, (t) =>
     createHostIterator(realm.MapIteratorProto, Brand.MapIterator, p(t, "entries").entries(), (e) => realm.newArray(e)),
   )
@@ -117,7 +123,9 @@ export const installUrl = (realm: Realm): void => {
   const parse = (input: Value, base: Value): URL => {
     const s = toStr(input)
     charge(1 + (s.length >> 5))
-    return base === undefined ? new URL(s) : new URL(s, isObject(base) && base[BRAND] === Brand.URL ? (base[SLOT] as UrlState).url : toStr(base))
+    return base === undefined
+      ? new URL(s)
+      : new URL(s, isObject(base) && base[BRAND] === Brand.URL ? (base[SLOT] as UrlState).url : toStr(base))
   }
   const wrapUrl = (url: URL, proto: Value = urlProto): Value => {
     const o = Object.create(proto)
@@ -148,10 +156,22 @@ export const installUrl = (realm: Realm): void => {
     }
   })
   const u = (t: Value, what: string): UrlState => {
-    if (!isObject(t) || t[BRAND] !== Brand.URL) return throwTypeError(`URL.prototype.${what} called on an incompatible receiver`)
+    if (!isObject(t) || t[BRAND] !== Brand.URL)
+      return throwTypeError(`URL.prototype.${what} called on an incompatible receiver`)
     return t[SLOT] as UrlState
   }
-  const settable = ["href", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "hash"] as const
+  const settable = [
+    "href",
+    "protocol",
+    "username",
+    "password",
+    "host",
+    "hostname",
+    "port",
+    "pathname",
+    "search",
+    "hash",
+  ] as const
   for (const name of settable) {
     defineBuiltinAccessor(
       urlProto,

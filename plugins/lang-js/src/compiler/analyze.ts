@@ -221,7 +221,8 @@ class Analyzer {
       if (!s) return
       switch (s.type) {
         case "VariableDeclaration":
-          if (s.kind === "var") for (const d of s.declarations) for (const id of boundNames(d.id)) this.declare(id.name, "var", scope, 0)
+          if (s.kind === "var")
+            for (const d of s.declarations) for (const id of boundNames(d.id)) this.declare(id.name, "var", scope, 0)
           break
         case "IfStatement":
           visit(s.consequent)
@@ -340,13 +341,15 @@ class Analyzer {
     const f = this.thisFunction()
     let b = f[which]
     if (b === undefined) {
-      const kind = ({
-        thisBinding: "this",
-        argumentsBinding: "arguments",
-        newTargetBinding: "newTarget",
-        homeBinding: "home",
-        funcBinding: "func",
-      } as const)[which]
+      const kind = (
+        {
+          thisBinding: "this",
+          argumentsBinding: "arguments",
+          newTargetBinding: "newTarget",
+          homeBinding: "home",
+          funcBinding: "func",
+        } as const
+      )[which]
       b = new Binding(`%${kind}`, kind, f.scope, 0)
       f.scope.bindings.set(b.name, b)
       f[which] = b
@@ -571,7 +574,8 @@ class Analyzer {
         this.refs.set(e, this.implicit(e, "thisBinding"))
         break
       case "MetaProperty":
-        if (e.meta.name === "new" && e.property.name === "target") this.refs.set(e, this.implicit(e, "newTargetBinding"))
+        if (e.meta.name === "new" && e.property.name === "target")
+          this.refs.set(e, this.implicit(e, "newTargetBinding"))
         break
       case "Super":
         this.supers.set(e, { home: this.implicit(e, "homeBinding"), this: this.implicit(e, "thisBinding") })
@@ -735,12 +739,19 @@ class Analyzer {
     this.inScope(scope, () => {
       if (node.superClass) this.expression(node.superClass)
       for (const el of node.body.body) {
-        if ((el.type === "MethodDefinition" || el.type === "PropertyDefinition") && el.key.type === "PrivateIdentifier") {
+        if (
+          (el.type === "MethodDefinition" || el.type === "PropertyDefinition") &&
+          el.key.type === "PrivateIdentifier"
+        ) {
           this.privateName(el.key)
         }
         if (el.type === "MethodDefinition") {
           if (el.computed) this.expression(el.key)
-          this.func(el.value, el.kind === "constructor" ? "constructor" : "method", el.kind === "constructor" && derived)
+          this.func(
+            el.value,
+            el.kind === "constructor" ? "constructor" : "method",
+            el.kind === "constructor" && derived,
+          )
         } else if (el.type === "PropertyDefinition") {
           if (el.computed) this.expression(el.key)
           if (el.value) this.func(el, "field")

@@ -23,7 +23,16 @@ import {
   type ConstructImpl,
   type Value,
 } from "../runtime/functions.js"
-import { CALL, CALL3, CONSTRUCT, ENV, FIELDS, HOME, registerPrivateName, type FunctionMeta } from "../runtime/internals.js"
+import {
+  CALL,
+  CALL3,
+  CONSTRUCT,
+  ENV,
+  FIELDS,
+  HOME,
+  registerPrivateName,
+  type FunctionMeta,
+} from "../runtime/internals.js"
 import { DONE, getIterator, arrayIterationIsPristine } from "../runtime/iterators.js"
 import { refuel, tooDeep } from "../runtime/meter.js"
 import {
@@ -249,7 +258,10 @@ const isAnonymousFunctionDefinition = (n: Node): boolean =>
   ((n.type === "FunctionExpression" || n.type === "ClassExpression") && !n.id) || n.type === "ArrowFunctionExpression"
 
 const propertyKeyName = (key: Node, computed: boolean): string | undefined => {
-  if (computed) return key.type === "Literal" && (typeof key.value === "string" || typeof key.value === "number") ? String(key.value) : undefined
+  if (computed)
+    return key.type === "Literal" && (typeof key.value === "string" || typeof key.value === "number")
+      ? String(key.value)
+      : undefined
   if (key.type === "Identifier") return key.name
   if (key.type === "Literal") return String(key.value)
   return undefined
@@ -353,7 +365,13 @@ export class Compiler {
           return (env: Env, module: Value) => {
             const v = isObject(module) ? module[name] : undefined
             if (v === undefined) {
-              throwValue(rt.realm.makeError("SyntaxError", `The module '${specifier}' does not provide an export named '${name}'`), loc)
+              throwValue(
+                rt.realm.makeError(
+                  "SyntaxError",
+                  `The module '${specifier}' does not provide an export named '${name}'`,
+                ),
+                loc,
+              )
             }
             write(env, v)
           }
@@ -382,7 +400,8 @@ export class Compiler {
   tdzSlots(scope: Scope): number[] {
     const out: number[] = []
     for (const b of scope.bindings.values()) {
-      if (b.tdz && (b.kind === "let" || b.kind === "const" || b.kind === "class" || b.kind === "classInner")) out.push(b.slot)
+      if (b.tdz && (b.kind === "let" || b.kind === "const" || b.kind === "class" || b.kind === "classInner"))
+        out.push(b.slot)
     }
     return out
   }
@@ -621,7 +640,11 @@ export class Compiler {
         return this.newExpression(n)
       case "MetaProperty":
         if (n.meta.name === "new") return this.readBinding(n, this.analysis.refs.get(n)!)
-        return unsupported(n, "`import.meta` is not supported", "Programs are not loaded from files; there is no module metadata")
+        return unsupported(
+          n,
+          "`import.meta` is not supported",
+          "Programs are not loaded from files; there is no module metadata",
+        )
       case "ImportExpression":
         return this.dynamicImport(n)
       case "AwaitExpression":
@@ -635,7 +658,11 @@ export class Compiler {
       case "ParenthesizedExpression":
         return this.expr(n.expression, name)
       default:
-        return unsupported(n, `${n.type} is not supported`, "Rewrite this expression with the supported subset (see SUPPORT.md)")
+        return unsupported(
+          n,
+          `${n.type} is not supported`,
+          "Rewrite this expression with the supported subset (see SUPPORT.md)",
+        )
     }
   }
 
@@ -648,7 +675,11 @@ export class Compiler {
       try {
         new RegExp(pattern, flags)
       } catch (e) {
-        return unsupported(n, `Invalid regular expression /${pattern}/${flags}: ${(e as Error).message}`, "Fix the pattern")
+        return unsupported(
+          n,
+          `Invalid regular expression /${pattern}/${flags}: ${(e as Error).message}`,
+          "Fix the pattern",
+        )
       }
       return () => {
         rt.loc = loc
@@ -745,7 +776,11 @@ export class Compiler {
       }
     }
     const parts = elements.map((e) =>
-      e === null ? null : e.type === "SpreadElement" ? { spread: true, e: this.expr(e.argument) } : { spread: false, e: this.expr(e) },
+      e === null
+        ? null
+        : e.type === "SpreadElement"
+          ? { spread: true, e: this.expr(e.argument) }
+          : { spread: false, e: this.expr(e) },
     )
     return (env) => {
       const r = new SA()
@@ -919,7 +954,12 @@ export class Compiler {
       return () => throwReferenceError("Unsupported reference to 'super'", loc)
     }
     const o = this.expr(target.object)
-    const k = target.computed ? this.expr(target.property) : ((key: string) => () => key)(target.property.name)
+    const k = target.computed
+      ? this.expr(target.property)
+      : (
+          (key: string) => () =>
+            key
+        )(target.property.name)
     const loc = this.loc(n)
     const optional = target.optional
     return (env) => {
@@ -943,7 +983,8 @@ export class Compiler {
         if (hops === 1) return { kind: 3, slot: b.slot, value: undefined, expr: this.expr(n) }
       }
     }
-    if (n.type === "Literal" && !n.regex && n.bigint === undefined) return { kind: 1, slot: -1, value: n.value, expr: this.expr(n) }
+    if (n.type === "Literal" && !n.regex && n.bigint === undefined)
+      return { kind: 1, slot: -1, value: n.value, expr: this.expr(n) }
     return { kind: 2, slot: -1, value: undefined, expr: this.expr(n) }
   }
 
@@ -1046,7 +1087,11 @@ export class Compiler {
         }
     }
     const f = binaryOperator(op)
-    return (env) => f(ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env), bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env))
+    return (env) =>
+      f(
+        ak === 0 ? env[as] : ak === 1 ? av : ak === 3 ? env[0][as] : ae(env),
+        bk === 0 ? env[bs] : bk === 1 ? bv : bk === 3 ? env[0][bs] : be(env),
+      )
   }
 
   private logical(n: Node): Expr {
@@ -1325,7 +1370,11 @@ export class Compiler {
       if (key === "length") {
         return (env) => {
           const obj = ok === 0 ? env[os] : ok === 3 ? env[0][os] : oe(env)
-          return typeof obj === "string" ? obj.length : typeof obj === "object" && obj !== null ? obj.length : getPrimitiveProp(obj, key, loc)
+          return typeof obj === "string"
+            ? obj.length
+            : typeof obj === "object" && obj !== null
+              ? obj.length
+              : getPrimitiveProp(obj, key, loc)
         }
       }
       return (env) => {
@@ -1368,7 +1417,9 @@ export class Compiler {
   /** Compile call arguments into a function producing the argument list. */
   args(nodes: Node[]): (env: Env) => Value[] {
     if (nodes.some((a) => a.type === "SpreadElement")) {
-      const parts = nodes.map((a) => (a.type === "SpreadElement" ? { spread: true, e: this.expr(a.argument) } : { spread: false, e: this.expr(a) }))
+      const parts = nodes.map((a) =>
+        a.type === "SpreadElement" ? { spread: true, e: this.expr(a.argument) } : { spread: false, e: this.expr(a) },
+      )
       return (env) => {
         const list: Value[] = []
         for (const p of parts) {
@@ -1429,9 +1480,18 @@ export class Compiler {
     const [A, B, C] = [0, 1, 2].map((i) => (i < nodes.length ? this.operand(nodes[i]) : none))
     return {
       n: nodes.length,
-      k0: A.kind, s0: A.slot, v0: A.value, e0: A.expr,
-      k1: B.kind, s1: B.slot, v1: B.value, e1: B.expr,
-      k2: C.kind, s2: C.slot, v2: C.value, e2: C.expr,
+      k0: A.kind,
+      s0: A.slot,
+      v0: A.value,
+      e0: A.expr,
+      k1: B.kind,
+      s1: B.slot,
+      v1: B.value,
+      e1: B.expr,
+      k2: C.kind,
+      s2: C.slot,
+      v2: C.value,
+      e2: C.expr,
     }
   }
 
@@ -1475,7 +1535,11 @@ export class Compiler {
     const args = this.args(n.arguments)
     const text = this.text(callee)
     const optionalCall: boolean = n.optional
-    if (callee.type === "MemberExpression" && callee.object.type !== "Super" && callee.property.type !== "PrivateIdentifier") {
+    if (
+      callee.type === "MemberExpression" &&
+      callee.object.type !== "Super" &&
+      callee.property.type !== "PrivateIdentifier"
+    ) {
       const memberLoc = this.loc(callee)
       const o = chain ? this.chainPart(callee.object) : this.expr(callee.object)
       const optionalMember: boolean = callee.optional
@@ -1513,7 +1577,8 @@ export class Compiler {
               const c3 = f[CALL3]
               if (c3 !== undefined) return c3(obj, a0, a1, a2, f)
               const c = f[CALL]
-              if (c !== undefined) return c(obj, count === 0 ? NO_ARGS : count === 1 ? [a0] : count === 2 ? [a0, a1] : [a0, a1, a2], f)
+              if (c !== undefined)
+                return c(obj, count === 0 ? NO_ARGS : count === 1 ? [a0] : count === 2 ? [a0, a1] : [a0, a1, a2], f)
             }
             return notFunction(text, f, loc)
           }
@@ -1552,7 +1617,9 @@ export class Compiler {
         if (chain && optionalCall && (f === undefined || f === null)) return SHORT
         const a = args(env)
         rt.loc = loc
-        return typeof f === "object" && f !== null && f[CALL] !== undefined ? f[CALL](thisValue, a, f) : notFunction(text, f, loc)
+        return typeof f === "object" && f !== null && f[CALL] !== undefined
+          ? f[CALL](thisValue, a, f)
+          : notFunction(text, f, loc)
       }
     }
     const fe = chain ? this.chainPart(callee) : this.expr(callee)
@@ -1572,7 +1639,8 @@ export class Compiler {
           const c3 = f[CALL3]
           if (c3 !== undefined) return c3(undefined, a0, a1, a2, f)
           const c = f[CALL]
-          if (c !== undefined) return c(undefined, count === 0 ? NO_ARGS : count === 1 ? [a0] : count === 2 ? [a0, a1] : [a0, a1, a2], f)
+          if (c !== undefined)
+            return c(undefined, count === 0 ? NO_ARGS : count === 1 ? [a0] : count === 2 ? [a0, a1] : [a0, a1, a2], f)
         }
         return notFunction(text, f, loc)
       }
@@ -1619,7 +1687,8 @@ export class Compiler {
       const f = c(env)
       const a = args(env)
       rt.loc = loc
-      if (typeof f !== "object" || f === null || f[CONSTRUCT] === undefined) return throwTypeError(`${text} is not a constructor`, loc)
+      if (typeof f !== "object" || f === null || f[CONSTRUCT] === undefined)
+        return throwTypeError(`${text} is not a constructor`, loc)
       return f[CONSTRUCT](a, f, f)
     }
   }
@@ -1683,7 +1752,12 @@ export class Compiler {
       case "ForStatement":
         return this.forStatement(n, labels)
       case "ForOfStatement":
-        if (n.await) return unsupported(n, "`for await` outside an async function", "Use it inside an async function or at top level")
+        if (n.await)
+          return unsupported(
+            n,
+            "`for await` outside an async function",
+            "Use it inside an async function or at top level",
+          )
         return this.forOf(n, labels)
       case "ForInStatement":
         return this.forIn(n, labels)
@@ -1727,9 +1801,17 @@ export class Compiler {
       case "ExportNamedDeclaration":
       case "ExportDefaultDeclaration":
       case "ExportAllDeclaration":
-        return unsupported(n, "`export` is not supported", "Programs are not modules that export: return the value instead")
+        return unsupported(
+          n,
+          "`export` is not supported",
+          "Programs are not modules that export: return the value instead",
+        )
       default:
-        return unsupported(n, `${n.type} is not supported`, "Rewrite this statement with the supported subset (see SUPPORT.md)")
+        return unsupported(
+          n,
+          `${n.type} is not supported`,
+          "Rewrite this statement with the supported subset (see SUPPORT.md)",
+        )
     }
   }
 
@@ -1901,10 +1983,13 @@ export class Compiler {
     const init: Stmt | undefined = n.init
       ? n.init.type === "VariableDeclaration"
         ? this.statement(n.init)
-        : ((e: Expr): Stmt => (env) => {
-            e(env)
-            return undefined
-          })(this.expr(n.init))
+        : (
+            (e: Expr): Stmt =>
+            (env) => {
+              e(env)
+              return undefined
+            }
+          )(this.expr(n.init))
       : undefined
     const test = n.test ? this.expr(n.test) : undefined
     const update = n.update ? this.expr(n.update) : undefined
@@ -1983,13 +2068,18 @@ export class Compiler {
   private countingLoop(n: Node, init: Stmt | undefined, body: Stmt, enter: (env: Env) => Env): Stmt | undefined {
     const test = n.test
     const update = n.update
-    if (!test || !update || test.type !== "BinaryExpression" || !["<", "<=", ">", ">="].includes(test.operator)) return undefined
+    if (!test || !update || test.type !== "BinaryExpression" || !["<", "<=", ">", ">="].includes(test.operator))
+      return undefined
     if (test.left.type !== "Identifier") return undefined
     const I = this.operand(test.left)
     if (I.kind !== 0) return undefined
     const slot = I.slot
     let delta: number
-    if (update.type === "UpdateExpression" && update.argument.type === "Identifier" && update.argument.name === test.left.name) {
+    if (
+      update.type === "UpdateExpression" &&
+      update.argument.type === "Identifier" &&
+      update.argument.name === test.left.name
+    ) {
       delta = update.operator === "++" ? 1 : -1
     } else if (
       update.type === "AssignmentExpression" &&
@@ -2212,7 +2302,11 @@ export class Compiler {
   /** A catch clause: binds the exception and runs the handler body. */
   catchClause(h: Node): (env: Env, thrown: Value) => Signal | undefined {
     const enter = this.scopeEnter(this.analysis.scopes.get(h))
-    const bind = h.param ? (h.param.type === "Identifier" ? this.initWriter(h.param) : this.pattern(h.param, "init")) : undefined
+    const bind = h.param
+      ? h.param.type === "Identifier"
+        ? this.initWriter(h.param)
+        : this.pattern(h.param, "init")
+      : undefined
     const body = this.statement(h.body)
     return (env, thrown) => {
       const e = enter(env)
@@ -2289,8 +2383,16 @@ export class Compiler {
         continue
       }
       const key: Expr = prop.computed
-        ? ((k: Expr): Expr => (env) => toPropertyKey(k(env)))(this.expr(prop.key))
-        : ((name: string): Expr => () => name)(propertyKeyName(prop.key, false)!)
+        ? (
+            (k: Expr): Expr =>
+            (env) =>
+              toPropertyKey(k(env))
+          )(this.expr(prop.key))
+        : (
+            (name: string): Expr =>
+            () =>
+              name
+          )(propertyKeyName(prop.key, false)!)
       props.push({ key, write: this.pattern(prop.value, mode) })
     }
     return (env, v) => {
@@ -2303,7 +2405,11 @@ export class Compiler {
       }
       if (rest) {
         const r = new SO()
-        copyDataProperties(r, v, used!.map((k) => (typeof k === "number" ? String(k) : k)))
+        copyDataProperties(
+          r,
+          v,
+          used!.map((k) => (typeof k === "number" ? String(k) : k)),
+        )
         rest(env, r)
       }
     }
@@ -2312,7 +2418,11 @@ export class Compiler {
   private arrayPattern(p: Node, mode: BindMode): Writer {
     const loc = this.loc(p)
     const elements: Array<{ rest: boolean; write: Writer } | null> = p.elements.map((e: Node | null) =>
-      e === null ? null : e.type === "RestElement" ? { rest: true, write: this.pattern(e.argument, mode) } : { rest: false, write: this.pattern(e, mode) },
+      e === null
+        ? null
+        : e.type === "RestElement"
+          ? { rest: true, write: this.pattern(e.argument, mode) }
+          : { rest: false, write: this.pattern(e, mode) },
     )
     return (env, v) => {
       if (Array.isArray(v) && arrayIterationIsPristine(v)) {
@@ -2339,7 +2449,7 @@ export class Compiler {
             el.write(env, r)
             continue
           }
-          let x: Value = undefined
+          let x: Value
           if (!done) {
             x = it.next()
             if (x === DONE) {
@@ -2431,7 +2541,15 @@ export class Compiler {
     const bindParams = simpleParams ? undefined : this.parameters(params)
     const hasFunctions = scope.functionDeclarations.length > 0
     const functions = this.hoistedFunctions(scope)
-    const simple = simpleParams && tdz.length === 0 && argsSlot < 0 && funcSlot < 0 && homeSlot < 0 && newTargetSlot < 0 && !hasFunctions && !derived
+    const simple =
+      simpleParams &&
+      tdz.length === 0 &&
+      argsSlot < 0 &&
+      funcSlot < 0 &&
+      homeSlot < 0 &&
+      newTargetSlot < 0 &&
+      !hasFunctions &&
+      !derived
     const setup = (thisValue: Value, args: Value[], self: Value, newTarget: Value): Env => {
       let env: Env
       if (size === 0) env = self[ENV]
@@ -2487,16 +2605,46 @@ export class Compiler {
             env = [p, np > 0 ? args[0] : undefined, np > 1 ? args[1] : undefined, np > 2 ? args[2] : undefined]
             break
           case 5:
-            env = [p, np > 0 ? args[0] : undefined, np > 1 ? args[1] : undefined, np > 2 ? args[2] : undefined, np > 3 ? args[3] : undefined]
+            env = [
+              p,
+              np > 0 ? args[0] : undefined,
+              np > 1 ? args[1] : undefined,
+              np > 2 ? args[2] : undefined,
+              np > 3 ? args[3] : undefined,
+            ]
             break
           case 6:
-            env = [p, np > 0 ? args[0] : undefined, np > 1 ? args[1] : undefined, np > 2 ? args[2] : undefined, np > 3 ? args[3] : undefined, np > 4 ? args[4] : undefined]
+            env = [
+              p,
+              np > 0 ? args[0] : undefined,
+              np > 1 ? args[1] : undefined,
+              np > 2 ? args[2] : undefined,
+              np > 3 ? args[3] : undefined,
+              np > 4 ? args[4] : undefined,
+            ]
             break
           case 7:
-            env = [p, np > 0 ? args[0] : undefined, np > 1 ? args[1] : undefined, np > 2 ? args[2] : undefined, np > 3 ? args[3] : undefined, np > 4 ? args[4] : undefined, np > 5 ? args[5] : undefined]
+            env = [
+              p,
+              np > 0 ? args[0] : undefined,
+              np > 1 ? args[1] : undefined,
+              np > 2 ? args[2] : undefined,
+              np > 3 ? args[3] : undefined,
+              np > 4 ? args[4] : undefined,
+              np > 5 ? args[5] : undefined,
+            ]
             break
           default:
-            env = [p, np > 0 ? args[0] : undefined, np > 1 ? args[1] : undefined, np > 2 ? args[2] : undefined, np > 3 ? args[3] : undefined, np > 4 ? args[4] : undefined, np > 5 ? args[5] : undefined, np > 6 ? args[6] : undefined]
+            env = [
+              p,
+              np > 0 ? args[0] : undefined,
+              np > 1 ? args[1] : undefined,
+              np > 2 ? args[2] : undefined,
+              np > 3 ? args[3] : undefined,
+              np > 4 ? args[4] : undefined,
+              np > 5 ? args[5] : undefined,
+              np > 6 ? args[6] : undefined,
+            ]
         }
         if (thisSlot >= 0) env[thisSlot] = thisValue
         const r = body(env)
@@ -2577,7 +2725,9 @@ export class Compiler {
     const last = statements[statements.length - 1]
     if (last && last.type === "ReturnStatement" && last.argument) {
       const tail = this.expr(last.argument)
-      const rest = statements.slice(0, -1).filter((s) => s.type !== "FunctionDeclaration" && s.type !== "EmptyStatement")
+      const rest = statements
+        .slice(0, -1)
+        .filter((s) => s.type !== "FunctionDeclaration" && s.type !== "EmptyStatement")
       if (rest.length === 0) return tail
       // Guard clauses (`if (c) return x` ... `return y`) become one conditional expression.
       const guards = rest.map(guardClause)
@@ -2667,11 +2817,16 @@ export class Compiler {
         const kind: "method" | "get" | "set" = el.kind
         const info = this.analysis.functions.get(el.value)!
         const staticName = isPrivate ? `#${el.key.name}` : propertyKeyName(el.key, el.computed)
-        const fixed = staticName !== undefined ? this.functionTemplate(el.value, info, kind === "method" ? staticName : `${kind} ${staticName}`, kind) : undefined
+        const fixed =
+          staticName !== undefined
+            ? this.functionTemplate(el.value, info, kind === "method" ? staticName : `${kind} ${staticName}`, kind)
+            : undefined
         const isStatic: boolean = el.static
         elements.push((env, F, proto, instance) => {
           const k = key(env)
-          const t = fixed ?? this.functionTemplate(el.value, info, kind === "method" ? keyName(k) : `${kind} ${keyName(k)}`, kind)
+          const t =
+            fixed ??
+            this.functionTemplate(el.value, info, kind === "method" ? keyName(k) : `${kind} ${keyName(k)}`, kind)
           const home = isStatic ? F : proto
           const fn = new SF(t.call, t.construct, env, t.meta, home, t.call3)
           if (isPrivate && !isStatic) {
@@ -2708,7 +2863,8 @@ export class Compiler {
           }
           statics.push(() => {
             const value = init ? call(init, F, NO_ARGS) : undefined
-            if (isPrivate) Object.defineProperty(F, k, { value, writable: true, enumerable: false, configurable: false })
+            if (isPrivate)
+              Object.defineProperty(F, k, { value, writable: true, enumerable: false, configurable: false })
             else Object.defineProperty(F, k, { value, writable: true, enumerable: true, configurable: true })
           })
         })
@@ -2738,7 +2894,8 @@ export class Compiler {
             throwTypeError(`Class extends value ${heritageText} is not a constructor or null`, loc)
           }
           const pp = parent.prototype
-          if (pp !== null && !isObject(pp)) throwTypeError(`Class extends value does not have valid prototype property`, loc)
+          if (pp !== null && !isObject(pp))
+            throwTypeError(`Class extends value does not have valid prototype property`, loc)
           protoParent = pp
           ctorParent = parent
         }
@@ -2796,12 +2953,20 @@ export const closeQuietly = (it: { close(): void }): void => {
   }
 }
 
-const classCallError = (name: string, loc: Location): CallImpl => () =>
-  throwTypeError(`Class constructor ${name || "(anonymous)"} cannot be invoked without 'new'`, loc)
+const classCallError =
+  (name: string, loc: Location): CallImpl =>
+  () =>
+    throwTypeError(`Class constructor ${name || "(anonymous)"} cannot be invoked without 'new'`, loc)
 
 /** The constructor of a class that declares none. */
 const defaultConstructor = (name: string, derived: boolean, loc: Location, ObjectProto: Value): FunctionTemplate => {
-  const meta: FunctionMeta = { name, length: 0, constructorKind: derived ? "derived" : "base", protoKind: "none", display: "class" }
+  const meta: FunctionMeta = {
+    name,
+    length: 0,
+    constructorKind: derived ? "derived" : "base",
+    protoKind: "none",
+    display: "class",
+  }
   const construct: ConstructImpl = derived
     ? (args, newTarget, self) => {
         if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
@@ -2817,4 +2982,3 @@ const defaultConstructor = (name: string, derived: boolean, loc: Location, Objec
       }
   return { call: classCallError(name, loc), construct, meta }
 }
-

@@ -29,7 +29,8 @@ export const constAssignError = (location: Location): never =>
 /** `TypeError` for calling something that is not a function. */
 export const notFunction = (text: string, value: Value, location: Location): never => {
   const what = value === undefined || value === null ? ` (it is ${value})` : ""
-  const hint = text.startsWith("tools.") && value === undefined ? "; use search({ query }) to find the available tools" : ""
+  const hint =
+    text.startsWith("tools.") && value === undefined ? "; use search({ query }) to find the available tools" : ""
   return throwTypeError(`${text} is not a function${what}${hint}`, location)
 }
 
@@ -96,7 +97,8 @@ export const privateSet = (o: Value, sym: Value, name: string, v: Value, locatio
 
 /** `#x in o`. */
 export const privateIn = (sym: Value, o: Value, location: Location): boolean => {
-  if (!isObject(o)) return throwTypeError("Cannot use 'in' operator to search for a private field in a non-object", location)
+  if (!isObject(o))
+    return throwTypeError("Cannot use 'in' operator to search for a private field in a non-object", location)
   return Object.prototype.hasOwnProperty.call(o, privateKey(sym))
 }
 
@@ -131,15 +133,23 @@ export const initializeInstance = (ctor: Value, instance: Value): void => {
   if (elements === undefined) return
   for (const el of elements) {
     if (el.kind === "field") continue
-    if (Object.prototype.hasOwnProperty.call(instance, el.key)) throwTypeError("Cannot initialize private methods twice on the same object")
-    if (el.kind === "method") Object.defineProperty(instance, el.key, { value: el.init, writable: false, enumerable: false, configurable: false })
+    if (Object.prototype.hasOwnProperty.call(instance, el.key))
+      throwTypeError("Cannot initialize private methods twice on the same object")
+    if (el.kind === "method")
+      Object.defineProperty(instance, el.key, {
+        value: el.init,
+        writable: false,
+        enumerable: false,
+        configurable: false,
+      })
     else Object.defineProperty(instance, el.key, { get: el.get, set: el.set, enumerable: false, configurable: false })
   }
   for (const el of elements) {
     if (el.kind !== "field") continue
     const value = el.init === undefined ? undefined : call(el.init, instance, NO_ARGS)
     if (el.isPrivate) {
-      if (Object.prototype.hasOwnProperty.call(instance, el.key)) throwTypeError("Cannot initialize a private field twice on the same object")
+      if (Object.prototype.hasOwnProperty.call(instance, el.key))
+        throwTypeError("Cannot initialize a private field twice on the same object")
       Object.defineProperty(instance, el.key, { value, writable: true, enumerable: false, configurable: false })
     } else {
       Object.defineProperty(instance, el.key, { value, writable: true, enumerable: true, configurable: true })
@@ -209,4 +219,3 @@ export const defineMethodProperty = (
   }
   Object.defineProperty(target, key, d)
 }
-

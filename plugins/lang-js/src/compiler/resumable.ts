@@ -6,18 +6,29 @@
 import { MAX_CALL_DEPTH } from "../limits.js"
 import type { Node } from "../parse.js"
 import { caught, throwTypeError, throwValue } from "../runtime/errors.js"
-import { call, construct, hostGetter, hostSetter, isObject, NO_ARGS, type CallImpl, type Value } from "../runtime/functions.js"
+import {
+  call,
+  construct,
+  hostGetter,
+  hostSetter,
+  isObject,
+  NO_ARGS,
+  type CallImpl,
+  type Value,
+} from "../runtime/functions.js"
 import { CALL, CONSTRUCT } from "../runtime/internals.js"
 import { DONE, getIterator, getIteratorMethod, protocolIterator, type Iter } from "../runtime/iterators.js"
 import { refuel, tooDeep } from "../runtime/meter.js"
-import { copyDataProperties, createDataProperty, getComputed, getPrimitiveProp, noteAccessor, setComputed } from "../runtime/properties.js"
-import { concat, toNumber, toPrimitive, toPropertyKey, toStr, typeOf, unary } from "../runtime/operators.js"
 import {
-  makeAsyncGenerator,
-  makeGenerator,
-  runAsync,
-  type Body,
-} from "../runtime/generators.js"
+  copyDataProperties,
+  createDataProperty,
+  getComputed,
+  getPrimitiveProp,
+  noteAccessor,
+  setComputed,
+} from "../runtime/properties.js"
+import { concat, toNumber, toPrimitive, toPropertyKey, toStr, typeOf, unary } from "../runtime/operators.js"
+import { makeAsyncGenerator, makeGenerator, runAsync, type Body } from "../runtime/generators.js"
 import { newPromise, promiseResolve, rejectPromise, rejectedPromise, resolvePromise } from "../runtime/promises.js"
 import { rt } from "../runtime/state.js"
 import type { FunctionInfo } from "./analyze.js"
@@ -228,7 +239,14 @@ export class Resumable {
       case "LabeledStatement": {
         const all = [...labels, n.label.name]
         const body = n.body
-        const loop = ["ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement", "LabeledStatement"].includes(body.type)
+        const loop = [
+          "ForStatement",
+          "ForInStatement",
+          "ForOfStatement",
+          "WhileStatement",
+          "DoWhileStatement",
+          "LabeledStatement",
+        ].includes(body.type)
         if (loop) return this.statement(body, all)
         const inner = this.statement(body)
         const breaks = all.map((l) => c.labelSignal(l).break)
@@ -253,7 +271,11 @@ export class Resumable {
       case "ClassDeclaration":
         return unsupported(n, "`await`/`yield` inside a class definition", "Compute the value before the class")
       default:
-        return unsupported(n, `${n.type} with \`await\`/\`yield\` is not supported`, "Await the value in a separate statement first")
+        return unsupported(
+          n,
+          `${n.type} with \`await\`/\`yield\` is not supported`,
+          "Await the value in a separate statement first",
+        )
     }
   }
 
@@ -473,7 +495,8 @@ export class Resumable {
     const block = this.statement(n.block)
     const h = n.handler
     const enterCatch = h ? c.scopeEnter(c.analysis.scopes.get(h)) : undefined
-    const bind = h && h.param ? (h.param.type === "Identifier" ? c.initWriter(h.param) : c.pattern(h.param, "init")) : undefined
+    const bind =
+      h && h.param ? (h.param.type === "Identifier" ? c.initWriter(h.param) : c.pattern(h.param, "init")) : undefined
     const handler = h ? this.statement(h.body) : undefined
     const finalizer = n.finalizer ? this.statement(n.finalizer) : undefined
     return function* (env) {
@@ -594,7 +617,8 @@ export class Resumable {
       case "UnaryExpression": {
         const a = this.expr(n.argument)
         const op = n.operator
-        if (op === "delete") return unsupported(n, "`delete` with `await`", "Await the value in a separate statement first")
+        if (op === "delete")
+          return unsupported(n, "`delete` with `await`", "Await the value in a separate statement first")
         return function* (env) {
           const v = yield* a(env)
           switch (op) {
@@ -627,7 +651,11 @@ export class Resumable {
       }
       case "ArrayExpression": {
         const parts = n.elements.map((e: Node | null) =>
-          e === null ? null : e.type === "SpreadElement" ? { spread: true, e: this.expr(e.argument) } : { spread: false, e: this.expr(e) },
+          e === null
+            ? null
+            : e.type === "SpreadElement"
+              ? { spread: true, e: this.expr(e.argument) }
+              : { spread: false, e: this.expr(e) },
         )
         const SA = c.realm.SA
         return function* (env) {
@@ -666,7 +694,8 @@ export class Resumable {
           const fn = yield* f(env)
           const a = yield* args(env)
           rt.loc = loc
-          if (typeof fn !== "object" || fn === null || fn[CONSTRUCT] === undefined) return throwTypeError(`${text} is not a constructor`, loc)
+          if (typeof fn !== "object" || fn === null || fn[CONSTRUCT] === undefined)
+            return throwTypeError(`${text} is not a constructor`, loc)
           return construct(fn, a)
         }
       }
@@ -684,7 +713,9 @@ export class Resumable {
           const args: Value[] = [strings]
           for (const e of exprs) args.push(yield* e(env))
           rt.loc = loc
-          return typeof f === "object" && f !== null && f[CALL] !== undefined ? f[CALL](undefined, args, f) : notFunction(text, f, loc)
+          return typeof f === "object" && f !== null && f[CALL] !== undefined
+            ? f[CALL](undefined, args, f)
+            : notFunction(text, f, loc)
         }
       }
       case "ImportExpression": {
@@ -702,7 +733,11 @@ export class Resumable {
       case "ParenthesizedExpression":
         return this.expr(n.expression, name)
       default:
-        return unsupported(n, `\`await\`/\`yield\` inside ${n.type} is not supported`, "Await the value in a separate statement first")
+        return unsupported(
+          n,
+          `\`await\`/\`yield\` inside ${n.type} is not supported`,
+          "Await the value in a separate statement first",
+        )
     }
   }
 
@@ -731,7 +766,7 @@ export class Resumable {
       }
       if (!isObject(iterator)) throwTypeError("Result of the Symbol.iterator method is not an object", loc)
       const next = iterator.next
-      let received: Value = undefined
+      let received: Value
       let mode: "next" | "throw" = "next"
       for (;;) {
         let result: Value
@@ -779,7 +814,9 @@ export class Resumable {
   }
 
   private args(nodes: Node[]): (env: Env) => Generator<Value, Value[], Value> {
-    const parts = nodes.map((a) => (a.type === "SpreadElement" ? { spread: true, e: this.expr(a.argument) } : { spread: false, e: this.expr(a) }))
+    const parts = nodes.map((a) =>
+      a.type === "SpreadElement" ? { spread: true, e: this.expr(a.argument) } : { spread: false, e: this.expr(a) },
+    )
     return function* (env) {
       const list: Value[] = []
       for (const p of parts) {
@@ -799,7 +836,11 @@ export class Resumable {
   private member(n: Node, chain: boolean): GExpr {
     const c = this.c
     if (n.object.type === "Super" || n.property.type === "PrivateIdentifier") {
-      return unsupported(n, "`await` in a `super` or private member access", "Await the value in a separate statement first")
+      return unsupported(
+        n,
+        "`await` in a `super` or private member access",
+        "Await the value in a separate statement first",
+      )
     }
     const o = chain ? this.chainPart(n.object) : this.expr(n.object)
     const k = n.computed ? this.expr(n.property) : undefined
@@ -822,7 +863,11 @@ export class Resumable {
     const text = c.text(callee)
     const args = this.args(n.arguments)
     const optionalCall = n.optional
-    if (callee.type === "MemberExpression" && callee.object.type !== "Super" && callee.property.type !== "PrivateIdentifier") {
+    if (
+      callee.type === "MemberExpression" &&
+      callee.object.type !== "Super" &&
+      callee.property.type !== "PrivateIdentifier"
+    ) {
       const o = chain ? this.chainPart(callee.object) : this.expr(callee.object)
       const k = callee.computed ? this.expr(callee.property) : undefined
       const key = callee.computed ? undefined : callee.property.name
@@ -836,7 +881,9 @@ export class Resumable {
         if (chain && optionalCall && (f === undefined || f === null)) return SHORT
         const a = yield* args(env)
         rt.loc = loc
-        return typeof f === "object" && f !== null && f[CALL] !== undefined ? f[CALL](obj, a, f) : notFunction(text, f, loc)
+        return typeof f === "object" && f !== null && f[CALL] !== undefined
+          ? f[CALL](obj, a, f)
+          : notFunction(text, f, loc)
       }
     }
     const fe = chain ? this.chainPart(callee) : this.expr(callee)
@@ -845,7 +892,9 @@ export class Resumable {
       if (chain && (f === SHORT || (optionalCall && (f === undefined || f === null)))) return SHORT
       const a = yield* args(env)
       rt.loc = loc
-      return typeof f === "object" && f !== null && f[CALL] !== undefined ? f[CALL](undefined, a, f) : notFunction(text, f, loc)
+      return typeof f === "object" && f !== null && f[CALL] !== undefined
+        ? f[CALL](undefined, a, f)
+        : notFunction(text, f, loc)
     }
   }
 
@@ -854,7 +903,8 @@ export class Resumable {
     const target = n.left
     const op: string = n.operator
     if (target.type !== "Identifier" && target.type !== "MemberExpression") {
-      if (op !== "=" || c.suspends(target)) return unsupported(n, "`await` inside a destructuring assignment target", "Await the value first")
+      if (op !== "=" || c.suspends(target))
+        return unsupported(n, "`await` inside a destructuring assignment target", "Await the value first")
       const bind = c.pattern(target, "assign")
       const v = this.expr(n.right)
       return function* (env) {
@@ -863,8 +913,15 @@ export class Resumable {
         return value
       }
     }
-    if (target.type === "MemberExpression" && (target.object.type === "Super" || target.property.type === "PrivateIdentifier")) {
-      return unsupported(n, "`await` in an assignment to a `super` or private member", "Await the value in a separate statement first")
+    if (
+      target.type === "MemberExpression" &&
+      (target.object.type === "Super" || target.property.type === "PrivateIdentifier")
+    ) {
+      return unsupported(
+        n,
+        "`await` in an assignment to a `super` or private member",
+        "Await the value in a separate statement first",
+      )
     }
     const v = this.expr(n.right, target.type === "Identifier" ? target.name : undefined)
     const logical = op === "&&=" || op === "||=" || op === "??="
@@ -917,7 +974,11 @@ export class Resumable {
 
   private update(n: Node): GExpr {
     const target = n.argument
-    if (target.type !== "MemberExpression" || target.object.type === "Super" || target.property.type === "PrivateIdentifier") {
+    if (
+      target.type !== "MemberExpression" ||
+      target.object.type === "Super" ||
+      target.property.type === "PrivateIdentifier"
+    ) {
       return unsupported(n, "`await` inside this update expression", "Await the value in a separate statement first")
     }
     const o = this.expr(target.object)
@@ -995,7 +1056,7 @@ export class Resumable {
 /** An iterator object for `yield*` over a sync iterable (through the program-visible protocol). */
 const protocolIteratorObject = (iterable: Value): Value => {
   const m = getIteratorMethod(iterable, Symbol.iterator)
-  if (m === undefined) return throwTypeError(`${typeof iterable === "object" ? "object" : String(iterable)} is not iterable`)
+  if (m === undefined)
+    return throwTypeError(`${typeof iterable === "object" ? "object" : String(iterable)} is not iterable`)
   return call(m, iterable, NO_ARGS)
 }
-

@@ -7,8 +7,22 @@
  */
 import { caught, fatal, markKind, noteThrow, throwValue } from "../runtime/errors.js"
 import { DataConversionError, fromData, toData } from "../runtime/data.js"
-import { call as callFunction, defineValue, isCallable, isObject, makeNative, type Value } from "../runtime/functions.js"
-import { newPromise, performThen, type PromiseRecord, promiseResolve, rejectPromise, resolvePromise } from "../runtime/promises.js"
+import {
+  call as callFunction,
+  defineValue,
+  isCallable,
+  isObject,
+  makeNative,
+  type Value,
+} from "../runtime/functions.js"
+import {
+  newPromise,
+  performThen,
+  type PromiseRecord,
+  promiseResolve,
+  rejectPromise,
+  resolvePromise,
+} from "../runtime/promises.js"
 import type { Realm } from "../runtime/realm.js"
 import { rt } from "../runtime/state.js"
 import { createDataProperty } from "../runtime/properties.js"
@@ -110,7 +124,10 @@ export class Bridge {
           rejectPromise(record, caught(e))
           return record.object
         }
-        rejectPromise(record, this.programError("InvalidToolInput", `Invalid input for tools.${path}: ${e.message}`, location))
+        rejectPromise(
+          record,
+          this.programError("InvalidToolInput", `Invalid input for tools.${path}: ${e.message}`, location),
+        )
         return record.object
       }
       this.start({ kind: "tool", path, input }, record, location, undefined)
@@ -118,7 +135,12 @@ export class Bridge {
     })
   }
 
-  private start(call: HostCall, record: PromiseRecord, location: Location | undefined, extension: string | undefined): void {
+  private start(
+    call: HostCall,
+    record: PromiseRecord,
+    location: Location | undefined,
+    extension: string | undefined,
+  ): void {
     const ticket = this.host.start(call)
     this.inflight.set(ticket, { record, location, extension })
   }
@@ -130,7 +152,10 @@ export class Bridge {
       data = toData(input === undefined ? null : input, "input")
     } catch (e) {
       if (!(e instanceof DataConversionError)) throw e
-      return throwValue(this.programError("InvalidToolInput", `Invalid input for search: ${e.message}`, location), location)
+      return throwValue(
+        this.programError("InvalidToolInput", `Invalid input for search: ${e.message}`, location),
+        location,
+      )
     }
     const outcome = this.host.call({ kind: "search", input: data })
     return thenable(this.realm, this.settled(outcome, location, undefined))
@@ -143,7 +168,10 @@ export class Bridge {
   }
 
   /** A successful outcome's value, with the functions an extension returned put back where its result had them. */
-  private value(outcome: { readonly value: DataValue; readonly functions?: ReadonlyArray<ResultFunction> }, extension: string | undefined): Value {
+  private value(
+    outcome: { readonly value: DataValue; readonly functions?: ReadonlyArray<ResultFunction> },
+    extension: string | undefined,
+  ): Value {
     const value = fromData(outcome.value)
     if (outcome.functions === undefined || extension === undefined) return value
     let root = value
@@ -191,7 +219,9 @@ export class Bridge {
    */
   private extensionFunction(extension: string, name: string, async: boolean, handle?: number): Value {
     const call = (args: DataValue[]): HostCall =>
-      handle === undefined ? { kind: "extension", extension, name, args } : { kind: "extension", extension, name, args, handle }
+      handle === undefined
+        ? { kind: "extension", extension, name, args }
+        : { kind: "extension", extension, name, args, handle }
     const shown = name.slice(name.lastIndexOf(".") + 1)
     if (!async)
       return makeNative(shown, 0, (_t, a) => {
@@ -221,7 +251,10 @@ export class Bridge {
         out.push(toData(args[i], `arguments[${i}]`))
       } catch (e) {
         if (!(e instanceof DataConversionError)) throw e
-        throwValue(this.programError("InvalidDataValue", `Invalid argument for ${name}: ${e.message}`, location), location)
+        throwValue(
+          this.programError("InvalidDataValue", `Invalid argument for ${name}: ${e.message}`, location),
+          location,
+        )
       }
     }
     return out
@@ -238,12 +271,16 @@ export class Bridge {
       if (isObject(fs) && fs.promises !== undefined) return fs.promises
     }
     if (name === "url") return moduleObject(realm, { URL: global("URL"), URLSearchParams: global("URLSearchParams") })
-    if (name === "util") return moduleObject(realm, { TextEncoder: global("TextEncoder"), TextDecoder: global("TextDecoder") })
+    if (name === "util")
+      return moduleObject(realm, { TextEncoder: global("TextEncoder"), TextDecoder: global("TextDecoder") })
     if (name === "buffer" && this.extensionGlobals.has("Buffer")) {
       return moduleObject(realm, { Buffer: this.extensionGlobals.get("Buffer") })
     }
     const available = [...this.extensionGlobals.keys(), "url", "util"].join(", ")
-    const e = realm.makeError("Error", `Cannot find module '${specifier}': programs can import only the host's extension globals by their module name (available: ${available})`)
+    const e = realm.makeError(
+      "Error",
+      `Cannot find module '${specifier}': programs can import only the host's extension globals by their module name (available: ${available})`,
+    )
     return throwValue(e, location)
   }
 }
@@ -270,8 +307,16 @@ const thenable = (realm: Realm, value: Value): Value => {
     performThen(promiseResolve(plainCopy()), onFulfilled, onRejected, derived, false)
     return derived.object
   }
-  defineValue(value, "then", makeNative("then", 2, (_t, a) => chain(callableOrUndefined(a[0]), callableOrUndefined(a[1]))))
-  defineValue(value, "catch", makeNative("catch", 1, () => chain(undefined, undefined)))
+  defineValue(
+    value,
+    "then",
+    makeNative("then", 2, (_t, a) => chain(callableOrUndefined(a[0]), callableOrUndefined(a[1]))),
+  )
+  defineValue(
+    value,
+    "catch",
+    makeNative("catch", 1, () => chain(undefined, undefined)),
+  )
   defineValue(
     value,
     "finally",

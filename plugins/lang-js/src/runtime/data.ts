@@ -58,7 +58,8 @@ export const toData = (value: Value, root = "$"): DataValue => {
   const realm = rt.realm
   const grow = (n: number, path: string) => {
     size += n
-    if (size > MAX_DATA_BYTES) throw new DataConversionError(`data exceeds the copy limit of ${MAX_DATA_BYTES} bytes`, path)
+    if (size > MAX_DATA_BYTES)
+      throw new DataConversionError(`data exceeds the copy limit of ${MAX_DATA_BYTES} bytes`, path)
   }
   const visit = (v0: Value, key: string, path: string, depth: number): DataValue | undefined => {
     let v = v0
@@ -89,7 +90,8 @@ export const toData = (value: Value, root = "$"): DataValue => {
       return null
     }
     if (v[CALL] !== undefined) throw new DataConversionError(`${describeObject(v)} is not data`, path)
-    if (depth >= MAX_DATA_DEPTH) throw new DataConversionError(`data is nested deeper than ${MAX_DATA_DEPTH} levels`, path)
+    if (depth >= MAX_DATA_DEPTH)
+      throw new DataConversionError(`data is nested deeper than ${MAX_DATA_DEPTH} levels`, path)
     if (seen.has(v)) throw new DataConversionError("a cycle (the value contains itself)", path)
     seen.add(v)
     try {

@@ -3,7 +3,15 @@
  * program functions, so a descriptor the program sees has the program functions back, never the wrappers.
  */
 import { throwTypeError } from "./errors.js"
-import { hostGetter, hostSetter, isCallable, isObject, programAccessor, shortDescription, type Value } from "./functions.js"
+import {
+  hostGetter,
+  hostSetter,
+  isCallable,
+  isObject,
+  programAccessor,
+  shortDescription,
+  type Value,
+} from "./functions.js"
 import { noteAccessor } from "./properties.js"
 import { rt } from "./state.js"
 

@@ -126,7 +126,11 @@ export const caught = (e: unknown): unknown => {
   if (e instanceof Error) {
     if (e instanceof FatalError) throw e
     if (e instanceof RangeError && e.message.includes("call stack")) {
-      return fatal("ExecutionFailure", "Maximum call depth exceeded: the program ran out of stack space (unbounded recursion?)", rt.loc)
+      return fatal(
+        "ExecutionFailure",
+        "Maximum call depth exceeded: the program ran out of stack space (unbounded recursion?)",
+        rt.loc,
+      )
     }
     const error = makeError(hostErrorNames[e.name] ?? "Error", e.message)
     noteThrow(error, rt.loc)

@@ -88,12 +88,8 @@ const nativeMeta = (name: string, length: number, constructable: boolean): Funct
 })
 
 /** Make a built-in function. `impl` receives `(thisValue, args)`; `construct` makes it usable with `new`. */
-export const makeNative = (
-  name: string,
-  length: number,
-  impl: CallImpl,
-  construct?: ConstructImpl,
-): Value => new rt.realm.SF(impl, construct, undefined, nativeMeta(name, length, construct !== undefined), undefined)
+export const makeNative = (name: string, length: number, impl: CallImpl, construct?: ConstructImpl): Value =>
+  new rt.realm.SF(impl, construct, undefined, nativeMeta(name, length, construct !== undefined), undefined)
 
 const accessorFunctions = new WeakMap<object, Value>()
 
@@ -130,13 +126,19 @@ export const defineBuiltinAccessor = (
   const hostGet = function (this: Value): Value {
     return get(this)
   }
-  accessorFunctions.set(hostGet, makeNative(`get ${label}`, 0, (t) => get(t)))
+  accessorFunctions.set(
+    hostGet,
+    makeNative(`get ${label}`, 0, (t) => get(t)),
+  )
   let hostSet: ((v: Value) => void) | undefined
   if (set) {
     hostSet = function (this: Value, v: Value): void {
       set(this, v)
     }
-    accessorFunctions.set(hostSet, makeNative(`set ${label}`, 1, (t, a) => set(t, a[0])))
+    accessorFunctions.set(
+      hostSet,
+      makeNative(`set ${label}`, 1, (t, a) => set(t, a[0])),
+    )
   }
   Object.defineProperty(target, name, { get: hostGet, set: hostSet, enumerable: false, configurable: true })
 }

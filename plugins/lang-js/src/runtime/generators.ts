@@ -6,16 +6,10 @@
  * depth right across suspensions: `rt.base` is the depth at which the resumed body runs.
  */
 import { caught, throwTypeError } from "./errors.js"
-import { type Value } from "./functions.js"
+import type { Value } from "./functions.js"
 import { BRAND, Brand, SLOT } from "./internals.js"
 import { iterResult } from "./iterators.js"
-import {
-  awaitValue,
-  newPromise,
-  type PromiseRecord,
-  rejectPromise,
-  resolvePromise,
-} from "./promises.js"
+import { awaitValue, newPromise, type PromiseRecord, rejectPromise, resolvePromise } from "./promises.js"
 import { rt } from "./state.js"
 
 /** A host generator produced by a compiled resumable body. */
@@ -122,7 +116,10 @@ export const makeAsyncGenerator = (gen: Body, proto: Value): Value => {
 export const asyncGeneratorEnqueue = (o: Value, mode: "next" | "throw" | "return", value: Value): Value => {
   const record = newPromise()
   if (typeof o !== "object" || o === null || o[BRAND] !== Brand.AsyncGenerator) {
-    rejectPromise(record, rt.realm.makeError("TypeError", `AsyncGenerator.prototype.${mode} called on an incompatible receiver`))
+    rejectPromise(
+      record,
+      rt.realm.makeError("TypeError", `AsyncGenerator.prototype.${mode} called on an incompatible receiver`),
+    )
     return record.object
   }
   const s = o[SLOT] as AsyncGeneratorState
@@ -132,7 +129,10 @@ export const asyncGeneratorEnqueue = (o: Value, mode: "next" | "throw" | "return
 }
 
 const drainAsyncGenerator = (s: AsyncGeneratorState): void => {
-  while (s.queue.length > 0 && (s.state === "completed" || s.state === "suspendedStart" || s.state === "suspendedYield")) {
+  while (
+    s.queue.length > 0 &&
+    (s.state === "completed" || s.state === "suspendedStart" || s.state === "suspendedYield")
+  ) {
     const req = s.queue[0]
     if (s.state === "suspendedStart" && req.mode !== NEXT) s.state = "completed"
     if (s.state === "completed") {

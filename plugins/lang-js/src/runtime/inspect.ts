@@ -25,7 +25,8 @@ const quote = (s: string): string => {
 const keyText = (k: string | symbol): string =>
   typeof k === "symbol" ? `[${k.toString()}]` : identifier.test(k) ? k : quote(k)
 
-const safeOwn = (o: object, key: string | symbol): PropertyDescriptor | undefined => Object.getOwnPropertyDescriptor(o, key)
+const safeOwn = (o: object, key: string | symbol): PropertyDescriptor | undefined =>
+  Object.getOwnPropertyDescriptor(o, key)
 
 /** The value of a data property found along the prototype chain, without running getters. */
 const safeGet = (o: Value, key: string | symbol): Value => {
@@ -52,7 +53,14 @@ const functionText = (f: Value): string => {
   const meta = f[META] as FunctionMeta | undefined
   const name = functionName(f)
   if (meta?.display === "class") return `[class ${name || "(anonymous)"}]`
-  const kind = meta?.display === "async function" ? "AsyncFunction" : meta?.display?.includes("generator") ? (meta.display.startsWith("async") ? "AsyncGeneratorFunction" : "GeneratorFunction") : "Function"
+  const kind =
+    meta?.display === "async function"
+      ? "AsyncFunction"
+      : meta?.display?.includes("generator")
+        ? meta.display.startsWith("async")
+          ? "AsyncGeneratorFunction"
+          : "GeneratorFunction"
+        : "Function"
   return name ? `[${kind}: ${name}]` : `[${kind} (anonymous)]`
 }
 
@@ -109,7 +117,14 @@ const format = (v: Value, depth: number, seen: Value[], circular: Map<Value, num
   }
   if (brand === Brand.RegExp) return String(v[SLOT])
   if (brand === Brand.Boolean || brand === Brand.Number || brand === Brand.String || brand === Brand.Symbol) {
-    const kind = brand === Brand.Boolean ? "Boolean" : brand === Brand.Number ? "Number" : brand === Brand.String ? "String" : "Symbol"
+    const kind =
+      brand === Brand.Boolean
+        ? "Boolean"
+        : brand === Brand.Number
+          ? "Number"
+          : brand === Brand.String
+            ? "String"
+            : "Symbol"
     return `[${kind}: ${format(v[SLOT], 1, seen, circular)}]`
   }
   if (depth > MAX_DEPTH) {
@@ -125,7 +140,13 @@ const format = (v: Value, depth: number, seen: Value[], circular: Map<Value, num
     if (brand === Brand.Promise) {
       const r = v[SLOT] as PromiseRecord
       prefix = "Promise "
-      items.push(r.state === 0 ? "<pending>" : r.state === 1 ? format(r.value, depth + 1, seen, circular) : `<rejected> ${format(r.value, depth + 1, seen, circular)}`)
+      items.push(
+        r.state === 0
+          ? "<pending>"
+          : r.state === 1
+            ? format(r.value, depth + 1, seen, circular)
+            : `<rejected> ${format(r.value, depth + 1, seen, circular)}`,
+      )
     } else if (brand === Brand.Map) {
       const m = v[SLOT] as Map<Value, Value>
       prefix = `Map(${m.size}) `
@@ -186,7 +207,14 @@ const format = (v: Value, depth: number, seen: Value[], circular: Map<Value, num
         items.push("...")
         break
       }
-      const text = "value" in d ? format(d.value, depth + 1, seen, circular) : d.get && d.set ? "[Getter/Setter]" : d.get ? "[Getter]" : "[Setter]"
+      const text =
+        "value" in d
+          ? format(d.value, depth + 1, seen, circular)
+          : d.get && d.set
+            ? "[Getter/Setter]"
+            : d.get
+              ? "[Getter]"
+              : "[Setter]"
       items.push(`${keyText(k)}: ${text}`)
     }
     const id = circular.get(v)

@@ -89,7 +89,10 @@ export class ProtocolIter implements Iter {
 /** True while arrays still iterate with the built-in array iterator. */
 export const arrayIterationIsPristine = (a: Value[]): boolean => {
   const realm = rt.realm
-  return a[Symbol.iterator as unknown as number] === realm.arrayValues && realm.ArrayIteratorProto.next === realm.arrayIteratorNext
+  return (
+    a[Symbol.iterator as unknown as number] === realm.arrayValues &&
+    realm.ArrayIteratorProto.next === realm.arrayIteratorNext
+  )
 }
 
 const entryPair = (e: [Value, Value]): Value => rt.realm.newArray(e)
@@ -102,10 +105,18 @@ export const getIterator = (v: Value): Iter => {
   if (typeof v === "string" && realm.StringProto[Symbol.iterator] === realm.stringIterator) return new StringIter(v)
   if (typeof v === "object" && v !== null) {
     const brand = v[BRAND]
-    if (brand === Brand.Map && v[Symbol.iterator] === realm.mapEntries && realm.MapIteratorProto.next === realm.mapIteratorNext) {
+    if (
+      brand === Brand.Map &&
+      v[Symbol.iterator] === realm.mapEntries &&
+      realm.MapIteratorProto.next === realm.mapIteratorNext
+    ) {
       return new HostIter((v[SLOT] as Map<Value, Value>).entries(), entryPair)
     }
-    if (brand === Brand.Set && v[Symbol.iterator] === realm.setValues && realm.SetIteratorProto.next === realm.setIteratorNext) {
+    if (
+      brand === Brand.Set &&
+      v[Symbol.iterator] === realm.setValues &&
+      realm.SetIteratorProto.next === realm.setIteratorNext
+    ) {
       return new HostIter((v[SLOT] as Set<Value>).values(), identity)
     }
   }

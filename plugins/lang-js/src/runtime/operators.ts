@@ -191,7 +191,9 @@ export const unary = (op: string, v: Value): Value => {
 /** The `in` operator. */
 export const hasProperty = (key: Value, o: Value): boolean => {
   if (typeof o !== "object" || o === null) {
-    return throwTypeError(`Cannot use 'in' operator to search for '${typeof key === "symbol" ? key.toString() : toStr(key)}' in ${shortDescription(o)}`)
+    return throwTypeError(
+      `Cannot use 'in' operator to search for '${typeof key === "symbol" ? key.toString() : toStr(key)}' in ${shortDescription(o)}`,
+    )
   }
   return toPropertyKey(key) in o
 }

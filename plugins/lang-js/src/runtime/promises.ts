@@ -43,7 +43,7 @@ const JOB_THENABLE = 1
 let queue: Value[] = []
 let head = 0
 const unhandled = new Set<PromiseRecord>()
-let originalThen: Value = undefined
+let originalThen: Value
 
 /** Forget the previous execution's jobs and rejections. */
 export const resetPromises = (): void => {
@@ -114,7 +114,13 @@ const runThenable = (target: PromiseRecord, pair: Value[]): void => {
   const then = pair[1]
   const inner = thenable[SLOT] as PromiseRecord | undefined
   if (then === originalThen && inner !== undefined && thenable[BRAND] === Brand.Promise) {
-    performThen(inner, (v: Value) => resolvePromise(target, v), (r: Value) => rejectPromise(target, r), undefined, true)
+    performThen(
+      inner,
+      (v: Value) => resolvePromise(target, v),
+      (r: Value) => rejectPromise(target, r),
+      undefined,
+      true,
+    )
     return
   }
   const [resolve, reject] = resolvingFunctions(target)
@@ -252,4 +258,3 @@ export const isSettled = (record: PromiseRecord): boolean => record.state !== PE
 
 /** True when a promise was fulfilled. */
 export const isFulfilled = (record: PromiseRecord): boolean => record.state === FULFILLED
-

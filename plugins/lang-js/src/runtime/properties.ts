@@ -94,7 +94,8 @@ export const setComputed = (v: Value, key: Value, value: Value, location?: Locat
 export const deleteProp = (v: Value, key: Value, location?: Location): boolean => {
   if (typeof v === "object" && v !== null) {
     const k = toPropertyKey(key)
-    if (!delete v[k as string]) throwTypeError(`Cannot delete property '${keyText(k)}' of ${shortDescription(v)}`, location)
+    if (!delete v[k as string])
+      throwTypeError(`Cannot delete property '${keyText(k)}' of ${shortDescription(v)}`, location)
     return true
   }
   if (v === undefined || v === null) throwTypeError(`Cannot convert undefined or null to object`, location)

@@ -224,10 +224,12 @@ export class Realm {
   seal(): void {
     const seen = new Set<Value>()
     const queue: Value[] = [this.globalObject]
-    for (const v of Object.values(this)) if (typeof v === "object" && v !== null && !(v instanceof Map) && !Array.isArray(v)) queue.push(v)
+    for (const v of Object.values(this))
+      if (typeof v === "object" && v !== null && !(v instanceof Map) && !Array.isArray(v)) queue.push(v)
     for (const v of Object.values(this.errorProtos)) queue.push(v)
     for (const v of Object.values(this.errorConstructors)) queue.push(v)
-    for (const cell of this.cells.values()) if (typeof cell.value === "object" && cell.value !== null) queue.push(cell.value)
+    for (const cell of this.cells.values())
+      if (typeof cell.value === "object" && cell.value !== null) queue.push(cell.value)
     const visit = (v: Value) => {
       if (typeof v === "object" && v !== null && !seen.has(v)) queue.push(v)
     }

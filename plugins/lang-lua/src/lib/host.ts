@@ -5,7 +5,16 @@
  */
 import { fromData, toData, DataProblem } from "../data.js"
 import { LuaError, LuaFatal } from "../errors.js"
-import type { DataValue, ExtensionShape, GlobalShape, HostCall, Kind, ResultFunction, SandboxHost, ToolShape } from "../protocol.js"
+import type {
+  DataValue,
+  ExtensionShape,
+  GlobalShape,
+  HostCall,
+  Kind,
+  ResultFunction,
+  SandboxHost,
+  ToolShape,
+} from "../protocol.js"
 import { errorAt, locationOf, rt } from "../runtime.js"
 import { LuaTable, type LuaFunction, type LuaValue } from "../value.js"
 
@@ -30,7 +39,8 @@ const callHost = (host: SandboxHost, call: HostCall, site: number): LuaValue => 
     try {
       value = fromData(outcome.value)
     } catch (e) {
-      if (e instanceof DataProblem) throw new LuaFatal("InvalidToolOutput", `the host's answer ${e.message}`, locationOf(site))
+      if (e instanceof DataProblem)
+        throw new LuaFatal("InvalidToolOutput", `the host's answer ${e.message}`, locationOf(site))
       throw e
     }
     return outcome.functions === undefined || call.kind !== "extension"
@@ -135,6 +145,7 @@ export const createExtensionGlobal = (
 ): LuaValue => {
   if (typeof shape === "string") return extensionFunction(extension.name, name, host)
   const t = new LuaTable()
-  for (const key of Object.keys(shape)) t.setStr(key, createExtensionGlobal(extension, `${name}.${key}`, shape[key], host))
+  for (const key of Object.keys(shape))
+    t.setStr(key, createExtensionGlobal(extension, `${name}.${key}`, shape[key], host))
   return t
 }

@@ -33,7 +33,10 @@ export const createEnvironment = (request: RunRequest, host: SandboxHost): LuaTa
   G.setStr("table", createTableLib())
   G.setStr("math", createMathLib())
   G.setStr("utf8", createUtf8Lib())
-  G.setStr("os", createOsLib((name) => ABSENT.get(name)))
+  G.setStr(
+    "os",
+    createOsLib((name) => ABSENT.get(name)),
+  )
   G.setStr("json", createJsonLib())
   G.setStr("tools", createTools(request.tools, host))
   G.setStr("search", createSearch(host))

@@ -57,7 +57,8 @@ const project = (ran: bigint, n: bigint, gen: Xoshiro): bigint => {
   return ran
 }
 
-const toDouble = (v: number | bigint | LuaFloat): number => (typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : v.n)
+const toDouble = (v: number | bigint | LuaFloat): number =>
+  typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : v.n
 const isInt = (v: LuaValue): v is number | bigint =>
   typeof v === "bigint" || (typeof v === "number" && Number.isSafeInteger(v))
 

@@ -72,15 +72,19 @@ export const createStringLib = (): LuaTable => {
   def("upper", function (s: LuaValue) {
     const str = checkString(s, 1, "upper", arguments.length >= 1)
     charge(1 + (str.length >> 6))
-    return isAscii(str) ? // JS case mapping equals the C locale's when there are no bytes >= 0x80
-       str.toUpperCase() : str.replace(/[a-z]+/g, (m) => m.toUpperCase())
+    return isAscii(str)
+      ? // JS case mapping equals the C locale's when there are no bytes >= 0x80
+        str.toUpperCase()
+      : str.replace(/[a-z]+/g, (m) => m.toUpperCase())
   })
 
   def("lower", function (s: LuaValue) {
     const str = checkString(s, 1, "lower", arguments.length >= 1)
     charge(1 + (str.length >> 6))
-    return isAscii(str) ? // JS case mapping equals the C locale's when there are no bytes >= 0x80
-       str.toLowerCase() : str.replace(/[A-Z]+/g, (m) => m.toLowerCase())
+    return isAscii(str)
+      ? // JS case mapping equals the C locale's when there are no bytes >= 0x80
+        str.toLowerCase()
+      : str.replace(/[A-Z]+/g, (m) => m.toLowerCase())
   })
 
   def("rep", function (s: LuaValue, n: LuaValue, sep: LuaValue) {

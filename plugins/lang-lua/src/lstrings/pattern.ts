@@ -137,7 +137,7 @@ class Item {
   ) {}
 }
 
-const EMPTY_TABLE = new Uint8Array(256)
+const _EMPTY_TABLE = new Uint8Array(256)
 
 const single = (kind: number, ch: number, table: Uint8Array | null, quantifier: number) =>
   new Item(OP_SINGLE, kind, ch, 0, table, quantifier, "")
@@ -367,8 +367,7 @@ const programFor = (pattern: string): Program =>
   )
 
 /** The program for gmatch: a leading `^` is an ordinary character. */
-const literalProgramFor = (pattern: string): Program =>
-  cached(literalCache, pattern, () => compile(pattern, 0, false))
+const literalProgramFor = (pattern: string): Program => cached(literalCache, pattern, () => compile(pattern, 0, false))
 
 // ---------------------------------------------------------------------------------------------------------------
 // The matcher

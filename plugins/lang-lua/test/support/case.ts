@@ -8,7 +8,12 @@ export interface Case {
   /** The expected result value (JSON data). */
   readonly value?: unknown
   /** The expected failure: kind, a substring or pattern of the message, and the 1-based line/column. */
-  readonly error?: { readonly kind: string; readonly message?: string | RegExp; readonly line?: number; readonly column?: number }
+  readonly error?: {
+    readonly kind: string
+    readonly message?: string | RegExp
+    readonly line?: number
+    readonly column?: number
+  }
   /** The expected log lines (from `print`). */
   readonly logs?: ReadonlyArray<string>
   /** False when the case uses sandbox-only features and cannot be checked against `lua5.4`. */

@@ -11,7 +11,14 @@ import { build } from "esbuild"
 
 const dir = mkdtempSync(join(tmpdir(), "lua-cases-"))
 const out = join(dir, "cases.mjs")
-await build({ entryPoints: [new URL("../cases/index.ts", import.meta.url).pathname], bundle: true, format: "esm", outfile: out, platform: "node", logLevel: "error" })
+await build({
+  entryPoints: [new URL("../cases/index.ts", import.meta.url).pathname],
+  bundle: true,
+  format: "esm",
+  outfile: out,
+  platform: "node",
+  logLevel: "error",
+})
 const { allCases } = await import(out)
 
 const prelude = String.raw`
@@ -68,7 +75,9 @@ for (const [group, cases] of Object.entries(allCases))
     } else if (c.error?.kind !== "ParseError" && typeof c.error?.message === "string") {
       if (!r.stdout.includes(c.error.message)) {
         failed++
-        console.log(`${group} / ${c.name}\n  expected error containing ${JSON.stringify(c.error.message)}\n  lua5.4   ${r.stdout}`)
+        console.log(
+          `${group} / ${c.name}\n  expected error containing ${JSON.stringify(c.error.message)}\n  lua5.4   ${r.stdout}`,
+        )
       }
     }
   }

@@ -50,9 +50,14 @@ const answer = (call: HostCall): HostOutcome => {
   if (call.kind === "search")
     return {
       ok: true,
-      value: { items: [{ path: "ns.echo", description: "Echo the input", signature: "tools.ns.echo(input)" }], remaining: 0, next: null },
+      value: {
+        items: [{ path: "ns.echo", description: "Echo the input", signature: "tools.ns.echo(input)" }],
+        remaining: 0,
+        next: null,
+      },
     }
-  if (call.kind === "extension") return { ok: true, value: { extension: call.extension, name: call.name, args: call.args } }
+  if (call.kind === "extension")
+    return { ok: true, value: { extension: call.extension, name: call.name, args: call.args } }
   const input = call.input as { readonly [key: string]: DataValue }
   switch (call.path) {
     case "ns.echo":
@@ -62,7 +67,10 @@ const answer = (call: HostCall): HostOutcome => {
     case "ns.fail":
       return { ok: false, error: { kind: "ToolFailure", message: "ns.fail refused: boom", fatal: false } }
     case "ns.limit":
-      return { ok: false, error: { kind: "ToolCallLimitExceeded", message: "the program made too many tool calls", fatal: true } }
+      return {
+        ok: false,
+        error: { kind: "ToolCallLimitExceeded", message: "the program made too many tool calls", fatal: true },
+      }
     case "ns.records":
       return { ok: true, value: makeRecords(typeof input?.count === "number" ? input.count : 10) }
     case "ns.emptyArray":
@@ -72,7 +80,7 @@ const answer = (call: HostCall): HostOutcome => {
     case "ns.nulls":
       return { ok: true, value: { a: null, list: [1, null, 3], obj: { b: null } } }
     case "ns.unicode":
-      return { ok: true, value: { s: "héllo €😀", key: { "ключ": "значение" } } }
+      return { ok: true, value: { s: "héllo €😀", key: { ключ: "значение" } } }
     case "ns.number":
       return { ok: true, value: { int: 10, float: 2.5, big: 1e20, negzero: -0 } }
     case "ns.nothing":

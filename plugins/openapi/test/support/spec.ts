@@ -27,7 +27,9 @@ export const toolAt = (tools: { readonly [path: string]: Tool.Any }, path: strin
 
 /** Run a tool's Effect with the Node HTTP client; resolves with the value. */
 export const run = (tool: Tool.Any, input: unknown): Promise<unknown> =>
-  Effect.runPromise(tool.execute(input).pipe(Effect.provide(NodeHttpClient.layerNodeHttp)) as Effect.Effect<unknown, unknown, never>)
+  Effect.runPromise(
+    tool.execute(input).pipe(Effect.provide(NodeHttpClient.layerNodeHttp)) as Effect.Effect<unknown, unknown, never>,
+  )
 
 /** Run a tool's Effect and return its failure message (throws when it succeeds). */
 export const failure = async (tool: Tool.Any, input: unknown): Promise<string> => {

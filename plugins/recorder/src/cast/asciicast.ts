@@ -15,13 +15,16 @@ export function validateTimeline(timeline: Recorder.Timeline): void {
   let previous = 0
   events.forEach((event, i) => {
     if (!Number.isFinite(event.t) || event.t < 0) throw new Error(`timeline event ${i} has an invalid time ${event.t}`)
-    if (event.t < previous) throw new Error(`timeline event ${i} at ${event.t} ms comes before the previous one at ${previous} ms`)
+    if (event.t < previous)
+      throw new Error(`timeline event ${i} at ${event.t} ms comes before the previous one at ${previous} ms`)
     previous = event.t
     if (event.type === "output") {
       if (typeof event.data !== "string") throw new Error(`timeline output event ${i} needs string data`)
     } else if (event.type === "resize") {
       if (!isPositiveInteger(event.cols) || !isPositiveInteger(event.rows)) {
-        throw new Error(`timeline resize event ${i} needs positive integer cols and rows, got ${event.cols}×${event.rows}`)
+        throw new Error(
+          `timeline resize event ${i} needs positive integer cols and rows, got ${event.cols}×${event.rows}`,
+        )
       }
     } else {
       throw new Error(`timeline event ${i} has unknown type ${JSON.stringify((event as { type: unknown }).type)}`)

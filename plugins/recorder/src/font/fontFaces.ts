@@ -32,16 +32,21 @@ export function defaultFontFaces(): FontFaces {
   try {
     directory = join(dirname(createRequire(import.meta.url).resolve(`${FONT_PACKAGE}/package.json`)), "ttf")
   } catch (cause) {
-    throw new Error(`the font package '${FONT_PACKAGE}' is not installed; reinstall @codemode/recorder's dependencies`, {
-      cause,
-    })
+    throw new Error(
+      `the font package '${FONT_PACKAGE}' is not installed; reinstall @codemode/recorder's dependencies`,
+      {
+        cause,
+      },
+    )
   }
   const load = (file: string) => {
     const path = join(directory, file)
     try {
       return TrueTypeFont.parse(readFileSync(path))
     } catch (cause) {
-      throw new Error(`cannot load the font ${path}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+      throw new Error(`cannot load the font ${path}: ${cause instanceof Error ? cause.message : String(cause)}`, {
+        cause,
+      })
     }
   }
   loaded = {

@@ -60,7 +60,9 @@ export class FrameRenderer {
     const size = imageSizeOf(frame.cols, frame.rows)
     const image = target ?? createImage(size.width, size.height)
     if (image.width < size.width || image.height < size.height) {
-      throw new Error(`a ${frame.cols}×${frame.rows} frame needs ${size.width}×${size.height} pixels, the image has ${image.width}×${image.height}`)
+      throw new Error(
+        `a ${frame.cols}×${frame.rows} frame needs ${size.width}×${size.height} pixels, the image has ${image.width}×${image.height}`,
+      )
     }
     for (let y = 0; y < frame.rows; y++) this.paintRow(frame, y, image)
     this.paintBelow(frame.rows * CELL_HEIGHT, image)
@@ -90,7 +92,8 @@ export class FrameRenderer {
       let fg = cell === undefined ? foreground : resolveColor(cell.fg, this.palette, foreground)
       let bg = cell === undefined ? background : resolveColor(cell.bg, this.palette, background)
       if (cell?.inverse) [fg, bg] = [bg, fg]
-      if (cursor.visible && cursor.y === y && (cursor.x === x || (span === 2 && cursor.x === x + 1))) [fg, bg] = [bg, fg]
+      if (cursor.visible && cursor.y === y && (cursor.x === x || (span === 2 && cursor.x === x + 1)))
+        [fg, bg] = [bg, fg]
       if (cell?.dim) fg = mix(fg, bg)
       fgs[x] = fg
       const r = bg >> 16

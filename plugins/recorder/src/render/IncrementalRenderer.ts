@@ -50,7 +50,10 @@ export class IncrementalRenderer {
    * everything) in a different buffer.
    */
   render(frame: Recorder.TerminalFrame, target: Buffer, previous: Buffer | undefined): void {
-    if (target.length !== this.frameBytes || (previous !== undefined && (previous === target || previous.length !== this.frameBytes))) {
+    if (
+      target.length !== this.frameBytes ||
+      (previous !== undefined && (previous === target || previous.length !== this.frameBytes))
+    ) {
       throw new Error("render needs a target frame buffer and a separate previous one, both from createFrame()")
     }
     if (frame.rows > this.rows || frame.cols * CELL_WIDTH > this.width) {

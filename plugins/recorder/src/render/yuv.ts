@@ -50,10 +50,18 @@ export function rgbBandToI420(
     for (let x = 0; x < width; x += 2) {
       const a = row0 + x * 3
       const b = row1 + x * 3
-      const r00 = rgb[a], g00 = rgb[a + 1], b00 = rgb[a + 2]
-      const r01 = rgb[a + 3], g01 = rgb[a + 4], b01 = rgb[a + 5]
-      const r10 = rgb[b], g10 = rgb[b + 1], b10 = rgb[b + 2]
-      const r11 = rgb[b + 3], g11 = rgb[b + 4], b11 = rgb[b + 5]
+      const r00 = rgb[a],
+        g00 = rgb[a + 1],
+        b00 = rgb[a + 2]
+      const r01 = rgb[a + 3],
+        g01 = rgb[a + 4],
+        b01 = rgb[a + 5]
+      const r10 = rgb[b],
+        g10 = rgb[b + 1],
+        b10 = rgb[b + 2]
+      const r11 = rgb[b + 3],
+        g11 = rgb[b + 4],
+        b11 = rgb[b + 5]
       target[luma0 + x] = ((Y_R * r00 + Y_G * g00 + Y_B * b00 + HALF) >> 16) + 16
       target[luma0 + x + 1] = ((Y_R * r01 + Y_G * g01 + Y_B * b01 + HALF) >> 16) + 16
       target[luma1 + x] = ((Y_R * r10 + Y_G * g10 + Y_B * b10 + HALF) >> 16) + 16

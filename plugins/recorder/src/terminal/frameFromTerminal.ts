@@ -85,6 +85,10 @@ export function frameFromTerminal(terminal: Terminal): Recorder.TerminalFrame {
     cols,
     rows,
     cells,
-    cursor: { x: buffer.cursorX, y: buffer.cursorY, visible: !cursorHidden(terminal) && buffer.viewportY === buffer.baseY },
+    cursor: {
+      x: buffer.cursorX,
+      y: buffer.cursorY,
+      visible: !cursorHidden(terminal) && buffer.viewportY === buffer.baseY,
+    },
   }
 }

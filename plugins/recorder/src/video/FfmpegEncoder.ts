@@ -32,7 +32,19 @@ export class FfmpegEncoder {
     this.frameBytes = frameBytes
     this.child = spawn(
       ffmpegPath,
-      ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "matroska", "-i", "pipe:0", ...outputArguments, file],
+      [
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-nostdin",
+        "-y",
+        "-f",
+        "matroska",
+        "-i",
+        "pipe:0",
+        ...outputArguments,
+        file,
+      ],
       { stdio: ["pipe", "ignore", "pipe"] },
     )
     this.child.stderr!.setEncoding("utf8")

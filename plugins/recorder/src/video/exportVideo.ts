@@ -88,7 +88,8 @@ export async function exportVideoFile(
       if (pending === undefined || changed || last) {
         renderer.render(replay.frame(), scratch, pending)
         if (pending === undefined || last || !scratch.equals(pending)) {
-          if (pending !== undefined) await encoder.writeFrame(pending, frameUs(pendingStart), frameUs(index) - frameUs(pendingStart))
+          if (pending !== undefined)
+            await encoder.writeFrame(pending, frameUs(pendingStart), frameUs(index) - frameUs(pendingStart))
           pending = scratch
           pendingStart = index
           // The encoder owns the sent pixels until written; render the next frame into a fresh buffer.

@@ -71,7 +71,9 @@ export function resolveFfmpeg(lookup: FfmpegLookup = {}): ResolvedFfmpeg {
   if (fromEnv !== undefined && fromEnv !== "") {
     const problem = notExecutable(fromEnv)
     if (problem !== undefined) {
-      throw new Error(`FFMPEG_PATH is set to ${fromEnv}, but ${problem}. Set FFMPEG_PATH to an ffmpeg binary or unset it.`)
+      throw new Error(
+        `FFMPEG_PATH is set to ${fromEnv}, but ${problem}. Set FFMPEG_PATH to an ffmpeg binary or unset it.`,
+      )
     }
     return { path: fromEnv, source: "FFMPEG_PATH" }
   }
@@ -93,7 +95,9 @@ export function resolveFfmpeg(lookup: FfmpegLookup = {}): ResolvedFfmpeg {
       if (notExecutable(candidate) === undefined) return { path: candidate, source: "PATH" }
     }
   }
-  throw new Error(`No ffmpeg found (looked at FFMPEG_PATH, the optional ffmpeg-static package and PATH). ${HOW_TO_GET_FFMPEG}`)
+  throw new Error(
+    `No ffmpeg found (looked at FFMPEG_PATH, the optional ffmpeg-static package and PATH). ${HOW_TO_GET_FFMPEG}`,
+  )
 }
 
 /** What a probed ffmpeg can do. */

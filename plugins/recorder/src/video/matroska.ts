@@ -131,11 +131,7 @@ export function matroskaHeader(
       text(CODEC_ID, "V_UNCOMPRESSED"),
       element(
         VIDEO,
-        Buffer.concat([
-          uint(PIXEL_WIDTH, width),
-          uint(PIXEL_HEIGHT, height),
-          element(COLOUR_SPACE, FOURCC[format]),
-        ]),
+        Buffer.concat([uint(PIXEL_WIDTH, width), uint(PIXEL_HEIGHT, height), element(COLOUR_SPACE, FOURCC[format])]),
       ),
     ]),
   )

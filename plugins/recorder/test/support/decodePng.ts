@@ -48,7 +48,8 @@ export function decodePng(file: Buffer): DecodedPng {
   if (!ended) throw new Error("missing IEND")
   const raw = inflateSync(Buffer.concat(idat))
   const rowBytes = width * 3
-  if (raw.length !== height * (rowBytes + 1)) throw new Error(`inflated ${raw.length} bytes, expected ${height * (rowBytes + 1)}`)
+  if (raw.length !== height * (rowBytes + 1))
+    throw new Error(`inflated ${raw.length} bytes, expected ${height * (rowBytes + 1)}`)
   const data = Buffer.alloc(height * rowBytes)
   for (let y = 0; y < height; y++) {
     const filter = raw[y * (rowBytes + 1)]

@@ -15,7 +15,15 @@ export function region(image: RgbImage, left: number, top: number, width: number
 }
 
 /** How far (0–1 per pixel, summed) the pixels of a rectangle are from `background` towards `foreground`. */
-export function ink(image: RgbImage, left: number, top: number, width: number, height: number, background: number, foreground: number): number {
+export function ink(
+  image: RgbImage,
+  left: number,
+  top: number,
+  width: number,
+  height: number,
+  background: number,
+  foreground: number,
+): number {
   const channel = (color: number, shift: number) => (color >> shift) & 0xff
   let total = 0
   for (const color of region(image, left, top, width, height)) {

@@ -9,9 +9,13 @@ export function ffmpegPath(): string {
 
 /** ffprobe from PATH. */
 export function ffprobe(file: string, entries: string): Record<string, string> {
-  const out = execFileSync("ffprobe", ["-v", "error", "-show_entries", entries, "-of", "default=noprint_wrappers=1", file], {
-    encoding: "utf8",
-  })
+  const out = execFileSync(
+    "ffprobe",
+    ["-v", "error", "-show_entries", entries, "-of", "default=noprint_wrappers=1", file],
+    {
+      encoding: "utf8",
+    },
+  )
   const fields: Record<string, string> = {}
   for (const line of out.split("\n")) {
     const at = line.indexOf("=")
@@ -31,6 +35,7 @@ export function frameAt(file: string, seconds: number, width: number, height: nu
     ["-v", "error", "-i", file, "-vf", filter, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"],
     { maxBuffer: 64 * 1024 * 1024 },
   )
-  if (out.length !== width * height * 3) throw new Error(`decoded ${out.length} bytes, expected a ${width}×${height} frame`)
+  if (out.length !== width * height * 3)
+    throw new Error(`decoded ${out.length} bytes, expected a ${width}×${height} frame`)
   return out
 }
