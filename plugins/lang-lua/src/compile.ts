@@ -1161,11 +1161,15 @@ class Generator {
   private concat(node: Node): string {
     const operands: Array<Node> = []
     let n: Node = node
-    while (n.type === "BinaryExpression" && n.operator === ".." && !this.parens.isParenthesised(n.right)) {
+    for (;;) {
       operands.push(n.left)
-      n = n.right
+      const right: Node = n.right
+      if (right.type !== "BinaryExpression" || right.operator !== ".." || this.parens.isParenthesised(right)) {
+        operands.push(right)
+        break
+      }
+      n = right
     }
-    operands.push(n)
     const site = this.site(node)
     const descs = operands.map((o) => this.describe(o))
     if (operands.length === 2) {

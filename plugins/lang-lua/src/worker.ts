@@ -2,7 +2,7 @@
  * The Lua runtime for core's sandbox worker: `run(request, host)` parses, compiles and runs one program and returns
  * its result as data or a diagnostic. Everything here is synchronous; host calls block inside `host.call`.
  */
-import { compile, instantiate } from "./compile.js"
+import { type Compiled, compile, instantiate } from "./compile.js"
 import { DataProblem, toData } from "./data.js"
 import { LuaError, LuaFatal } from "./errors.js"
 import { createEnvironment } from "./lib/index.js"
@@ -55,10 +55,27 @@ const toDiagnostic = (e: unknown): Diagnostic => {
   throw e
 }
 
+/**
+ * Compile `code`. The compiler's recursion is bounded by the syntax depth bound, so a JS stack overflow here is the
+ * compiler's own failure, never the program's call depth: it is reported as such.
+ */
+const compileProgram = (code: string): Compiled => {
+  try {
+    return compile(code)
+  } catch (e) {
+    if (e instanceof RangeError)
+      throw new ParseFailure({
+        kind: "ParseError",
+        message: `the program could not be compiled (${e.message}); nest its expressions and blocks less deeply`,
+      })
+    throw e
+  }
+}
+
 /** Run one Lua program. */
 export const run = (request: RunRequest, host: SandboxHost): RunOutcome => {
   try {
-    const program = compile(request.code)
+    const program = compileProgram(request.code)
     const globals = createEnvironment(request, host)
     resetRuntime(program.locations, host.deadline)
     const r = instantiate(program, globals)()

@@ -246,3 +246,37 @@ describe("huge and deep sources", () => {
     expect(outcome).toEqual({ ok: true, value: 19951 })
   })
 })
+
+/** The deepest nesting `make(n)` that the syntax depth bound accepts (binary search on the ParseError). */
+const deepestAccepted = (make: (n: number) => string): number => {
+  let lo = 1
+  let hi = 400
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2)
+    const { outcome } = runLua(make(mid))
+    if (!outcome.ok && /syntax depth|nests too deeply/.test(outcome.error.message)) hi = mid - 1
+    else lo = mid
+  }
+  return lo
+}
+
+describe("nesting at the syntax depth bound", () => {
+  const forms: Array<[string, (n: number) => string, unknown]> = [
+    ["parenthesised concatenation", (n) => `return ${"'a' .. (".repeat(n)}'b'${")".repeat(n)}`, undefined],
+    ["parenthesised sums", (n) => `return ${"1 + (".repeat(n)}1${")".repeat(n)}`, undefined],
+    ["nested calls", (n) => `local function f(x) return x end return ${"f(".repeat(n)}1${")".repeat(n)}`, 1],
+    ["nested tables", (n) => `return #${"{".repeat(n)}${"}".repeat(n)}`, 1],
+    ["nested ifs", (n) => `local x = 0 ${"if true then ".repeat(n)}x = 1 ${"end ".repeat(n)} return x`, 1],
+    ["nested loops", (n) => `local x = 0 ${"for i = 1, 1 do ".repeat(n)}x = x + 1 ${"end ".repeat(n)} return x`, 1],
+    ["nested functions", (n) => `return type(${"function() return ".repeat(n)}1${" end".repeat(n)})`, "function"],
+    ["field chains", (n) => `local t = {} t.a = t return t${".a".repeat(n)} == t`, true],
+  ]
+  for (const [name, make, value] of forms)
+    it(`${name} compile and run at the deepest accepted level`, () => {
+      const n = deepestAccepted(make)
+      expect(n).toBeGreaterThan(50)
+      const { outcome } = runLua(make(n))
+      if (!outcome.ok) throw new Error(`${name} at depth ${n}: ${outcome.error.kind}: ${outcome.error.message}`)
+      if (value !== undefined) expect(outcome.value).toEqual(value)
+    })
+})
