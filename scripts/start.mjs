@@ -15,7 +15,7 @@ import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
-const needed = ["core", "plugins/lang-lua", "plugins/openapi"]
+const needed = ["core", "plugins/lang-lua", "plugins/openapi", "plugins/cli"]
 const missing = needed.filter((dir) => !existsSync(`${root}/${dir}/dist/index.js`))
 if (missing.length > 0) {
   console.log(`building ${missing.join(", ")} first…`)
@@ -30,7 +30,8 @@ if (missing.length > 0) {
 }
 
 const { CodeMode } = await import("@codemode/core")
-const { OpenAPI, Printer } = await import("@codemode/openapi")
+const { OpenAPI } = await import("@codemode/openapi")
+const { Printer } = await import("@codemode/cli")
 const { Effect } = await import("effect")
 const { FetchHttpClient } = await import("effect/http")
 const { startStore } = await import("../examples/store/server.mjs")

@@ -19,14 +19,14 @@ const modules = async () => {
     import("@codemode/core"),
     import("effect"),
     import("effect/http"),
-    import("./OpenAPI.js"),
+    import("@codemode/openapi"),
   ])
   return {
     CodeMode: core.CodeMode,
     Language: core.Language,
     Effect: effect.Effect,
     FetchHttpClient: http.FetchHttpClient,
-    ...openapi,
+    ...openapi.OpenAPI,
   }
 }
 
@@ -185,7 +185,7 @@ const run = async (args: ReadonlyArray<string>): Promise<number> => {
   const { CodeMode, Language, Effect, FetchHttpClient } = await modules()
   if (!Language.find(language)) {
     const pkg = Language.packageOf(language)
-    throw new UsageError(`running ${language} programs needs ${pkg}; install it next to @codemode/openapi`)
+    throw new UsageError(`running ${language} programs needs ${pkg}; install it next to @codemode/cli`)
   }
   const runtime = CodeMode.make({
     language,

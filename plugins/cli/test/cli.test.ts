@@ -44,7 +44,7 @@ const expectOneLineError = (outcome: Outcome, text: string | RegExp) => {
 let store: { url: string; close(): Promise<void> }
 let scratch: string
 beforeAll(async () => {
-  if (!existsSync(cli)) throw new Error("dist/cli.js is missing: run `npx tsup` in plugins/openapi first")
+  if (!existsSync(cli)) throw new Error("dist/cli.js is missing: run `npm run build -w plugins/cli` first")
   const { startStore } = await import(`${root}examples/store/server.mjs`)
   store = await startStore({ port: 0, token })
   scratch = mkdtempSync(join(tmpdir(), "codemode-cli-"))
