@@ -9,25 +9,12 @@
  *
  * It imports the built packages; missing builds are made first.
  */
-import { spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { existsSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { ensureBuilt } from "./ensure-built.mjs"
 
-const root = fileURLToPath(new URL("..", import.meta.url))
-const needed = ["core", "plugins/lang-lua", "plugins/openapi", "plugins/cli"]
-const missing = needed.filter((dir) => !existsSync(`${root}/${dir}/dist/index.js`))
-if (missing.length > 0) {
-  console.log(`building ${missing.join(", ")} first…`)
-  const build = spawnSync("npm", ["run", "build", ...missing.flatMap((dir) => ["--workspace", dir])], {
-    cwd: root,
-    stdio: "inherit",
-  })
-  if (build.status !== 0) {
-    console.error("the build failed; run `npm run build` to see why")
-    process.exit(1)
-  }
-}
+if (!ensureBuilt(["plugins/lang-lua", "plugins/openapi", "plugins/cli"], "npm start")) process.exit(1)
 
 const { CodeMode } = await import("@codemode/core")
 const { OpenAPI } = await import("@codemode/openapi")

@@ -1,0 +1,77 @@
+/**
+ * Builds the workspace packages a command needs when their `dist/` is missing, as in a fresh clone right after
+ * `npm install` (which links the committed bin files but builds nothing).
+ *
+ *   node scripts/ensure-built.mjs plugins/cli [drive …]
+ *
+ * Each folder's workspace dependencies (its `dependencies` that are packages of this repository) are built first,
+ * in dependency order; a package whose `main` file exists is left alone. Build output goes to stderr, so a command
+ * whose stdout is a protocol (`codemode mcp`) stays clean.
+ */
+import { spawnSync } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const root = fileURLToPath(new URL("..", import.meta.url))
+const readJson = (path) => JSON.parse(readFileSync(path, "utf8"))
+
+/** Every workspace package of the repository by name: its folder and its manifest. */
+const workspaces = () => {
+  const byName = new Map()
+  for (const folder of readJson(join(root, "package.json")).workspaces ?? []) {
+    const manifest = join(root, folder, "package.json")
+    if (existsSync(manifest)) {
+      const pkg = readJson(manifest)
+      byName.set(pkg.name, { folder, pkg })
+    }
+  }
+  return byName
+}
+
+/** The folders to build for `folders`, dependencies first, keeping only those whose `main` file is missing. */
+export const missingBuilds = (folders) => {
+  const byName = workspaces()
+  const byFolder = new Map([...byName.values()].map((w) => [w.folder, w]))
+  const order = []
+  const seen = new Set()
+  const visit = (workspace) => {
+    if (seen.has(workspace.folder)) return
+    seen.add(workspace.folder)
+    for (const dependency of Object.keys(workspace.pkg.dependencies ?? {})) {
+      const inner = byName.get(dependency)
+      if (inner) visit(inner)
+    }
+    order.push(workspace)
+  }
+  for (const folder of folders) {
+    const workspace = byFolder.get(folder)
+    if (!workspace) throw new Error(`${folder} is not a workspace of this repository`)
+    visit(workspace)
+  }
+  return order
+    .filter(({ folder, pkg }) => pkg.scripts?.build && !existsSync(join(root, folder, pkg.main ?? "dist/index.js")))
+    .map(({ folder }) => folder)
+}
+
+/** Build what `folders` need; returns false (after saying why on stderr) when a build fails. */
+export const ensureBuilt = (folders, who = "codemode") => {
+  const missing = missingBuilds(folders)
+  if (missing.length === 0) return true
+  process.stderr.write(`${who}: building ${missing.join(", ")} first (once, after a fresh install)…\n`)
+  for (const folder of missing) {
+    const build = spawnSync("npm", ["run", "build", "--workspace", folder], {
+      cwd: root,
+      stdio: ["ignore", process.stderr, process.stderr],
+    })
+    if (build.status !== 0) {
+      process.stderr.write(
+        `${who}: the build of ${folder} failed; run \`npm run build\` at the repository root to see why\n`,
+      )
+      return false
+    }
+  }
+  return true
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exit(ensureBuilt(process.argv.slice(2)) ? 0 : 1)
