@@ -42,6 +42,7 @@ try {
   step("git clone", "git", ["clone", "--quiet", root, clone], scratch)
   if (failures === 0) {
     step("npm install", "npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], clone)
+    step("the bins are linked", "ls", ["node_modules/.bin/codemode", "node_modules/.bin/opencode-drive"], clone)
     step("npx codemode --help", "npx", ["--no-install", "codemode", "--help"], clone, usage("codemode"))
     step("npx codemode --help again, without building", "npx", ["--no-install", "codemode", "--help"], clone, (run) =>
       run.stderr.includes("building") ? "it built again" : usage("codemode")(run),
