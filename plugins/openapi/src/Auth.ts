@@ -2,7 +2,8 @@
  * Authentication: which security schemes a generated tool can satisfy, and how the host's credentials are applied.
  *
  * The host answers `auth.resolve` for each scheme an operation uses. Credentials never appear in signatures, tool
- * results or error messages: they are applied to the outgoing request only, and scrubbed from any text we report.
+ * results or error messages: they are applied to the outgoing request only, and `secrets` lists every string that
+ * `Redact` removes from what a server sends back.
  */
 import { Effect, Redacted } from "effect"
 import { isObject, type Document } from "./Document.js"
@@ -156,7 +157,7 @@ export const requirement = (
   return { ok: true, requirement: alternatives }
 }
 
-/** Credentials ready to apply to a request, plus the secret strings to scrub from reported text. */
+/** Credentials ready to apply to a request, plus the secret strings to redact from whatever comes back. */
 export interface Applied {
   readonly headers: ReadonlyArray<readonly [string, string]>
   readonly query: ReadonlyArray<readonly [string, string]>
@@ -178,22 +179,49 @@ const toEffect = <R>(value: ReturnType<Options<R>["resolve"]>): Effect.Effect<Cr
       ? Effect.tryPromise({ try: () => value, catch: (cause) => cause })
       : Effect.succeed(value as Credential | undefined)
 
+/** A credential sent in a header must be printable Latin-1 text; the message never shows it. */
+const checkSendable = (use: SchemeUse, secret: string, what: string): void => {
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(secret))
+    throw new AuthError(
+      `auth.resolve returned a ${what} for the scheme "${use.scheme}" with a line break, a control character or a character outside Latin-1, which a header cannot hold`,
+    )
+}
+
 const apply = (use: SchemeUse, credential: Credential): Applied => {
   if (use.kind === "basic") {
     if (typeof credential === "string" || Redacted.isRedacted(credential))
       throw new AuthError(
         `auth.resolve returned a string for the basic scheme "${use.scheme}"; return { username, password }`,
       )
+    if (
+      credential === null ||
+      typeof credential !== "object" ||
+      !("username" in credential) ||
+      !("password" in credential)
+    )
+      throw new AuthError(
+        `auth.resolve returned something other than { username, password } for the basic scheme "${use.scheme}"`,
+      )
     const username = reveal(credential.username)
     const password = reveal(credential.password)
-    const token = Buffer.from(`${username}:${password}`, "utf8").toString("base64")
-    return { headers: [["authorization", `Basic ${token}`]], query: [], secrets: [password, token] }
+    if (typeof username !== "string" || typeof password !== "string")
+      throw new AuthError(
+        `auth.resolve returned a non-string username or password for the basic scheme "${use.scheme}"`,
+      )
+    const pair = `${username}:${password}`
+    const token = Buffer.from(pair, "utf8").toString("base64")
+    return { headers: [["authorization", `Basic ${token}`]], query: [], secrets: [password, pair, token] }
   }
   if (typeof credential !== "string" && !Redacted.isRedacted(credential))
     throw new AuthError(
       `auth.resolve returned { username, password } for the ${use.kind} scheme "${use.scheme}"; return the token as a string`,
     )
   const secret = reveal(credential)
+  if (typeof secret !== "string")
+    throw new AuthError(
+      `auth.resolve returned a ${typeof secret} for the ${use.kind} scheme "${use.scheme}"; return a string`,
+    )
+  if (use.kind === "bearer" || use.in === "header") checkSendable(use, secret, use.kind === "bearer" ? "token" : "key")
   if (use.kind === "bearer") return { headers: [["authorization", `Bearer ${secret}`]], query: [], secrets: [secret] }
   return use.in === "query"
     ? { headers: [], query: [[use.parameterName!, secret]], secrets: [secret] }
@@ -248,7 +276,3 @@ export const resolve = <R>(
       ),
     )
   })
-
-/** Replace every secret in `text` with `[redacted]`. */
-export const scrub = (text: string, secrets: ReadonlyArray<string>): string =>
-  secrets.reduce((out, secret) => (secret.length >= 4 ? out.split(secret).join("[redacted]") : out), text)

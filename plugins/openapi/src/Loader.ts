@@ -7,6 +7,7 @@ import { resolve as resolvePath } from "node:path"
 import SwaggerParser from "@apidevtools/swagger-parser"
 import yaml from "js-yaml"
 import { check, DocumentError, isObject, type Document, type JsonObject } from "./Document.js"
+import * as Strict from "./Strict.js"
 
 /** Options of `load`. */
 export interface LoadOptions {
@@ -17,6 +18,36 @@ export interface LoadOptions {
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim()
+
+/** Largest document read from a file or a URL (the GitHub REST description is about 12 MB). */
+export const maxDocumentBytes = 64 * 1024 * 1024
+
+/** Most same-origin redirects followed when fetching a document. */
+const maxRedirects = 5
+
+/** Read a response body, failing past `maxDocumentBytes` without buffering the rest. */
+const readCapped = async (response: Response, url: string): Promise<string> => {
+  const declared = Number(response.headers.get("content-length"))
+  if (Number.isFinite(declared) && declared > maxDocumentBytes)
+    throw new DocumentError(
+      `cannot load ${url}: the document is ${declared} bytes, over the ${maxDocumentBytes}-byte limit`,
+    )
+  if (!response.body) return ""
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.length
+    if (size > maxDocumentBytes) {
+      await reader.cancel()
+      throw new DocumentError(`cannot load ${url}: the document is over the ${maxDocumentBytes}-byte limit`)
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks).toString("utf8")
+}
 
 /** Parse JSON or YAML text into an object, or throw a `DocumentError`. */
 export const parseText = (text: string): unknown => {
@@ -52,12 +83,31 @@ const fetchDocument = async (
 ): Promise<JsonObject> => {
   let text: string
   try {
-    const response = await fetch(url, {
-      signal: AbortSignal.timeout(timeout),
-      headers: { accept: "application/json, application/yaml, text/yaml, */*", ...headers },
-    })
+    const signal = AbortSignal.timeout(timeout)
+    const origin = new URL(url).origin
+    let current = url
+    let response: Response
+    // Redirects are followed here, within the document's origin only: the headers may hold credentials.
+    for (let hop = 0; ; hop++) {
+      response = await fetch(current, {
+        signal,
+        redirect: "manual",
+        headers: { accept: "application/json, application/yaml, text/yaml, */*", ...headers },
+      })
+      const location = response.headers.get("location")
+      if (response.status < 300 || response.status >= 400 || location === null) break
+      await response.body?.cancel()
+      const target = new URL(location, current)
+      if (target.origin !== origin)
+        throw new DocumentError(
+          `cannot load ${url}: it redirects to another origin (${target.origin}); load the document from there directly`,
+        )
+      if (hop >= maxRedirects)
+        throw new DocumentError(`cannot load ${url}: it redirects more than ${maxRedirects} times`)
+      current = target.href
+    }
     if (!response.ok) throw new DocumentError(`cannot load ${url}: HTTP ${response.status}`)
-    text = await response.text()
+    text = await readCapped(response, url)
   } catch (error) {
     if (error instanceof DocumentError) throw error
     const cause = (error as { cause?: { message?: string } }).cause
@@ -125,6 +175,11 @@ const preCheck = (value: unknown, where: string): void => {
  * or private addresses are followed for files, text and loopback URLs, and refused for documents from other URLs.
  */
 export const load = async (source: string | object, options: LoadOptions = {}): Promise<Document> => {
+  if (typeof options !== "object" || options === null)
+    throw new TypeError("OpenAPI.load: options must be { timeoutMs?, headers? }")
+  Strict.checkKeys("OpenAPI.load", options, ["timeoutMs", "headers"])
+  if (options.timeoutMs !== undefined && (!Number.isInteger(options.timeoutMs) || options.timeoutMs <= 0))
+    throw new RangeError("OpenAPI.load: timeoutMs must be a positive whole number of milliseconds")
   const timeout = options.timeoutMs ?? 30_000
   let input: object
   let where: string
@@ -155,7 +210,10 @@ export const load = async (source: string | object, options: LoadOptions = {}): 
   } else {
     const path = resolvePath(source)
     if (!existsSync(path)) throw new DocumentError(`OpenAPI document not found: ${source}`)
-    if (!statSync(path).isFile()) throw new DocumentError(`not a file: ${source}`)
+    const stat = statSync(path)
+    if (!stat.isFile()) throw new DocumentError(`not a file: ${source}`)
+    if (stat.size > maxDocumentBytes)
+      throw new DocumentError(`${source} is ${stat.size} bytes, over the ${maxDocumentBytes}-byte document limit`)
     where = source
     base = path
     try {

@@ -28,9 +28,10 @@ import * as Loader from "./Loader.js"
 import * as Naming from "./Naming.js"
 import * as Operation from "./Operation.js"
 import * as Request from "./Request.js"
+import * as Strict from "./Strict.js"
 
 export { DocumentError } from "./Document.js"
-export { RequestError } from "./Request.js"
+export { InputError, RequestError } from "./Request.js"
 export type { Credential, Kind as AuthKind, Options as AuthOptions, Request as AuthRequest } from "./Auth.js"
 export type { LoadOptions } from "./Loader.js"
 
@@ -44,13 +45,34 @@ export interface Options<R = never> {
   readonly auth?: Auth.Options<R> | undefined
   /** Headers sent with every request. */
   readonly headers?: { readonly [name: string]: string } | undefined
-  /** Largest response body accepted, in bytes (default 8 MiB). */
+  /** Largest response body accepted, in bytes (default 8 MiB, at most 32 MiB). */
   readonly maxResponseBytes?: number | undefined
-  /** Longest excerpt of an error response in a failure message, in characters (default 1,000). */
+  /** Longest excerpt of an error response in a failure message, in characters (default 1,000, at most 65,536). */
   readonly maxErrorBodyChars?: number | undefined
-  /** Longest operation description kept in a tool's description, in characters (default 1,200). */
+  /** Longest operation description kept in a tool's description, in characters (default 1,200, at most 100,000). */
   readonly maxDescriptionChars?: number | undefined
 }
+
+/** The keys of `fromSpec` options. */
+const optionKeys = [
+  "spec",
+  "baseUrl",
+  "auth",
+  "headers",
+  "maxResponseBytes",
+  "maxErrorBodyChars",
+  "maxDescriptionChars",
+] as const
+
+/** The keys of `auth`. */
+const authKeys = ["resolve", "schemes"] as const
+
+/** Hard ceilings of the size options: no configuration makes a host-side buffer unbounded. */
+const ceilings = {
+  maxResponseBytes: 32 * 1024 * 1024,
+  maxErrorBodyChars: Request.errorBodyCap,
+  maxDescriptionChars: 100_000,
+} as const
 
 /** An operation that did not become a tool, and why. */
 export interface Skipped {
@@ -63,7 +85,12 @@ export interface Skipped {
 }
 
 /** One generated tool: it needs `HttpClient.HttpClient` (and whatever `auth.resolve` needs) to run. */
-export type GeneratedTool<R = never> = Tool.Tool<unknown, unknown, Request.RequestError, HttpClient.HttpClient | R>
+export type GeneratedTool<R = never> = Tool.Tool<
+  unknown,
+  unknown,
+  Request.RequestError | Request.InputError,
+  HttpClient.HttpClient | R
+>
 
 /**
  * Generated tools by dotted path (`"session.list"`); CodeMode reads the dots as namespaces, so
@@ -83,10 +110,12 @@ export interface Api<R = never> {
   readonly operations: ReadonlyArray<{ readonly tool: string; readonly method: string; readonly path: string }>
 }
 
-const positiveInteger = (name: string, value: number | undefined, fallback: number): number => {
+const positiveInteger = (name: keyof typeof ceilings, value: number | undefined, fallback: number): number => {
   if (value === undefined) return fallback
   if (!Number.isInteger(value) || value <= 0)
     throw new RangeError(`OpenAPI.fromSpec: ${name} must be a positive whole number`)
+  if (value > ceilings[name])
+    throw new RangeError(`OpenAPI.fromSpec: ${name} must be at most ${ceilings[name]}, got ${value}`)
   return value
 }
 
@@ -156,19 +185,27 @@ const operationsOf = (document: Document, skipped: Skipped[]): Found[] => {
  */
 export const fromSpec = <R = never>(options: Options<R>): Api<R> => {
   if (!isObject(options)) throw new TypeError("OpenAPI.fromSpec expects { spec, baseUrl?, auth?, headers? }")
+  Strict.checkKeys("OpenAPI.fromSpec", options, optionKeys)
   const document = check(options.spec)
-  if (options.auth !== undefined && (!isObject(options.auth) || typeof options.auth.resolve !== "function"))
-    throw new TypeError("OpenAPI.fromSpec: auth must be { resolve(request) }")
+  if (options.auth !== undefined) {
+    if (!isObject(options.auth) || typeof options.auth.resolve !== "function")
+      throw new TypeError("OpenAPI.fromSpec: auth must be { resolve(request), schemes? }")
+    Strict.checkKeys("OpenAPI.fromSpec: auth", options.auth, authKeys)
+    if (options.auth.schemes !== undefined && !isObject(options.auth.schemes))
+      throw new TypeError("OpenAPI.fromSpec: auth.schemes must be an object of security schemes by name")
+  }
+  const headers = checkHeaders(options.headers)
   const context: Operation.Context = {
     document,
     baseUrl: checkBaseUrl(options.baseUrl),
     authSchemes: options.auth?.schemes,
+    hostHeaders: new Set(Object.keys(headers).map((name) => name.toLowerCase())),
     maxDescription: positiveInteger("maxDescriptionChars", options.maxDescriptionChars, 1200),
     cycles: Cycles.memo(),
   }
   const runtime: Request.Options<R> = {
     auth: options.auth,
-    headers: checkHeaders(options.headers),
+    headers,
     maxResponseBytes: positiveInteger("maxResponseBytes", options.maxResponseBytes, 8 * 1024 * 1024),
     maxErrorBodyChars: positiveInteger("maxErrorBodyChars", options.maxErrorBodyChars, 1000),
   }
@@ -223,8 +260,11 @@ export type LayerOptions<R = never> = Omit<Options<R>, "spec"> & {
  * A `ToolSource` layer contributing the document's tools. With `source`, the document is loaded when the layer is
  * built (failing with a `DocumentError`). The tools need `HttpClient.HttpClient` when they run.
  */
-export const layer = <R = never>(options: LayerOptions<R>): Layer.Layer<ToolSource.ToolSource, DocumentError> => {
-  const mount = options.mount ?? ""
+export const layer = <R = never>(options: LayerOptions<R>) => {
+  if (!isObject(options)) throw new TypeError("OpenAPI.layer expects { spec | source, mount?, …fromSpec options }")
+  Strict.checkKeys("OpenAPI.layer", options, [...optionKeys, "source", "mount"])
+  const { mount: mounted, source: _source, ...rest } = options
+  const mount = mounted ?? ""
   if (options.source !== undefined) {
     const source = options.source
     return Layer.unwrap(
@@ -234,14 +274,14 @@ export const layer = <R = never>(options: LayerOptions<R>): Layer.Layer<ToolSour
       }).pipe(
         Effect.flatMap((spec) =>
           Effect.try({
-            try: () => ToolSource.layer(mount, fromSpec({ ...options, spec }).tools),
+            try: () => ToolSource.layer(mount, fromSpec({ ...rest, spec }).tools),
             catch: (error) => (error instanceof DocumentError ? error : new DocumentError((error as Error).message)),
           }),
         ),
       ),
     )
   }
-  return ToolSource.layer(mount, fromSpec({ ...options, spec: options.spec }).tools)
+  return ToolSource.layer(mount, fromSpec({ ...rest, spec: options.spec }).tools)
 }
 
 export type { Document } from "./Document.js"

@@ -27,6 +27,14 @@ export interface ResponsePlan {
   readonly accept: string | undefined
 }
 
+/** A query key that a credential of the operation uses. */
+export interface ReservedKey {
+  /** The key as the security scheme names it. */
+  readonly name: string
+  /** The security scheme's name. */
+  readonly scheme: string
+}
+
 /** Everything needed to call one operation. */
 export interface Plan {
   readonly method: Method
@@ -36,6 +44,15 @@ export interface Plan {
   /** The server URL the path is appended to (no trailing slash). */
   readonly serverUrl: string
   readonly parameters: ReadonlyArray<Parameter.Plan>
+  /**
+   * Query keys that credentials of this operation use (in any of its security alternatives): a program can never
+   * write them, whatever a parameter's style lets it write.
+   */
+  readonly reservedQuery: ReadonlyArray<ReservedKey>
+  /** Declared parameters left out of the input because the host fills them (a credential or a host header). */
+  readonly hostSupplied: ReadonlyArray<string>
+  /** For each input key whose schema is an object, its property names (to say `did you mean body.title?`). */
+  readonly nested: ReadonlyArray<{ readonly key: string; readonly properties: ReadonlyArray<string> }>
   readonly body: BodyPlan | undefined
   readonly response: ResponsePlan
   readonly security: Auth.Requirement
@@ -57,6 +74,8 @@ export interface Context {
   readonly document: Document
   readonly baseUrl: string | undefined
   readonly authSchemes: { readonly [name: string]: unknown } | undefined
+  /** Lower-case names of the headers the host sends with every request: programs cannot set them. */
+  readonly hostHeaders: ReadonlySet<string>
   /** Longest description kept, in characters. */
   readonly maxDescription: number
   /** What is known about object cycles in the document's schemas. */
@@ -72,8 +91,25 @@ export const isJsonMediaType = (mediaType: string): boolean => {
 const isEventStream = (mediaType: string) => mediaType.split(";")[0].trim().toLowerCase() === "text/event-stream"
 const isText = (mediaType: string) => mediaType.split(";")[0].trim().toLowerCase().startsWith("text/")
 
-/** Header parameters the specification says to ignore: the request's own headers carry them. */
-const ignoredHeaders = new Set(["accept", "content-type", "authorization"])
+/**
+ * Header parameters left out of the input: the specification says to ignore `Accept`, `Content-Type` and
+ * `Authorization` (the request's own headers carry them); the others frame or route the request, which only the HTTP
+ * client may do.
+ */
+const ignoredHeaders = new Set([
+  "accept",
+  "content-type",
+  "authorization",
+  "host",
+  "content-length",
+  "transfer-encoding",
+  "te",
+  "trailer",
+  "keep-alive",
+  "expect",
+  "proxy-authorization",
+  "proxy-connection",
+])
 
 /**
  * Documents have no structural marker for WebSocket endpoints besides a 101 response or an `Upgrade` header; many
@@ -133,6 +169,14 @@ const serverUrl = (
     return {
       reason: `server URL "${server.url}" is not an absolute http(s) URL; pass baseUrl (or load the document from its URL)`,
     }
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return { reason: `server URL "${server.url}" is not a valid URL; pass baseUrl` }
+  }
+  if (parsed.search || parsed.hash)
+    return { reason: `server URL "${server.url}" has a query or fragment, which paths cannot follow; pass baseUrl` }
   return { url: url.replace(/\/+$/, "") }
 }
 
@@ -333,6 +377,47 @@ const describe = (context: Context, method: Method, path: string, operation: Jso
   return lines.join("\n")
 }
 
+/** Where the credentials of any of an operation's security alternatives go. */
+const credentialLocations = (
+  requirement: Auth.Requirement,
+): { readonly query: ReadonlyArray<ReservedKey>; readonly headers: ReadonlySet<string> } => {
+  const query: ReservedKey[] = []
+  const headers = new Set<string>()
+  for (const use of requirement.flat()) {
+    if (use.kind !== "apiKey") headers.add("authorization")
+    else if (use.in === "query") query.push({ name: use.parameterName!, scheme: use.scheme })
+    else headers.add(use.parameterName!.toLowerCase())
+  }
+  return { query, headers }
+}
+
+/** Most property names collected from one schema (for suggestions only). */
+const maxPropertyNames = 500
+
+/**
+ * The property names an object schema declares, following `$ref`s and `allOf`/`anyOf`/`oneOf` a few levels deep.
+ * Only used to suggest where a misplaced input key belongs; unreadable schemas give none.
+ */
+const propertyNames = (document: Document, schema: unknown): ReadonlyArray<string> => {
+  const names = new Set<string>()
+  const visit = (node: unknown, depth: number) => {
+    if (depth > 8 || names.size >= maxPropertyNames) return
+    let resolved: unknown
+    try {
+      resolved = deref(document, node)
+    } catch {
+      return
+    }
+    if (!isObject(resolved)) return
+    if (isObject(resolved.properties))
+      for (const name of Object.keys(resolved.properties)) if (names.size < maxPropertyNames) names.add(name)
+    for (const key of ["allOf", "anyOf", "oneOf"])
+      if (Array.isArray(resolved[key])) for (const member of resolved[key] as unknown[]) visit(member, depth + 1)
+  }
+  visit(schema, 0)
+  return [...names]
+}
+
 /** Decide whether one operation can be a tool, and plan it. */
 export const analyze = (
   context: Context,
@@ -344,8 +429,17 @@ export const analyze = (
   const reasons: string[] = []
   const { document } = context
 
+  if (!path.startsWith("/"))
+    reasons.push(`path "${path}" does not start with "/"; a parameter value could change the server's host or port`)
+
   const server = serverUrl(context, pathItem, operation)
   if ("reason" in server) reasons.push(server.reason)
+
+  const security = Auth.requirement(document, operation.security, context.authSchemes)
+  if (!security.ok) reasons.push(security.reason)
+  const credentials = security.ok
+    ? credentialLocations(security.requirement)
+    : { query: [], headers: new Set<string>() }
 
   if (opensWebSocket(text(operation.summary)) || opensWebSocket(text(operation.description)))
     reasons.push("the operation describes a WebSocket connection, which plain HTTP requests cannot make")
@@ -367,7 +461,13 @@ export const analyze = (
     if (!parameters.some((p) => p.plan.in === "path" && p.plan.name === name))
       reasons.push(`path parameter {${name}} is not declared`)
   }
-  const kept = parameters.filter((p) => p.plan.in !== "path" || templateNames.includes(p.plan.name))
+  const hostSupplied = (p: ParameterAnalysis) =>
+    p.plan.in === "header"
+      ? context.hostHeaders.has(p.plan.name.toLowerCase()) || credentials.headers.has(p.plan.name.toLowerCase())
+      : p.plan.in === "query" && credentials.query.some((key) => key.name.toLowerCase() === p.plan.name.toLowerCase())
+  const kept = parameters.filter(
+    (p) => (p.plan.in !== "path" || templateNames.includes(p.plan.name)) && !hostSupplied(p),
+  )
 
   const seen = new Map<string, string>()
   for (const p of kept) {
@@ -384,9 +484,6 @@ export const analyze = (
     reasons.push(`a ${seen.get(bodyKey)} parameter is named "${bodyKey}", the input key reserved for the request body`)
 
   const responses = analyzeResponses(document, operation, reasons)
-
-  const security = Auth.requirement(document, operation.security, context.authSchemes)
-  if (!security.ok) reasons.push(security.reason)
 
   if (reasons.length > 0 || "reason" in server || !security.ok) return { ok: false, reasons }
 
@@ -415,6 +512,12 @@ export const analyze = (
       operationId: typeof operation.operationId === "string" ? operation.operationId : undefined,
       serverUrl: server.url,
       parameters: kept.map((p) => p.plan),
+      reservedQuery: credentials.query,
+      hostSupplied: parameters.filter(hostSupplied).map((p) => p.plan.name),
+      nested: [
+        ...kept.map((p) => ({ key: p.plan.name, properties: propertyNames(document, p.schema) })),
+        ...(body ? [{ key: bodyKey, properties: propertyNames(document, body.schema) }] : []),
+      ].filter((entry) => entry.properties.length > 0),
       body: body?.plan,
       response: { accept: responses.accept },
       security: security.requirement,

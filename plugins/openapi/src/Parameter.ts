@@ -78,8 +78,23 @@ const objectEntries = (plan: Plan, value: object): ReadonlyArray<readonly [strin
 /** A JSON-content parameter's value as text. */
 const jsonText = (value: unknown): string => JSON.stringify(value)
 
+/** Run an encoder, turning the `URIError` of an unpaired UTF-16 surrogate into an error naming the parameter. */
+const guarded = <A>(plan: Plan, encode: () => A): A => {
+  try {
+    return encode()
+  } catch (error) {
+    if (error instanceof URIError)
+      throw new EncodingError(
+        `parameter "${plan.name}" contains an unpaired UTF-16 surrogate, which cannot be sent in a URL`,
+      )
+    throw error
+  }
+}
+
 /** The path segment for a path parameter, already percent-encoded. */
-export const pathSegment = (plan: Plan, value: unknown): string => {
+export const pathSegment = (plan: Plan, value: unknown): string => guarded(plan, () => rawPathSegment(plan, value))
+
+const rawPathSegment = (plan: Plan, value: unknown): string => {
   if (value === null) throw new EncodingError(`parameter "${plan.name}" is part of the URL path and cannot be null`)
   if (plan.json) return encodeStrict(jsonText(value))
   const enc = (v: Scalar) => encodeStrict(scalarText(v))
@@ -125,7 +140,10 @@ export const pathSegment = (plan: Plan, value: unknown): string => {
 }
 
 /** The `name=value` pieces of the query string for a query parameter, already percent-encoded. */
-export const queryPieces = (plan: Plan, value: unknown): ReadonlyArray<string> => {
+export const queryPieces = (plan: Plan, value: unknown): ReadonlyArray<string> =>
+  guarded(plan, () => rawQueryPieces(plan, value))
+
+const rawQueryPieces = (plan: Plan, value: unknown): ReadonlyArray<string> => {
   const enc = (v: Scalar) => (plan.allowReserved ? encodeReserved(scalarText(v)) : encodeStrict(scalarText(v)))
   const name = encodeStrict(plan.name)
   if (plan.json) return [`${name}=${encodeStrict(jsonText(value))}`]
@@ -164,5 +182,11 @@ export const headerValue = (plan: Plan, value: unknown): string => {
   }
   if (/[\r\n\0]/.test(text))
     throw new EncodingError(`header parameter "${plan.name}" cannot contain line breaks or NUL`)
+  // HTTP header values are visible Latin-1 text, spaces and tabs (RFC 9110 field-value).
+  const bad = /[^\t\x20-\x7e\x80-\xff]/.exec(text)
+  if (bad)
+    throw new EncodingError(
+      `header parameter "${plan.name}" cannot contain U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")} (at character ${bad.index + 1}); header values hold printable Latin-1 text only`,
+    )
   return text
 }

@@ -2,17 +2,21 @@
  * Calling an operation: input object → HTTP request through the host's `HttpClient` → decoded response.
  *
  * Every failure is an `OpenApiRequestError` whose message names the method, the path, and what went wrong (status and
- * a size-capped body for error responses). Credentials are never part of a message. Interrupting the Effect (the
- * execution's timeout) aborts the request in flight.
+ * a size-capped body for error responses), or an `InputError` when the input was refused before anything was sent.
+ * Credentials never reach a result or a message: everything a server sends back is redacted (see `Redact`)
+ * before it is cut or returned. Interrupting the Effect (the execution's timeout) aborts the request in flight.
  */
-import { Data, Effect, Stream } from "effect"
-import { HttpClient, HttpClientRequest, type HttpClientError, type HttpClientResponse } from "effect/http"
+import { Data, Effect } from "effect"
+import type { HttpClient, HttpClientError } from "effect/http"
 import * as Auth from "./Auth.js"
-import { isObject } from "./Document.js"
-import { bodyKey, isJsonMediaType, type Plan } from "./Operation.js"
+import * as Input from "./Input.js"
+import { isJsonMediaType, type Plan } from "./Operation.js"
 import * as Parameter from "./Parameter.js"
+import * as Redact from "./Redact.js"
+import * as Target from "./Target.js"
+import * as Transport from "./Transport.js"
 
-/** A failed tool call. `status` is set when the server answered. */
+/** A failed tool call (a `ToolFailure` for the program). `status` is set when the server answered. */
 export class RequestError extends Data.TaggedError("OpenApiRequestError")<{
   readonly message: string
   readonly method: string
@@ -20,10 +24,21 @@ export class RequestError extends Data.TaggedError("OpenApiRequestError")<{
   readonly status?: number | undefined
 }> {}
 
+/**
+ * An input refused before anything was sent: an unknown or misplaced key, a missing parameter, a value its style
+ * cannot send or that would move the request. Its tag is the one core reads as `InvalidToolInput`, so a program is
+ * told to fix its call rather than retry it.
+ */
+export class InputError extends Data.TaggedError("InvalidToolInput")<{
+  readonly message: string
+  readonly method: string
+  readonly path: string
+}> {}
+
 /** Runtime options shared by every tool of a document. */
 export interface Options<R> {
   readonly auth: Auth.Options<R> | undefined
-  /** Headers sent with every request (before parameters and credentials). */
+  /** Headers sent with every request (programs cannot set these; credentials are applied after them). */
   readonly headers: { readonly [name: string]: string }
   /** Largest response body read, in bytes. */
   readonly maxResponseBytes: number
@@ -31,66 +46,15 @@ export interface Options<R> {
   readonly maxErrorBodyChars: number
 }
 
-const describeValue = (value: unknown): string =>
-  Array.isArray(value) ? "an array" : value === null ? "null" : typeof value === "object" ? "an object" : typeof value
+/** Largest error body read to build a failure message (`maxErrorBodyChars` cannot exceed it). */
+export const errorBodyCap = 64 * 1024
 
-const excerpt = (text: string, max: number): string => {
+/** An excerpt of already redacted text; `unread` says the body went on past what was read. */
+const excerpt = (text: string, max: number, unread = false): string => {
   const trimmed = text.trim()
-  return trimmed.length <= max ? trimmed : `${trimmed.slice(0, max)}… (${trimmed.length - max} more characters)`
-}
-
-/** Read the input object and check its keys against the plan. */
-const readInput = (plan: Plan, input: unknown): { values: Record<string, unknown> } | { error: string } => {
-  if (input === undefined || input === null) input = {}
-  if (!isObject(input)) return { error: `expected an input object (a table), got ${describeValue(input)}` }
-  const known = new Set(plan.parameters.map((p) => p.name))
-  if (plan.body) known.add(bodyKey)
-  const unknown = Object.keys(input).filter((key) => !known.has(key))
-  if (unknown.length > 0) {
-    const expected = known.size
-      ? `expected ${[...known].map((k) => `"${k}"`).join(", ")}`
-      : "this operation takes no input"
-    return { error: `unknown input ${unknown.map((k) => `"${k}"`).join(", ")}; ${expected}` }
-  }
-  for (const p of plan.parameters)
-    if (p.required && input[p.name] === undefined) return { error: `missing required ${p.in} parameter "${p.name}"` }
-  if (plan.body?.required && input[bodyKey] === undefined)
-    return { error: `missing required input "${bodyKey}" (the request body)` }
-  return { values: input as Record<string, unknown> }
-}
-
-interface Built {
-  readonly request: HttpClientRequest.HttpClientRequest
-  /** The path with values filled in, without the query (safe to show). */
-  readonly shownPath: string
-}
-
-const build = (
-  plan: Plan,
-  values: Record<string, unknown>,
-  applied: Auth.Applied,
-  options: Options<unknown>,
-): Built => {
-  let path = plan.path
-  const query: string[] = []
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(options.headers)) headers[name.toLowerCase()] = value
-  for (const p of plan.parameters) {
-    const value = values[p.name]
-    if (value === undefined) continue
-    if (p.in === "path") path = path.split(`{${p.name}}`).join(Parameter.pathSegment(p, value))
-    else if (p.in === "query") query.push(...Parameter.queryPieces(p, value))
-    else headers[p.name.toLowerCase()] = Parameter.headerValue(p, value)
-  }
-  for (const [name, value] of applied.query) query.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
-  for (const [name, value] of applied.headers) headers[name] = value
-  if (plan.response.accept) headers.accept = plan.response.accept
-  const url = plan.serverUrl + path + (query.length ? `?${query.join("&")}` : "")
-  let request = HttpClientRequest.make(plan.method.toUpperCase() as "GET")(url, { headers })
-  const body = values[bodyKey]
-  if (plan.body && body !== undefined)
-    request = HttpClientRequest.bodyText(request, JSON.stringify(body), plan.body.mediaType)
-  return { request, shownPath: path }
+  const more = unread ? "; the rest was not read" : ""
+  if (trimmed.length <= max) return unread ? `${trimmed}… (${more.slice(2)})` : trimmed
+  return `${trimmed.slice(0, max)}… (${trimmed.length - max} more characters${more})`
 }
 
 const transportMessage = (error: HttpClientError.HttpClientError): string => {
@@ -108,104 +72,90 @@ const transportMessage = (error: HttpClientError.HttpClientError): string => {
   return parts.length ? parts.join(": ") : reason._tag
 }
 
-/** Body bytes read with a cap: `overflow` is true when the body was longer (and reading stopped). */
-const readBody = (
-  response: HttpClientResponse.HttpClientResponse,
-  cap: number,
-): Effect.Effect<{ readonly bytes: Uint8Array; readonly overflow: boolean }, HttpClientError.HttpClientError> =>
-  Effect.suspend(() => {
-    const chunks: Uint8Array[] = []
-    let size = 0
-    let overflow = false
-    return response.stream.pipe(
-      Stream.takeWhile((chunk) => {
-        if (overflow) return false
-        size += chunk.length
-        if (size > cap) {
-          overflow = true
-          chunks.push(chunk.subarray(0, chunk.length - (size - cap)))
-          return false
-        }
-        chunks.push(chunk)
-        return true
-      }),
-      Stream.runDrain,
-      Effect.map(() => {
-        const total = chunks.reduce((n, c) => n + c.length, 0)
-        const bytes = new Uint8Array(total)
-        let offset = 0
-        for (const c of chunks) {
-          bytes.set(c, offset)
-          offset += c.length
-        }
-        return { bytes, overflow }
-      }),
-    )
-  })
-
 const decoder = new TextDecoder("utf-8")
 
-/** Largest error body read to build a failure message. */
-const errorBodyCap = 64 * 1024
+/**
+ * An error body as a message shows it, redacted: a JSON body is decoded first (so that a credential inside a JSON
+ * string is found whatever escapes it went through) and shown compact; any other body is redacted as text.
+ */
+const redactBody = (text: string, redact: Redact.Redactor): string => {
+  if (!redact.active) return text
+  try {
+    return redact.text(JSON.stringify(redact.value(JSON.parse(text))))
+  } catch {
+    return redact.text(text)
+  }
+}
 
 /** Decode a successful response by its content type. */
-const decode = (plan: Plan, contentType: string, text: string): { value: unknown } | { error: string } => {
+const decode = (
+  plan: Plan,
+  contentType: string,
+  text: string,
+  redact: Redact.Redactor,
+): { value: unknown } | { error: string } => {
   if (text.length === 0) return { value: null }
   const expectsJson =
     plan.response.accept !== undefined && plan.response.accept.split(",").some((t) => isJsonMediaType(t))
   if (isJsonMediaType(contentType) || (contentType === "" && expectsJson)) {
     try {
-      return { value: JSON.parse(text) }
+      return { value: redact.value(JSON.parse(text)) }
     } catch (error) {
-      return {
-        error: `the response is not valid JSON (${(error as Error).message}); it starts with: ${excerpt(text, 200)}`,
-      }
+      // The parser's own message quotes a cut piece of the text, so only its position is kept.
+      const position = /position (\d+)/.exec((error as Error).message)
+      const where = position ? ` (at character ${Number(position[1]) + 1})` : ""
+      return { error: `the response is not valid JSON${where}; it starts with: ${excerpt(redact.text(text), 200)}` }
     }
   }
-  if (contentType === "" || contentType.toLowerCase().startsWith("text/")) return { value: text }
-  return { error: `the response has content type ${contentType}, which is neither JSON nor text` }
+  if (contentType === "" || contentType.toLowerCase().startsWith("text/")) return { value: redact.text(text) }
+  return { error: `the response has content type ${redact.text(contentType)}, which is neither JSON nor text` }
 }
 
 /**
- * The Effect of calling `plan` with `input`: resolves credentials, sends the request through `HttpClient`, and decodes
- * the response.
+ * The Effect of calling `plan` with `input`: checks the input, resolves credentials, sends the request through
+ * `HttpClient` (following same-origin redirects only), and decodes and redacts the response.
  */
 export const call = <R>(
   plan: Plan,
   tool: string,
   options: Options<R>,
   input: unknown,
-): Effect.Effect<unknown, RequestError, HttpClient.HttpClient | R> =>
+): Effect.Effect<unknown, RequestError | InputError, HttpClient.HttpClient | R> =>
   Effect.gen(function* () {
     const method = plan.method.toUpperCase()
     const fail = (message: string, path: string = plan.path, status?: number) =>
       Effect.fail(new RequestError({ message: `${method} ${path}: ${message}`, method, path, status }))
+    const refuse = (message: string) =>
+      Effect.fail(new InputError({ message: `${method} ${plan.path}: ${message}`, method, path: plan.path }))
 
-    const read = readInput(plan, input)
-    if ("error" in read) return yield* fail(read.error)
+    const read = Input.read(plan, input)
+    if ("error" in read) return yield* refuse(read.error)
 
     const applied = yield* Auth.resolve(plan.security, options.auth, { method, path: plan.path, tool }).pipe(
       Effect.mapError((error) => new RequestError({ message: error.message, method, path: plan.path })),
     )
-    const scrub = (text: string) => Auth.scrub(text, applied.secrets)
+    const redact = Redact.make(applied.secrets)
 
-    let built: Built
+    let built: Target.Built
     try {
-      built = build(plan, read.values, applied, options as Options<unknown>)
+      built = Target.build(plan, read.values, applied, options.headers)
     } catch (error) {
-      if (error instanceof Parameter.EncodingError) return yield* fail(scrub(error.message))
+      if (error instanceof Parameter.EncodingError) return yield* refuse(redact.text(error.message))
+      if (error instanceof Target.TargetError) return yield* fail(error.message)
       throw error
     }
     const shown = built.shownPath
 
-    const client = yield* HttpClient.HttpClient
-    const response = yield* client
-      .execute(built.request)
-      .pipe(
-        Effect.catch((error: HttpClientError.HttpClientError) =>
-          fail(`request failed: ${scrub(transportMessage(error))}`, shown),
+    const response = yield* Transport.send(built.outgoing).pipe(
+      Effect.catch((failure: Transport.Failure) =>
+        fail(
+          failure._tag === "Redirect"
+            ? redact.text(failure.message)
+            : `request failed: ${redact.text(transportMessage(failure.error))}`,
+          shown,
         ),
-      )
+      ),
+    )
 
     const status = response.status
     const contentType = (response.headers["content-type"] ?? "").trim()
@@ -219,21 +169,28 @@ export const call = <R>(
         status,
       )
 
-    const body = yield* readBody(response, ok ? options.maxResponseBytes : errorBodyCap).pipe(
+    const body = yield* Transport.readBody(response, ok ? options.maxResponseBytes : errorBodyCap).pipe(
       Effect.catch((error: HttpClientError.HttpClientError) =>
-        fail(`reading the response failed: ${scrub(transportMessage(error))}`, shown, status),
+        fail(`reading the response failed: ${redact.text(transportMessage(error))}`, shown, status),
       ),
     )
-    const text = decoder.decode(body.bytes)
 
     if (!ok) {
-      const detail = text.trim() ? `: ${scrub(excerpt(text, options.maxErrorBodyChars))}` : " (empty body)"
+      let text = decoder.decode(body.bytes)
+      // A body cut while reading may end in the first characters of a credential: drop what could hold one.
+      if (body.overflow) text = text.slice(0, Math.max(0, text.length - redact.tail))
+      const shownText = redactBody(text, redact)
+      const detail = shownText.trim()
+        ? `: ${excerpt(shownText, options.maxErrorBodyChars, body.overflow)}`
+        : body.overflow
+          ? " (the body was not read)"
+          : " (empty body)"
       return yield* fail(`HTTP ${status}${detail}`, shown, status)
     }
     if (body.overflow)
       return yield* fail(`the response is over the ${options.maxResponseBytes}-byte limit`, shown, status)
 
-    const decoded = decode(plan, contentType, text)
-    if ("error" in decoded) return yield* fail(scrub(decoded.error), shown, status)
+    const decoded = decode(plan, contentType, decoder.decode(body.bytes), redact)
+    if ("error" in decoded) return yield* fail(decoded.error, shown, status)
     return decoded.value
   })

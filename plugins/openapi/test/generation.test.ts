@@ -416,7 +416,9 @@ describe("invalid documents and options", () => {
     )
     expect(() => OpenAPI.fromSpec({ spec: { openapi: "3.0.3" } })).toThrow('the document has no "paths"')
     expect(() => OpenAPI.fromSpec({ spec: { paths: {} } })).toThrow('the document has no "openapi" version string')
-    expect(() => OpenAPI.fromSpec({ spec: doc({}), auth: {} as never })).toThrow("auth must be { resolve(request) }")
+    expect(() => OpenAPI.fromSpec({ spec: doc({}), auth: {} as never })).toThrow(
+      "auth must be { resolve(request), schemes? }",
+    )
     expect(() => OpenAPI.fromSpec({ spec: doc({}), headers: { "bad name": "x" } })).toThrow(
       '"bad name" is not a valid header name',
     )

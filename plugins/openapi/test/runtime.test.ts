@@ -35,6 +35,12 @@ const secured = (security: unknown[]) =>
 
 type Echoed = { url: string; headers: Record<string, string>; body: string; method: string }
 
+/** Run the tool and return the request the server received (the echo itself has its credentials redacted). */
+const sent = async (tool: Parameters<typeof run>[0], input: unknown): Promise<Echoed> => {
+  await run(tool, input)
+  return server.requests[server.requests.length - 1] as unknown as Echoed
+}
+
 describe("authentication", () => {
   it("bearer, basic, apiKey in a header and in the query, OAuth 2 as bearer", async () => {
     const answers: Record<string, OpenAPI.Credential> = {
@@ -49,15 +55,15 @@ describe("authentication", () => {
       asked.push(request)
       return answers[request.scheme]
     }
-    const call = async (scheme: string) =>
-      (await run(
+    const call = (scheme: string) =>
+      sent(
         toolAt(
           OpenAPI.fromSpec({ spec: secured([{ [scheme]: scheme === "oauth" ? ["read"] : [] }]), auth: { resolve } })
             .tools,
           "me",
         ),
         {},
-      )) as Echoed
+      )
     expect((await call("bearer")).headers.authorization).toBe("Bearer tok-123")
     expect((await call("basic")).headers.authorization).toBe(`Basic ${Buffer.from("ann:s3cret!").toString("base64")}`)
     expect((await call("headerKey")).headers["x-api-key"]).toBe("key-456")
@@ -85,15 +91,15 @@ describe("authentication", () => {
       OpenAPI.fromSpec({ spec: secured([{ bearer: [] }, { headerKey: [] }]), auth: { resolve } }).tools,
       "me",
     )
-    expect(((await run(either, {})) as Echoed).headers["x-api-key"]).toBe("k")
+    expect((await sent(either, {})).headers["x-api-key"]).toBe("k")
     const both = toolAt(
       OpenAPI.fromSpec({ spec: secured([{ headerKey: [], queryKey: [] }]), auth: { resolve } }).tools,
       "me",
     )
-    const r = (await run(both, {})) as Echoed
+    const r = await sent(both, {})
     expect([r.headers["x-api-key"], r.url]).toEqual(["k", "/me?api_key=q"])
     const optional = toolAt(OpenAPI.fromSpec({ spec: secured([{ bearer: [] }, {}]), auth: { resolve } }).tools, "me")
-    expect(((await run(optional, {})) as Echoed).headers.authorization).toBeUndefined()
+    expect((await sent(optional, {})).headers.authorization).toBeUndefined()
   })
 
   it("resolve may return a Promise or an Effect", async () => {
@@ -101,12 +107,12 @@ describe("authentication", () => {
       OpenAPI.fromSpec({ spec: secured([{ bearer: [] }]), auth: { resolve: async () => "p" } }).tools,
       "me",
     )
-    expect(((await run(viaPromise, {})) as Echoed).headers.authorization).toBe("Bearer p")
+    expect((await sent(viaPromise, {})).headers.authorization).toBe("Bearer p")
     const viaEffect = toolAt(
       OpenAPI.fromSpec({ spec: secured([{ bearer: [] }]), auth: { resolve: () => Effect.succeed("e") } }).tools,
       "me",
     )
-    expect(((await run(viaEffect, {})) as Echoed).headers.authorization).toBe("Bearer e")
+    expect((await sent(viaEffect, {})).headers.authorization).toBe("Bearer e")
   })
 
   it("fails clearly when credentials are missing or wrong-shaped, without sending the request", async () => {
@@ -148,7 +154,7 @@ describe("authentication", () => {
         resolve: () => ({ username: "opencode", password: "pw" }),
       },
     })
-    expect(((await run(toolAt(api.tools, "me"), {})) as Echoed).headers.authorization).toBe(
+    expect((await sent(toolAt(api.tools, "me"), {})).headers.authorization).toBe(
       `Basic ${Buffer.from("opencode:pw").toString("base64")}`,
     )
     // an empty security list (as OpenCode's own description has) also leaves authentication to auth.schemes
@@ -156,7 +162,7 @@ describe("authentication", () => {
       spec: { ...spec, security: [] },
       auth: { schemes: { token: { type: "http", scheme: "bearer" } }, resolve: () => "t" },
     })
-    expect(((await run(toolAt(emptyList.tools, "me"), {})) as Echoed).headers.authorization).toBe("Bearer t")
+    expect((await sent(toolAt(emptyList.tools, "me"), {})).headers.authorization).toBe("Bearer t")
     // a declared requirement wins over auth.schemes
     const declared = OpenAPI.fromSpec({
       spec: secured([{ headerKey: [] }]),
@@ -165,7 +171,7 @@ describe("authentication", () => {
         resolve: (r) => (r.scheme === "headerKey" ? "k" : "t"),
       },
     })
-    const echoed = (await run(toolAt(declared.tools, "me"), {})) as Echoed
+    const echoed = await sent(toolAt(declared.tools, "me"), {})
     expect([echoed.headers["x-api-key"], echoed.headers.authorization]).toEqual(["k", undefined])
   })
 
@@ -286,7 +292,7 @@ describe("requests and responses", () => {
   it("rejects unknown and malformed input", async () => {
     const api = OpenAPI.fromSpec({ spec: spec() })
     expect(await failure(toolAt(api.tools, "items.get"), { id: "1", idd: 2 })).toBe(
-      'GET /items/{id}: unknown input "idd"; expected "id"',
+      'GET /items/{id}: unknown input "idd" (did you mean id?); expected "id"',
     )
     expect(await failure(toolAt(api.tools, "notes"), { x: 1 })).toBe(
       'GET /notes: unknown input "x"; this operation takes no input',

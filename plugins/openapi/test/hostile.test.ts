@@ -1,0 +1,390 @@
+/**
+ * Hostile programs against generated tools: each test is a way a program (or a server it talks to) could turn a tool
+ * against its host, run against a real loopback server.
+ */
+import { NodeHttpClient } from "@effect/platform-node"
+import { Cause, Effect, Exit, type Layer } from "effect"
+import { FetchHttpClient, type HttpClient } from "effect/http"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { CodeMode, type Tool } from "@codemode/core"
+import { OpenAPI } from "../src/index.js"
+import { echo, json, start, type TestServer } from "./support/server.js"
+import { doc, ok } from "./support/spec.js"
+
+let server: TestServer
+let other: TestServer
+beforeAll(async () => {
+  server = await start()
+  other = await start()
+})
+afterAll(async () => {
+  await server.close()
+  await other.close()
+})
+beforeEach(() => {
+  server.handler = echo
+  other.handler = echo
+  server.requests.length = 0
+  other.requests.length = 0
+})
+
+const clients: ReadonlyArray<readonly [string, Layer.Layer<HttpClient.HttpClient>]> = [
+  ["node", NodeHttpClient.layerNodeHttp],
+  ["fetch", FetchHttpClient.layer],
+]
+
+type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string }
+
+const attempt = async (
+  tool: Tool.Any,
+  input: unknown,
+  client: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.layerNodeHttp,
+): Promise<Outcome> => {
+  const exit = await Effect.runPromiseExit(
+    tool.execute(input).pipe(Effect.provide(client)) as Effect.Effect<unknown, unknown, never>,
+  )
+  if (Exit.isSuccess(exit)) return { ok: true, value: exit.value }
+  const error = Cause.squash(exit.cause)
+  return { ok: false, message: error instanceof Error ? error.message : String(error) }
+}
+
+const refused = async (tool: Tool.Any, input: unknown, client?: Layer.Layer<HttpClient.HttpClient>) => {
+  const outcome = await attempt(tool, input, client)
+  if (outcome.ok) throw new Error(`expected a refusal, got ${JSON.stringify(outcome.value)}`)
+  return outcome.message
+}
+
+const schemes = {
+  bearer: { type: "http", scheme: "bearer" },
+  basic: { type: "http", scheme: "basic" },
+  headerKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+  queryKey: { type: "apiKey", in: "query", name: "api_key" },
+}
+
+describe("a path value cannot leave its segment", () => {
+  const api = (style = "simple", explode = false) =>
+    OpenAPI.fromSpec({
+      spec: doc({
+        "/files/{name}": {
+          get: {
+            operationId: "files.get",
+            parameters: [{ name: "name", in: "path", required: true, style, explode, schema: { type: "string" } }],
+            responses: ok(),
+          },
+        },
+      }),
+      baseUrl: `${server.url}/api/v1`,
+    }).tools["files.get"]
+
+  it("refuses dot segments and empty values before anything is sent", async () => {
+    for (const value of ["..", ".", "", ["..", "x"].slice(0, 1), []]) {
+      const message = await refused(api(), { name: value })
+      expect(message).toMatch(/^GET \/files\/\{name\}: path parameter "name" /)
+    }
+    // Label style prefixes a dot: "." becomes "..", "" becomes "."; exploded arrays join with dots.
+    for (const value of [".", "", ["", ""]]) await refused(api("label", true), { name: value })
+    expect(server.requests).toEqual([])
+  })
+
+  it("encodes everything else that could move the request: slashes, backslashes, ?, #, encoded dots, URLs", async () => {
+    const cases: Array<readonly [string, string]> = [
+      ["../admin", "..%2Fadmin"],
+      ["..\\admin", "..%5Cadmin"],
+      ["%2e%2e", "%252e%252e"],
+      [".%2e", ".%252e"],
+      ["x?admin=1", "x%3Fadmin%3D1"],
+      ["x#y", "x%23y"],
+      ["http://evil.example/", "http%3A%2F%2Fevil.example%2F"],
+      ["...", "..."],
+    ]
+    for (const [value, sent] of cases) {
+      const result = (await attempt(api(), { name: value })) as { ok: true; value: { url: string } }
+      expect(result.value.url).toBe(`/api/v1/files/${sent}`)
+    }
+  })
+
+  it("skips operations whose path does not start with a slash (a value could extend the host name)", () => {
+    const generated = OpenAPI.fromSpec({
+      spec: doc({
+        "{tenant}/items": {
+          get: {
+            operationId: "items",
+            parameters: [{ name: "tenant", in: "path", required: true }],
+            responses: ok(),
+          },
+        },
+      }),
+      baseUrl: server.url,
+    })
+    expect(Object.keys(generated.tools)).toEqual([])
+    expect(generated.skipped[0].reason).toMatch(/path "\{tenant\}\/items" does not start with "\/"/)
+  })
+})
+
+describe("host credentials always win", () => {
+  const spec = (security: unknown[]) =>
+    doc(
+      {
+        "/search": {
+          get: {
+            operationId: "search",
+            security,
+            parameters: [
+              { name: "filter", in: "query", style: "form", explode: true, schema: { type: "object" } },
+              { name: "q", in: "query", allowReserved: true, schema: { type: "string" } },
+              { name: "api_key", in: "query", schema: { type: "string" } },
+              { name: "X-API-Key", in: "header", schema: { type: "string" } },
+              { name: "X-Tenant", in: "header", schema: { type: "string" } },
+            ],
+            responses: ok(),
+          },
+        },
+      },
+      { components: { securitySchemes: schemes } },
+    )
+  const tool = (security: unknown[] = [{ queryKey: [], headerKey: [] }]) =>
+    OpenAPI.fromSpec({
+      spec: spec(security),
+      baseUrl: server.url,
+      headers: { "X-Tenant": "host-tenant" },
+      auth: { resolve: (r) => (r.scheme === "queryKey" ? "HOSTQUERYKEY" : "HOSTHEADERKEY") },
+    }).tools.search
+
+  it("a form/explode object or an allowReserved value cannot write a credential's query key", async () => {
+    const attempts = [
+      { filter: { api_key: "mine" } },
+      { filter: { API_KEY: "mine" } },
+      { q: "x&api_key=mine" },
+      { q: "x;api_key=mine" },
+      { q: "x&api_key[]=mine" },
+    ]
+    for (const input of attempts) {
+      const message = await refused(tool(), input)
+      expect(message).toContain('the query key "api_key", which the credential of scheme "queryKey" uses')
+    }
+    expect(server.requests).toEqual([])
+  })
+
+  it("a parameter that a credential or a host header fills is not part of the input", async () => {
+    expect(Object.keys((tool().input as { properties: object }).properties)).toEqual(["filter", "q"])
+    expect(await refused(tool(), { api_key: "mine" })).toContain('unknown input "api_key"')
+    expect(await refused(tool(), { "X-API-Key": "mine" })).toContain('unknown input "X-API-Key"')
+    expect(await refused(tool(), { "X-Tenant": "other" })).toContain('unknown input "X-Tenant"')
+    expect(server.requests).toEqual([])
+    const sent = (await attempt(tool(), { filter: { page: 2 }, q: "a/b" })) as {
+      value: { url: string; headers: Record<string, string> }
+    }
+    expect(sent.value.url).toBe("/search?page=2&q=a/b&api_key=[redacted]")
+    expect(sent.value.headers["x-tenant"]).toBe("host-tenant")
+    expect(sent.value.headers["x-api-key"]).toBe("[redacted]")
+    expect(server.requests[0].url).toBe("/search?page=2&q=a/b&api_key=HOSTQUERYKEY")
+  })
+
+  it("also when the credential belongs to an alternative the host did not answer", async () => {
+    // Either scheme works; the host answers only the header one, and the program still cannot write api_key.
+    const either = OpenAPI.fromSpec({
+      spec: spec([{ queryKey: [] }, { headerKey: [] }]),
+      baseUrl: server.url,
+      auth: { resolve: (r) => (r.scheme === "headerKey" ? "HOSTHEADERKEY" : undefined) },
+    }).tools.search
+    expect(await refused(either, { q: "&api_key=mine" })).toContain(
+      'the query key "api_key", which the credential of scheme "queryKey" uses',
+    )
+  })
+})
+
+describe("redirects", () => {
+  const api = (target: () => string) => {
+    server.handler = (req, res) => {
+      if (req.url.startsWith("/start")) {
+        res.writeHead(302, { location: target() })
+        res.end()
+      } else json(res, 200, { at: req.url, key: req.headers["x-api-key"] ?? null })
+    }
+    return OpenAPI.fromSpec({
+      spec: doc(
+        {
+          "/start": { get: { operationId: "start", security: [{ headerKey: [] }], responses: ok() } },
+          "/loop": { post: { operationId: "loop", responses: ok() } },
+        },
+        { components: { securitySchemes: schemes } },
+      ),
+      baseUrl: server.url,
+      auth: { resolve: () => "REDIRECTSECRET" },
+    }).tools
+  }
+
+  for (const [name, client] of clients)
+    it(`never follows a redirect to another origin, and never sends credentials there (${name})`, async () => {
+      const tools = api(() => `${other.url}/steal`)
+      const message = await refused(tools.start, {}, client)
+      expect(message).toBe(
+        `GET /start: the server redirected to another origin (${other.url}); redirects are followed only within ${server.url}`,
+      )
+      expect(other.requests).toEqual([])
+    })
+
+  for (const [name, client] of clients)
+    it(`follows a same-origin redirect with the credentials (${name})`, async () => {
+      const tools = api(() => "/final?x=1")
+      const outcome = await attempt(tools.start, {}, client)
+      expect(outcome).toEqual({ ok: true, value: { at: "/final?x=1", key: "[redacted]" } })
+      expect(server.requests.map((r) => [r.url, r.headers["x-api-key"]])).toEqual([
+        ["/start", "REDIRECTSECRET"],
+        ["/final?x=1", "REDIRECTSECRET"],
+      ])
+    })
+
+  it("gives up after 5 redirects", async () => {
+    const tools = api(() => "/start")
+    expect(await refused(tools.start, {}, FetchHttpClient.layer)).toBe(
+      "GET /start: the server redirected more than 5 times",
+    )
+    expect(server.requests.length).toBe(6)
+  })
+})
+
+describe("credentials never reach a result or a message", () => {
+  const TOKEN = "Qz9-XKWV+tqjx/vbzp=hkcf_7Y3mW8rL"
+  const basic = { username: "ann", password: "pa55:wQrd!Zxq" }
+  const tools = (options: { maxErrorBodyChars?: number } = {}) =>
+    OpenAPI.fromSpec({
+      spec: doc(
+        {
+          "/bearer": { get: { operationId: "bearer", security: [{ bearer: [] }], responses: ok() } },
+          "/basic": { get: { operationId: "basic", security: [{ basic: [] }], responses: ok() } },
+          "/query": { get: { operationId: "query", security: [{ queryKey: [] }], responses: ok() } },
+          "/text": {
+            get: {
+              operationId: "text",
+              security: [{ bearer: [] }],
+              responses: { "200": { description: "", content: { "text/plain": {} } } },
+            },
+          },
+        },
+        { components: { securitySchemes: schemes } },
+      ),
+      baseUrl: server.url,
+      auth: { resolve: (r) => (r.kind === "basic" ? basic : TOKEN) },
+      ...options,
+    }).tools
+  const fragments = (secret: string, size = 4) =>
+    Array.from({ length: secret.length - size + 1 }, (_, i) => secret.slice(i, i + size))
+  const clean = (text: string) => {
+    for (const secret of [TOKEN, basic.password])
+      for (const fragment of fragments(secret)) expect(text, `leaks "${fragment}"`).not.toContain(fragment)
+  }
+
+  it("echoed success bodies: headers, keys, nested values", async () => {
+    server.handler = (req, res) =>
+      json(res, 200, {
+        headers: req.headers,
+        url: req.url,
+        [req.headers.authorization ?? req.url]: [{ deep: req.headers.authorization ?? req.url }],
+      })
+    for (const name of ["bearer", "basic", "query"]) {
+      const outcome = await attempt(tools()[name], {})
+      expect(outcome.ok).toBe(true)
+      clean(JSON.stringify(outcome))
+    }
+    expect(JSON.stringify((await attempt(tools().bearer, {})) as object)).toContain("Bearer [redacted]")
+  })
+
+  it("the encodings a server echoes: percent (either case, double), form, JSON and HTML escapes, base64, hex", async () => {
+    const encodings = (secret: string) => {
+      const bytes = Buffer.from(secret)
+      return [
+        encodeURIComponent(secret),
+        encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+        encodeURIComponent(encodeURIComponent(secret)),
+        new URLSearchParams({ k: secret }).toString(),
+        JSON.stringify(secret).slice(1, -1).replace(/\//g, "\\/"),
+        [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""),
+        [...secret].map((c) => `&#${c.charCodeAt(0)};`).join(""),
+        secret.replace(/&/g, "&amp;").replace(/</g, "&lt;"),
+        bytes.toString("base64"),
+        bytes.toString("base64url"),
+        Buffer.from(`Authorization: Bearer ${secret}`).toString("base64"),
+        Buffer.from(`x${secret}`).toString("base64"),
+        Buffer.from(`xy${secret}`).toString("base64"),
+        bytes.toString("hex"),
+        bytes.toString("hex").toUpperCase(),
+      ]
+    }
+    for (const name of ["bearer", "text", "basic"]) {
+      const secret = name === "basic" ? basic.password : TOKEN
+      const echoed = encodings(secret).join("\n")
+      server.handler = (_req, res) => {
+        res.writeHead(200, { "content-type": "text/plain" })
+        res.end(echoed)
+      }
+      const outcome = await attempt(tools()[name], {})
+      clean(JSON.stringify(outcome))
+      server.handler = (_req, res) => json(res, 400, { echoed })
+      clean(await refused(tools()[name], {}))
+    }
+  })
+
+  it("moving the cut point of an error body never reveals part of a credential", async () => {
+    const pad = 40
+    server.handler = (req, res) => {
+      res.writeHead(401, { "content-type": "text/plain" })
+      res.end(`${"-".repeat(pad)}${req.headers.authorization}`)
+    }
+    const seen = new Set<string>()
+    for (let cut = pad; cut <= pad + 8 + TOKEN.length; cut++) {
+      const message = await refused(tools({ maxErrorBodyChars: cut }).bearer, {})
+      clean(message)
+      seen.add(message)
+    }
+    expect(seen.size).toBeGreaterThan(1)
+  })
+
+  it("an error body cut by the read cap, and a malformed JSON excerpt, are scrubbed before they are cut", async () => {
+    const cap = 64 * 1024
+    for (let tail = 1; tail < 12; tail += 3) {
+      server.handler = (_req, res) => {
+        res.writeHead(500, { "content-type": "text/plain" })
+        res.end(`${"-".repeat(cap - tail)}${TOKEN}`)
+      }
+      clean(await refused(tools({ maxErrorBodyChars: cap }).bearer, {}))
+    }
+    for (let at = 190; at < 200; at += 3) {
+      server.handler = (_req, res) => {
+        res.writeHead(200, { "content-type": "application/json" })
+        res.end(`{"x":"${"-".repeat(at)}${TOKEN}`)
+      }
+      clean(await refused(tools().bearer, {}))
+    }
+  })
+
+  it("a redirect's location and a content type are scrubbed too", async () => {
+    server.handler = (_req, res) => {
+      res.writeHead(302, { location: `${other.url}/?t=${encodeURIComponent(TOKEN)}` })
+      res.end()
+    }
+    clean(JSON.stringify(await attempt(tools().bearer, {}, FetchHttpClient.layer)))
+    const secret = OpenAPI.fromSpec({
+      spec: doc(
+        { "/b": { get: { operationId: "b", security: [{ bearer: [] }], responses: ok() } } },
+        { components: { securitySchemes: schemes } },
+      ),
+      baseUrl: server.url,
+      auth: { resolve: () => "CONTENTTYPESECRET" },
+    }).tools.b
+    server.handler = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/x-CONTENTTYPESECRET" })
+      res.end("x")
+    }
+    expect(await refused(secret, {})).not.toContain("CONTENTTYPESECRET")
+  })
+
+  it("a program that echoes the credential through CodeMode gets it redacted in the Result", async () => {
+    server.handler = (req, res) => json(res, 200, { echoed: req.headers.authorization })
+    const runtime = CodeMode.make({ language: "lua", tools: { api: tools() } })
+    const result = await Effect.runPromise(
+      runtime.execute("return tools.api.bearer({}).echoed").pipe(Effect.provide(NodeHttpClient.layerNodeHttp)),
+    )
+    expect(result).toMatchObject({ ok: true, value: "Bearer [redacted]" })
+  })
+})
