@@ -17,9 +17,10 @@ import type { Chunk, Node } from "luaparse"
 import { arith, Op, stringToNumber } from "./numbers.js"
 import { INTRINSICS } from "./intrinsics.js"
 import { ABSENT } from "./lib/absent.js"
-import { parse, ParenFinder, ParseFailure, type Parsed } from "./parse.js"
+import { compileTimeout, parse, ParenFinder, ParseFailure, type Parsed } from "./parse.js"
 import type { Location } from "./protocol.js"
 import { CHUNK_NAME, MAX_CALL_DEPTH } from "./runtime.js"
+import { type BlockPlan, type GotoPlan, type Interval, planGotos } from "./gotos.js"
 import { resolve, type Resolution, type Resolved, type VarInfo } from "./scope.js"
 import type { LuaTable, LuaFunction, LuaValue } from "./value.js"
 
@@ -41,16 +42,19 @@ const CACHE_ENTRIES = 32
 const CACHE_BYTES = 4 * 1024 * 1024
 let cachedBytes = 0
 
-/** Parse and compile `code`, or reuse its compiled form from an earlier run in this worker. */
-export const compile = (code: string): Compiled => {
+/**
+ * Parse and compile `code`, or reuse its compiled form from an earlier run in this worker. Compiling is linear in
+ * the source and looks at `deadline` (a `Date.now()` time) as it goes.
+ */
+export const compile = (code: string, deadline = Infinity): Compiled => {
   const known = cache.get(code)
   if (known !== undefined) {
     cache.delete(code)
     cache.set(code, known)
     return known
   }
-  const parsed = parse(code)
-  const generator = new Generator(parsed)
+  const parsed = parse(code, deadline)
+  const generator = new Generator(parsed, deadline)
   const source = generator.program(parsed.chunk)
   let factory: Compiled["factory"]
   try {
@@ -91,39 +95,14 @@ export const generatedSource = (code: string): string => {
   return new Generator(parsed).program(parsed.chunk)
 }
 
-/** A label inside a block. */
-interface LabelInfo {
-  readonly name: string
-  readonly index: number
-  readonly line: number
-  /** Unique number naming its JS labels (`F<uid>` before it, `B<uid>` from it). */
-  readonly uid: number
-  /** True when only other labels follow it in its block (Lua lets gotos jump there past local declarations). */
-  readonly atEnd: boolean
-  /** The first statement of the block holding a goto that jumps forward to it. */
-  forwardFrom: number | undefined
-  /** True when some goto jumps back to it. */
-  backward: boolean
-}
-
 /** Compile-time context of one block. */
 interface BlockCtx {
   readonly parent: BlockCtx | undefined
-  readonly fn: FnCtx
-  readonly labels: Map<string, LabelInfo>
+  /** Its goto plan, when it holds jump targets. */
+  readonly plan: BlockPlan | undefined
   /** Index of the statement being compiled. */
   index: number
-  /** Statement indices that declare locals, with the first declared name. */
-  locals: Array<[number, string]>
-  /** Set when the block is compiled as a dispatch loop (see {@link Generator.dispatch}). */
-  dispatch: Dispatch | undefined
-}
-
-/** A block compiled as `D<uid>: for (;;) { switch (p<uid>) { ... } }`, its locals declared before the loop. */
-interface Dispatch {
-  readonly pc: string
-  readonly loop: string
-  /** The block's own locals with the statements declaring them (declared before the loop; the statements assign). */
+  /** For a dispatch block: its locals with the statements declaring them (declared before the loop). */
   readonly hoisted: Array<{ readonly v: VarInfo; readonly at: number }>
 }
 
@@ -172,6 +151,7 @@ class Generator {
   readonly locations: Array<Location | undefined> = [undefined]
   readonly constants: Array<unknown> = []
   private readonly resolved: Resolved
+  private readonly gotos: GotoPlan
   private readonly parens: ParenFinder
   private readonly names = new Map<VarInfo, string>()
   private readonly constantNames = new Map<string, string>()
@@ -179,8 +159,15 @@ class Generator {
   private block: BlockCtx | undefined
   private fn!: FnCtx
 
-  constructor(parsed: Parsed) {
+  /** Nodes compiled since the last look at the deadline. */
+  private work = 0
+
+  constructor(
+    parsed: Parsed,
+    private readonly deadline = Infinity,
+  ) {
     this.resolved = resolve(parsed.chunk)
+    this.gotos = planGotos(parsed.chunk, this.resolved)
     this.parens = new ParenFinder(parsed.source)
   }
 
@@ -243,14 +230,25 @@ class Generator {
     return IDENTIFIER.test(name) ? `.${name}` : `[${this.k(name)}]`
   }
 
-  /** The JS name of a local variable. */
-  private local(v: VarInfo): string {
+  /** The JS variable holding a local (for a local in a cell, the cell). */
+  private binding(v: VarInfo): string {
     let name = this.names.get(v)
     if (name === undefined) {
       name = `v${this.uid()}`
       this.names.set(v, name)
     }
     return name
+  }
+
+  /** The JS expression (an assignable one) reading a local. */
+  private local(v: VarInfo): string {
+    const name = this.binding(v)
+    return this.gotos.cells.has(v) ? `${name}.v` : name
+  }
+
+  /** Code that declares (`let`) or, in a dispatch block, assigns a new local: a fresh cell for a local in one. */
+  private initLocal(v: VarInfo, value: string): string {
+    return this.gotos.cells.has(v) ? `${this.binding(v)} = { v: ${value} }` : `${this.binding(v)} = ${value}`
   }
 
   private fail(node: Node, message: string): never {
@@ -404,85 +402,41 @@ class Generator {
     const self = this.resolved.selfParams.get(node)
     if (self !== undefined) params.push(self)
     for (const p of node.parameters as ReadonlyArray<Node>) if (p.type === "Identifier") params.push(this.decl(p))
-    return `(${this.functionBody(params, info.vararg, node.body)})`
+    const code = `(${this.functionBody(params, info.vararg, node.body)})`
+    // A closure keeps the cells of the locals it captures as they are when it is made (see gotos.ts).
+    const cells = [...info.free].filter((v) => this.gotos.cells.has(v)).map((v) => this.binding(v))
+    if (cells.length === 0) return code
+    return `((${cells.join(", ")}) => ${code})(${cells.join(", ")})`
   }
 
   // ---------------------------------------------------------------------------------------------- blocks
 
   /** A block's statements; `tail` is code to run at its end, inside the scope of its locals. */
   private blockOf(body: ReadonlyArray<Node>, tail = ""): string {
-    const ctx: BlockCtx = {
-      parent: this.block,
-      fn: this.fn,
-      labels: new Map(),
-      index: 0,
-      locals: [],
-      dispatch: undefined,
-    }
-    body.forEach((s, i) => {
-      if (s.type !== "LabelStatement") return
-      const name = s.label.name as string
-      for (let b: BlockCtx | undefined = ctx; b !== undefined && b.fn === this.fn; b = b.parent) {
-        const seen = b.labels.get(name)
-        if (seen !== undefined) this.fail(s, `label '${name}' already defined on line ${seen.line}`)
-      }
-      const atEnd = body.slice(i + 1).every((n) => n.type === "LabelStatement")
-      ctx.labels.set(name, {
-        name,
-        index: i,
-        line: s.loc?.start.line ?? 0,
-        uid: this.uid(),
-        atEnd,
-        forwardFrom: undefined,
-        backward: false,
-      })
-    })
-    const nested = this.layout(ctx, this.statements(ctx, body), tail)
-    if (nested !== undefined) return nested
-    // The gotos cross each other: compile the block again as a dispatch loop.
-    for (const label of ctx.labels.values()) {
-      label.forwardFrom = undefined
-      label.backward = false
-    }
-    ctx.dispatch = { pc: `p${this.uid()}`, loop: `D${this.uid()}`, hoisted: [] }
-    return this.dispatch(ctx, this.statements(ctx, body), tail, body)
-  }
-
-  /** Compile a block's statements in `ctx`. */
-  private statements(ctx: BlockCtx, body: ReadonlyArray<Node>): Array<string> {
-    ctx.locals = []
+    const plan = this.gotos.blocks.get(body)
+    const ctx: BlockCtx = { parent: this.block, plan, index: 0, hoisted: [] }
     this.block = ctx
     const codes = body.map((s, i) => {
       ctx.index = i
-      if (s.type === "LocalStatement") ctx.locals.push([i, s.variables[0].name])
-      else if (s.type === "FunctionDeclaration" && s.isLocal) ctx.locals.push([i, s.identifier.name])
       return this.statement(s)
     })
     this.block = ctx.parent
-    return codes
+    if (plan === undefined) return codes.join("\n") + (tail === "" ? "" : "\n" + tail)
+    if (plan.layout === "nested") return this.nested(plan.intervals, codes, tail)
+    return this.dispatch(ctx, plan, codes, tail, body)
   }
 
   /**
    * A block whose gotos cannot be expressed by nesting: `switch` on the jump target inside a loop, re-entered by
-   * `continue`. Its locals live outside the loop, so a backward jump keeps those declared before the label; a
-   * local declared after a label that is jumped back to would be shared by the closures made in each pass, so
-   * capturing one is refused.
+   * `continue`. Its locals live outside the loop (those in cells get a new cell at each declaration).
    */
-  private dispatch(ctx: BlockCtx, codes: Array<string>, tail: string, body: ReadonlyArray<Node>): string {
-    const { pc, loop, hoisted } = ctx.dispatch!
-    const backward = [...ctx.labels.values()].filter((l) => l.backward).map((l) => l.index)
-    for (const { v, at } of hoisted)
-      if (v.captured && backward.some((l) => l <= at))
-        this.fail(
-          body[at],
-          `local '${v.name}' is captured by a closure and declared again by a goto that jumps back over it; declare it inside a do ... end block`,
-        )
+  private dispatch(ctx: BlockCtx, plan: BlockPlan, codes: Array<string>, tail: string, body: ReadonlyArray<Node>) {
     const cases = codes.map((code, i) => (body[i].type === "LabelStatement" ? `case ${i + 1}:` : code))
     return [
-      hoisted.length > 0 ? `let ${hoisted.map(({ v }) => this.local(v)).join(", ")};` : "",
-      `let ${pc} = 0;`,
-      `${loop}: for (;;) {`,
-      `switch (${pc}) {`,
+      ctx.hoisted.length > 0 ? `let ${ctx.hoisted.map(({ v }) => this.binding(v)).join(", ")};` : "",
+      `let ${plan.pc} = 0;`,
+      `${plan.loop}: for (;;) {`,
+      `switch (${plan.pc}) {`,
       "case 0:",
       ...cases,
       "}",
@@ -492,43 +446,8 @@ class Generator {
     ].join("\n")
   }
 
-  /**
-   * Wrap a block's statements for its gotos: a label jumped to from before it closes a labeled block
-   * (`F<uid>: { ... }`, left with `break`), one jumped to from after it opens a loop to the block's end
-   * (`B<uid>: for (;;) { ... break }`, re-entered with `continue`, so locals declared after it are fresh again).
-   */
-  private layout(ctx: BlockCtx, codes: Array<string>, tail: string): string | undefined {
-    const n = codes.length
-    interface Interval {
-      start: number
-      readonly end: number
-      readonly open: string
-      readonly close: string
-    }
-    const forward: Array<Interval> = []
-    const intervals: Array<Interval> = []
-    for (const label of ctx.labels.values()) {
-      if (label.forwardFrom !== undefined)
-        forward.push({ start: label.forwardFrom, end: label.index, open: `F${label.uid}: {`, close: "}" })
-      if (label.backward)
-        intervals.push({ start: label.index, end: n, open: `B${label.uid}: for (;;) {`, close: "break; }" })
-    }
-    if (forward.length === 0 && intervals.length === 0) return codes.join("\n") + (tail === "" ? "" : "\n" + tail)
-    // Forward intervals that overlap are merged by starting the later one earlier: no local is declared between a
-    // forward goto and its label, so widening the block changes no scope.
-    forward.sort((a, b) => a.end - b.end)
-    for (let changed = true; changed; ) {
-      changed = false
-      for (const a of forward)
-        for (const b of forward)
-          if (a.start < b.start && b.start < a.end && a.end < b.end) {
-            b.start = a.start
-            changed = true
-          }
-    }
-    intervals.push(...forward)
-    for (const a of intervals)
-      for (const b of intervals) if (a.start < b.start && b.start < a.end && a.end < b.end) return undefined
+  /** Wrap a block's statements in the intervals of its goto plan (see gotos.ts), innermost last. */
+  private nested(intervals: ReadonlyArray<Interval>, codes: Array<string>, tail: string): string {
     const used = new Set<Interval>()
     const emit = (lo: number, hi: number, withTail: boolean): string => {
       const out: Array<string> = []
@@ -552,12 +471,21 @@ class Generator {
       if (withTail && !tailDone) out.push(tail)
       return out.join("\n")
     }
-    return emit(0, n, tail !== "")
+    return emit(0, codes.length, tail !== "")
   }
 
   // ---------------------------------------------------------------------------------------------- statements
 
+  /** Look at the deadline every few thousand nodes. */
+  private tick(): void {
+    if (++this.work >= 2048) {
+      this.work = 0
+      if (Date.now() > this.deadline) throw compileTimeout()
+    }
+  }
+
   private statement(s: Node): string {
+    this.tick()
     this.fn.temps = 0
     switch (s.type) {
       case "LocalStatement":
@@ -611,40 +539,24 @@ class Generator {
   }
 
   private gotoStatement(s: Node): string {
-    const name = s.label.name as string
-    for (let b = this.block; b !== undefined && b.fn === this.fn; b = b.parent) {
-      const label = b.labels.get(name)
-      if (label === undefined) continue
-      const from = b.index
-      const jump =
-        b.dispatch === undefined ? undefined : `${b.dispatch.pc} = ${label.index + 1}; continue ${b.dispatch.loop};`
-      if (label.index > from) {
-        if (!label.atEnd) {
-          const local = b.locals.find(([i]) => i > from && i < label.index)
-          if (local !== undefined)
-            this.fail(s, `<goto ${name}> at line ${s.loc?.start.line} jumps into the scope of local '${local[1]}'`)
-        }
-        label.forwardFrom = label.forwardFrom === undefined ? from : Math.min(label.forwardFrom, from)
-        return jump ?? `break F${label.uid};`
-      }
-      label.backward = true
-      return `${charge(this.site(s))} ${jump ?? `continue B${label.uid};`}`
-    }
-    return this.fail(s, `no visible label '${name}' for <goto> at line ${s.loc?.start.line}`)
+    const { label, plan, forward } = this.gotos.targets.get(s)!
+    const jump = plan.layout === "dispatch" ? `${plan.pc} = ${label.index + 1}; continue ${plan.loop};` : undefined
+    if (forward) return jump ?? `break F${label.uid};`
+    return `${charge(this.site(s))} ${jump ?? `continue B${label.uid};`}`
   }
 
   private localStatement(s: Node): string {
     const vars: Array<VarInfo> = s.variables.map((v: Node) => this.decl(v))
     const init: ReadonlyArray<Node> = s.init
     const values = this.adjusted(init, vars.length)
-    return `${values.setup}${this.declare(vars)}${vars.map((v, i) => `${this.local(v)} = ${values.refs[i]}`).join(", ")};`
+    return `${values.setup}${this.declare(vars)}${vars.map((v, i) => this.initLocal(v, values.refs[i])).join(", ")};`
   }
 
   /** The start of a declaration of the block's new locals: `let `, or nothing when a dispatch block hoists them. */
   private declare(vars: Array<VarInfo>): string {
-    const dispatch = this.block?.dispatch
-    if (dispatch === undefined) return "let "
-    for (const v of vars) dispatch.hoisted.push({ v, at: this.block!.index })
+    const block = this.block
+    if (block?.plan?.layout !== "dispatch") return "let "
+    for (const v of vars) block.hoisted.push({ v, at: block.index })
     return ""
   }
 
@@ -767,8 +679,9 @@ class Generator {
     if (s.isLocal) {
       const v = this.decl(id)
       const declaration = this.declare([v])
-      const name = this.local(v)
-      return `${declaration === "" ? "" : `let ${name};\n`}${name} = ${this.closure(s)};`
+      // Declared before the closure is made, so that the function sees itself.
+      const init = `${declaration}${this.initLocal(v, "undefined")};`
+      return `${init}\n${this.local(v)} = ${this.closure(s)};`
     }
     const make = this.closure(s)
     if (id.type === "Identifier") return this.store(id, make, false)
@@ -854,6 +767,7 @@ class Generator {
 
   /** An expression in a single-value position. */
   private expr(node: Node): string {
+    this.tick()
     switch (node.type) {
       case "NilLiteral":
       case "BooleanLiteral":

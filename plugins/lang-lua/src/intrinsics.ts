@@ -116,11 +116,13 @@ const concatMany = (values: Array<LuaValue>, descs: ReadonlyArray<string>, site:
   let s = ""
   for (let i = 0; i < values.length; i++) {
     const v = values[i]
-    if (typeof v === "string") s += v
-    else if (typeof v === "number" && Number.isSafeInteger(v)) s += String(v)
+    let piece: string
+    if (typeof v === "string") piece = v
+    else if (typeof v === "number" && Number.isSafeInteger(v)) piece = String(v)
     else return concatValues(values, descs, site)
+    if (s.length + piece.length > MAX_STRING_BYTES) checkStringLength(s.length + piece.length, site)
+    s += piece
   }
-  checkStringLength(s.length, site)
   return s
 }
 
@@ -190,6 +192,14 @@ class BigLoop {
  * mode 1 does the same with float values, mode 2 walks `big`.
  */
 const FP = { i: 0, lim: 0, step: 1, big: undefined as BigLoop | undefined }
+
+/** Clear the scratch state generated code shares (at the start of every run). */
+export const resetIntrinsics = (): void => {
+  FP.i = 0
+  FP.lim = 0
+  FP.step = 1
+  FP.big = undefined
+}
 
 const isNumber = (v: LuaValue): v is LuaNumber =>
   typeof v === "number" || typeof v === "bigint" || v instanceof LuaFloat

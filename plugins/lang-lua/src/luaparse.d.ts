@@ -7,6 +7,7 @@ declare module "luaparse" {
     ranges?: boolean
     comments?: boolean
     scope?: boolean
+    onCreateNode?: (node: Node) => void
   }
   /** A syntax node; the fields depend on `type`. */
   export interface Node {

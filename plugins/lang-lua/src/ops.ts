@@ -82,8 +82,18 @@ export const concatValues = (values: Array<LuaValue>, descs: ReadonlyArray<strin
   return pieces.join("")
 }
 
-const addresses = new WeakMap<object, number>()
-let nextAddress = 0x55a4c0de1000
+/** The first pseudo-address of a run (PUC Lua's addresses on Linux look like this). */
+const FIRST_ADDRESS = 0x55a4c0de1000
+
+/**
+ * Pseudo-addresses are per run: {@link resetValues} starts every run from the same first address, so `tostring`
+ * and `%p` show a program nothing about the runs before it.
+ */
+let addresses = new WeakMap<object, number>()
+let stringAddresses = new Map<string, number>()
+let nextAddress = FIRST_ADDRESS
+
+const hex = (a: number): string => "0x" + a.toString(16).padStart(14, "0")
 
 /** A stable pseudo-address for a table or function, for `tostring`. */
 export const addressOf = (o: object): string => {
@@ -93,11 +103,33 @@ export const addressOf = (o: object): string => {
     nextAddress += 0x40
     addresses.set(o, a)
   }
-  return "0x" + a.toString(16).padStart(14, "0")
+  return hex(a)
 }
 
-/** The value JSON `null` is represented by inside Lua (`json.null`). */
-export const JSON_NULL = new LuaTable()
+/** A pseudo-address for a string (`%p`): equal strings share one within a run, different strings differ. */
+export const stringAddressOf = (s: string): string => {
+  let a = stringAddresses.get(s)
+  if (a === undefined) {
+    a = nextAddress
+    nextAddress += 0x20 + (s.length & ~0xf)
+    stringAddresses.set(s, a)
+  }
+  return hex(a)
+}
+
+/**
+ * The value JSON `null` is represented by inside Lua (`json.null`). A fresh table every run (see
+ * {@link resetValues}), so whatever a program stores in it is gone for the next run.
+ */
+export let JSON_NULL = new LuaTable()
+
+/** Start a run's values afresh: a new `json.null`, pseudo-addresses from the first one again. */
+export const resetValues = (): void => {
+  JSON_NULL = new LuaTable()
+  addresses = new WeakMap()
+  stringAddresses = new Map()
+  nextAddress = FIRST_ADDRESS
+}
 
 /** Lua's `tostring` (no metamethods: there are none in this sandbox). */
 export const tostring = (v: LuaValue): string => {

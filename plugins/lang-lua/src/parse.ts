@@ -3,6 +3,7 @@
  * depth) and Lua-worded parse errors.
  */
 import luaparse, { type Chunk, type Node } from "luaparse"
+import { LuaFatal } from "./errors.js"
 import type { Diagnostic } from "./protocol.js"
 import { CHUNK_NAME } from "./runtime.js"
 import { utf8Encode } from "./utf8.js"
@@ -30,8 +31,15 @@ const parseError = (message: string, line?: number, column?: number): ParseFailu
       : { kind: "ParseError", message, location: { line, column: column ?? 1 } },
   )
 
-/** Parse `code` (a JS string) as a Lua chunk, or throw a {@link ParseFailure}. */
-export const parse = (code: string): Parsed => {
+/** The error for a deadline that passed while the program was being compiled. */
+export const compileTimeout = (): LuaFatal =>
+  new LuaFatal("TimeoutExceeded", "the execution timed out while compiling the program", undefined)
+
+/**
+ * Parse `code` (a JS string) as a Lua chunk, or throw a {@link ParseFailure}; past `deadline` (a `Date.now()` time)
+ * it throws the timeout instead.
+ */
+export const parse = (code: string, deadline = Infinity): Parsed => {
   if (code.trim().length === 0)
     throw parseError("the program is empty: write Lua statements ending with `return <value>`")
   const source = utf8Encode(code)
@@ -40,6 +48,7 @@ export const parse = (code: string): Parsed => {
       `the program is ${source.length} bytes long, over the source limit of ${MAX_SOURCE_BYTES} bytes (1 MiB)`,
     )
   let chunk: Chunk
+  let nodes = 0
   try {
     chunk = luaparse.parse(source, {
       luaVersion: "5.3",
@@ -47,6 +56,12 @@ export const parse = (code: string): Parsed => {
       locations: true,
       ranges: true,
       comments: false,
+      onCreateNode:
+        deadline === Infinity
+          ? undefined
+          : () => {
+              if ((++nodes & 4095) === 0 && Date.now() > deadline) throw compileTimeout()
+            },
     })
   } catch (e) {
     if (e instanceof RangeError)
@@ -118,8 +133,19 @@ export class ParenFinder {
 
   constructor(private readonly source: string) {}
 
+  /** Answers of {@link before} by position: many nodes start at one position (`a.b.c`), each asks once. */
+  private readonly known = new Map<number, number>()
+
   /** The position of the last significant character before `pos`, or -1. */
   before(pos: number): number {
+    const known = this.known.get(pos)
+    if (known !== undefined) return known
+    const found = this.scanBefore(pos)
+    this.known.set(pos, found)
+    return found
+  }
+
+  private scanBefore(pos: number): number {
     const mask = this.commentMask()
     const s = this.source
     let i = pos - 1

@@ -16,6 +16,10 @@ export interface VarInfo {
 /** A function being compiled (the main chunk is one too). */
 export interface FnInfo {
   readonly vararg: boolean
+  /** The function it is written in (none for the main chunk). */
+  readonly parent: FnInfo | undefined
+  /** Locals of enclosing functions that it or a function inside it uses. */
+  readonly free: Set<VarInfo>
 }
 
 /** How a name use resolved. */
@@ -25,7 +29,8 @@ export type Resolution =
   | { readonly kind: "global" }
 
 interface Scope {
-  readonly vars: Map<string, VarInfo>
+  /** The names it declared, in order (popped from the visible names when it closes). */
+  readonly names: Array<string>
   readonly parent: Scope | undefined
   readonly fn: FnInfo
 }
@@ -44,42 +49,52 @@ export interface Resolved {
 
 const GLOBAL: Resolution = { kind: "global" }
 
-/** Resolve every name in `chunk`. */
+/** Resolve every name in `chunk`, in time linear in its size. */
 export const resolve = (chunk: Chunk): Resolved => {
   const out: Resolved = { declarations: new Map(), uses: new Map(), functions: new Map(), selfParams: new Map() }
   let scope: Scope | undefined
+  /** The visible locals by name, innermost last. */
+  const visible = new Map<string, Array<VarInfo>>()
 
   const newFn = (node: Node, vararg: boolean): FnInfo => {
-    const fn: FnInfo = { vararg }
+    const fn: FnInfo = { vararg, parent: scope?.fn, free: new Set() }
     out.functions.set(node, fn)
     return fn
   }
   const open = (fn: FnInfo) => {
-    scope = { vars: new Map(), parent: scope, fn }
+    scope = { names: [], parent: scope, fn }
   }
   const close = () => {
-    scope = scope!.parent
+    const s = scope!
+    for (const name of s.names) visible.get(name)!.pop()
+    scope = s.parent
   }
   const declare = (id: Node): VarInfo => {
     const s = scope!
     const v: VarInfo = { name: id.name, fn: s.fn, captured: false }
-    s.vars.set(id.name, v)
+    let stack = visible.get(id.name)
+    if (stack === undefined) visible.set(id.name, (stack = []))
+    stack.push(v)
+    s.names.push(id.name)
     out.declarations.set(id, v)
     return v
   }
   const use = (id: Node) => {
     const here = scope!.fn
-    for (let s: Scope | undefined = scope; s !== undefined; s = s.parent) {
-      const v = s.vars.get(id.name)
-      if (v === undefined) continue
-      if (v.fn === here) out.uses.set(id, { kind: "local", v })
-      else {
-        v.captured = true
-        out.uses.set(id, { kind: "upvalue", v })
-      }
+    const stack = visible.get(id.name)
+    const v = stack === undefined || stack.length === 0 ? undefined : stack[stack.length - 1]
+    if (v === undefined) {
+      out.uses.set(id, GLOBAL)
       return
     }
-    out.uses.set(id, GLOBAL)
+    if (v.fn === here) {
+      out.uses.set(id, { kind: "local", v })
+      return
+    }
+    v.captured = true
+    out.uses.set(id, { kind: "upvalue", v })
+    // Every function between the use and the declaration needs the local; stop where it is already known.
+    for (let f: FnInfo | undefined = here; f !== undefined && f !== v.fn && !f.free.has(v); f = f.parent) f.free.add(v)
   }
 
   const exprs = (list: ReadonlyArray<Node> | undefined) => {

@@ -5,8 +5,10 @@
 import { type Compiled, compile, instantiate } from "./compile.js"
 import { DataProblem, toData } from "./data.js"
 import { LuaError, LuaFatal } from "./errors.js"
+import { resetIntrinsics } from "./intrinsics.js"
+import { resetNext } from "./lib/base.js"
 import { createEnvironment } from "./lib/index.js"
-import { JSON_NULL, tostring } from "./ops.js"
+import { JSON_NULL, resetValues, tostring } from "./ops.js"
 import { ParseFailure } from "./parse.js"
 import type { Diagnostic, Location, RunOutcome, RunRequest, SandboxHost } from "./protocol.js"
 import { locationOf, MAX_CALL_DEPTH, MAX_STRING_BYTES, resetRuntime, rt } from "./runtime.js"
@@ -34,7 +36,8 @@ const errorMessage = (value: LuaValue): string => {
 const toDiagnostic = (e: unknown): Diagnostic => {
   if (e instanceof LuaError) return diagnostic(e.kind, errorMessage(e.value), e.location)
   if (e instanceof LuaFatal) return diagnostic(e.kind, e.message, e.location)
-  if (e instanceof ParseFailure) return e.diagnostic
+  // Parse messages may quote the program (names, symbols): its text is UTF-8 bytes.
+  if (e instanceof ParseFailure) return { ...e.diagnostic, message: utf8DecodeLenient(e.diagnostic.message) }
   if (e instanceof RangeError) {
     const location = locationOf(rt.site)
     if (/call stack/i.test(e.message))
@@ -59,9 +62,9 @@ const toDiagnostic = (e: unknown): Diagnostic => {
  * Compile `code`. The compiler's recursion is bounded by the syntax depth bound, so a JS stack overflow here is the
  * compiler's own failure, never the program's call depth: it is reported as such.
  */
-const compileProgram = (code: string): Compiled => {
+const compileProgram = (code: string, deadline: number): Compiled => {
   try {
-    return compile(code)
+    return compile(code, deadline)
   } catch (e) {
     if (e instanceof RangeError)
       throw new ParseFailure({
@@ -72,10 +75,21 @@ const compileProgram = (code: string): Compiled => {
   }
 }
 
+/**
+ * Start a run from a clean slate: nothing an earlier run left in module-level state (`json.null`, pseudo-addresses,
+ * the `next` cursor, loop scratch) is visible to it.
+ */
+const resetModuleState = (): void => {
+  resetValues()
+  resetNext()
+  resetIntrinsics()
+}
+
 /** Run one Lua program. */
 export const run = (request: RunRequest, host: SandboxHost): RunOutcome => {
   try {
-    const program = compileProgram(request.code)
+    const program = compileProgram(request.code, host.deadline)
+    resetModuleState()
     const globals = createEnvironment(request, host)
     resetRuntime(program.locations, host.deadline)
     const r = instantiate(program, globals)()

@@ -280,3 +280,94 @@ describe("nesting at the syntax depth bound", () => {
       if (value !== undefined) expect(outcome.value).toEqual(value)
     })
 })
+
+describe("nothing crosses from one run to the next", () => {
+  it("data stored in json.null is gone in the next run", () => {
+    expect(runLua("json.null.secret = 's' rawset(json.null, 1, 'x') return json.null.secret").outcome).toEqual({
+      ok: true,
+      value: "s",
+    })
+    expect(
+      runLua("return { json.null.secret == nil, rawget(json.null, 1) == nil, next(json.null) == nil }").outcome,
+    ).toEqual({ ok: true, value: [true, true, true] })
+  })
+  it("pseudo-addresses start afresh: tostring shows nothing of earlier runs", () => {
+    const first = runLua("return tostring({}) .. ' ' .. tostring(print)").outcome
+    runLua("local t = {} for i = 1, 1000 do t[i] = tostring({}) .. string.format('%p', 'k' .. i) end return 1")
+    expect(runLua("return tostring({}) .. ' ' .. tostring(print)").outcome).toEqual(first)
+  })
+})
+
+describe("sizes are checked before the allocation", () => {
+  it("a gsub result beyond the bound is fatal, even under pcall", () =>
+    hostile(
+      "local ok = pcall(string.gsub, string.rep('x', 100), 'x', string.rep('y', 1e7))\nreturn ok",
+      "ExecutionFailure",
+      "string length exceeded the limit of 16777216 bytes",
+      1,
+    ))
+  it("a gsub replacement that repeats the match", () =>
+    hostile(
+      "local s = string.rep('x', 1e6)\nreturn #s:gsub('.+', string.rep('%0', 5e5))",
+      "ExecutionFailure",
+      "string length exceeded",
+      2,
+    ))
+  it("string.format with many large strings", () =>
+    hostile(
+      "local s, t = string.rep('x', 1e7), {}\nfor i = 1, 60 do t[i] = s end\nreturn pcall(string.format, string.rep('%s', 60), table.unpack(t))",
+      "ExecutionFailure",
+      "string length exceeded",
+      3,
+    ))
+  it("os.date with a long format", () =>
+    hostile("return #os.date(string.rep('%c', 1e6))", "ExecutionFailure", "string length exceeded", 1))
+  it("print of a line beyond the bound", () =>
+    hostile("local s = string.rep('x', 1e7)\nprint(s, s)", "ExecutionFailure", "string length exceeded", 2))
+  it("json.decode of a text holding too many values", () =>
+    hostile(
+      "local text = '[' .. string.rep('[[],[],[],[],[],[],[],[],[],[]],', 150000) .. '[]]'\nreturn #json.decode(text)",
+      "ExecutionFailure",
+      "json.decode: the text holds more than 1,000,000 values",
+      2,
+    ))
+})
+
+describe("host text enters Lua as UTF-8 bytes", () => {
+  it("a caught non-ASCII failure message can be returned", () => {
+    expect(runLua("local ok, e = pcall(tools.ns.failUnicode, {}) return { e, #e }").outcome).toEqual({
+      ok: true,
+      value: ["refusé: ключ € 😀", Buffer.byteLength("refusé: ключ € 😀")],
+    })
+  })
+  it("an uncaught non-ASCII failure message reads as its text", () => {
+    const { outcome } = runLua("tools.ns.failUnicode({})")
+    expect(outcome).toMatchObject({ ok: false, error: { kind: "ToolFailure", message: "refusé: ключ € 😀" } })
+  })
+  it("a tool with a non-ASCII name is callable by its name", () => {
+    expect(runLua("return tools.ns['café']({ a = 1 }).a").outcome).toEqual({ ok: true, value: 1 })
+  })
+  it("an input error naming a non-ASCII key can be returned", () => {
+    const { outcome } = runLua("local ok, e = pcall(tools.ns.echo, { ['ключ'] = print }) return e")
+    expect(outcome).toEqual({
+      ok: true,
+      value: 'the input of ns.echo cannot cross to the host: a function is not data at $["ключ"]',
+    })
+  })
+  it("a parse error quoting a non-ASCII name reads as its text", () => {
+    const { outcome } = runLua('local x = "ключ" "ключ"')
+    expect(outcome).toMatchObject({ ok: false, error: { kind: "ParseError" } })
+    if (!outcome.ok) expect(outcome.error.message).toContain('"ключ"')
+  })
+})
+
+describe("compiling is linear and bounded by the deadline", () => {
+  it("a block with a thousand backward labels compiles", () => {
+    const code = `local n = 0\n${Array.from({ length: 1000 }, (_, i) => `::l${i}:: n = n + 1 if n < ${i} then goto l${i} end`).join("\n")}\nreturn n`
+    expect(runLua(code).outcome).toEqual({ ok: true, value: 1000 })
+  })
+  it("the deadline stops a long compilation", () => {
+    const code = `local t = 0 -- ${Date.now()}\n${"t = t + (t and 1 or 2) * 3\n".repeat(30_000)}return t`
+    hostile(code, "TimeoutExceeded", "while compiling", undefined, { deadline: Date.now() + 5 })
+  })
+})

@@ -5,7 +5,7 @@
 import { LuaError } from "../errors.js"
 import { luaEquals, normaliseKey, stringToNumber } from "../numbers.js"
 import { setIndex, tostring } from "../ops.js"
-import { callSites, libError, locationOf, rt, where } from "../runtime.js"
+import { callSites, charge, checkStringLength, libError, locationOf, rt, where } from "../runtime.js"
 import { normaliseInteger, LuaFloat, LuaTable, typeName, type LuaFunction, type LuaValue } from "../value.js"
 import { argError, checkAny, checkInteger, checkTable } from "./args.js"
 
@@ -24,6 +24,13 @@ const cursor: { table: LuaTable | undefined; keys: Array<string>; index: number 
   table: undefined,
   keys: [],
   index: 0,
+}
+
+/** Forget the last traversal (at the start of every run: no table of an earlier run stays reachable). */
+export const resetNext = (): void => {
+  cursor.table = undefined
+  cursor.keys = []
+  cursor.index = 0
 }
 
 /** Lua's `next`: the entry after `key`: the array part first, then string keys, then other keys. */
@@ -121,7 +128,12 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
 
   def("print", function (...args: Array<LuaValue>) {
     let line = ""
-    for (let i = 0; i < args.length; i++) line += (i > 0 ? "\t" : "") + tostring(args[i])
+    for (let i = 0; i < args.length; i++) {
+      const piece = tostring(args[i])
+      checkStringLength(line.length + piece.length + 1)
+      line += (i > 0 ? "\t" : "") + piece
+    }
+    charge(1 + (line.length >> 6))
     log(line)
     return undefined
   })

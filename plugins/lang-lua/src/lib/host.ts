@@ -16,6 +16,7 @@ import type {
   ToolShape,
 } from "../protocol.js"
 import { errorAt, locationOf, rt } from "../runtime.js"
+import { utf8Encode } from "../utf8.js"
 import { LuaTable, type LuaFunction, type LuaValue } from "../value.js"
 
 /** Convert a program value to data for the host; a bound overflow is fatal, other problems are `kind` errors. */
@@ -26,7 +27,8 @@ const argumentData = (v: LuaValue, what: string, kind: Kind, site: number): Data
     if (!(e instanceof DataProblem)) throw e
     const message = `${what} cannot cross to the host: ${e.reason} at ${e.path}`
     if (e.bound) throw new LuaFatal(kind, message, locationOf(site))
-    throw errorAt(message, site, kind)
+    // A Lua error value is a byte string: the path may hold non-ASCII keys.
+    throw errorAt(utf8Encode(message), site, kind)
   }
 }
 
@@ -49,30 +51,32 @@ const callHost = (host: SandboxHost, call: HostCall, site: number): LuaValue => 
   }
   const failure = outcome.error
   if (failure.fatal) throw new LuaFatal(failure.kind, failure.message, locationOf(site))
-  throw new LuaError(failure.message, locationOf(site), failure.kind)
+  // The host's message enters Lua as the UTF-8 bytes of its text, like every other string.
+  throw new LuaError(utf8Encode(failure.message), locationOf(site), failure.kind)
 }
 
-/** Lua source for a tool path, e.g. `tools.orders["lookup-by-id"]`. */
+/** Lua source for a tool path, e.g. `tools.orders["lookup-by-id"]` (segments and result are byte strings). */
 export const luaToolExpression = (segments: ReadonlyArray<string>): string =>
   "tools" + segments.map((s) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`)).join("")
 
 /** The `tools` table for `shape`: namespaces are tables, tools are functions; unknown names raise UnknownTool. */
 export const createTools = (shape: ToolShape, host: SandboxHost): LuaTable => {
-  const build = (node: ToolShape, prefix: ReadonlyArray<string>): LuaTable => {
+  const build = (node: ToolShape, prefix: ReadonlyArray<string>, hostPath: ReadonlyArray<string>): LuaTable => {
     const t = new LuaTable()
     for (const name of Object.keys(node)) {
       const child = node[name]
-      const segments = [...prefix, name]
-      const key = name
+      // The program names tools with byte strings: keys and the segments shown in messages are UTF-8 bytes.
+      const key = utf8Encode(name)
+      const segments = [...prefix, key]
       if (child === true) {
-        const path = segments.join(".")
+        const path = [...hostPath, name].join(".")
         const tool: LuaFunction = function (input: LuaValue) {
           const site = rt.site
           const data = input === undefined ? {} : argumentData(input, `the input of ${path}`, "InvalidToolInput", site)
           return callHost(host, { kind: "tool", path, input: data }, site)
         }
         t.setStr(key, tool)
-      } else t.setStr(key, build(child, segments))
+      } else t.setStr(key, build(child, segments, [...hostPath, name]))
     }
     const where = prefix.length === 0 ? "tools" : luaToolExpression(prefix)
     t.guard = (k, site) => {
@@ -86,7 +90,7 @@ export const createTools = (shape: ToolShape, host: SandboxHost): LuaTable => {
     }
     return t
   }
-  return build(shape, [])
+  return build(shape, [], [])
 }
 
 /** The `search(args)` global. */
@@ -126,12 +130,12 @@ const withFunctions = (
     let t = root
     for (let i = 0; i < f.path.length - 1 && t instanceof LuaTable; i++) {
       const key = f.path[i]
-      t = typeof key === "number" ? t.getInt(key + 1) : t.getStr(key)
+      t = typeof key === "number" ? t.getInt(key + 1) : t.getStr(utf8Encode(key))
     }
     const last = f.path[f.path.length - 1]
     if (!(t instanceof LuaTable)) continue
     if (typeof last === "number") t.setInt(last + 1, fn)
-    else t.setStr(last, fn)
+    else t.setStr(utf8Encode(last), fn)
   }
   return root
 }
@@ -146,6 +150,6 @@ export const createExtensionGlobal = (
   if (typeof shape === "string") return extensionFunction(extension.name, name, host)
   const t = new LuaTable()
   for (const key of Object.keys(shape))
-    t.setStr(key, createExtensionGlobal(extension, `${name}.${key}`, shape[key], host))
+    t.setStr(utf8Encode(key), createExtensionGlobal(extension, `${name}.${key}`, shape[key], host))
   return t
 }

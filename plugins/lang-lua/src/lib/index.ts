@@ -6,7 +6,7 @@ import { stringMeta } from "../ops.js"
 import { ABSENT } from "./absent.js"
 import type { RunRequest, SandboxHost } from "../protocol.js"
 import { errorAt } from "../runtime.js"
-import { utf8DecodeLenient } from "../utf8.js"
+import { utf8DecodeLenient, utf8Encode } from "../utf8.js"
 import { Fields, LuaTable } from "../value.js"
 import { installBase } from "./base.js"
 import { createExtensionGlobal, createSearch, createTools } from "./host.js"
@@ -42,7 +42,7 @@ export const createEnvironment = (request: RunRequest, host: SandboxHost): LuaTa
   G.setStr("search", createSearch(host))
   for (const extension of request.extensions)
     for (const name of Object.keys(extension.globals))
-      G.setStr(name, createExtensionGlobal(extension, name, extension.globals[name], host))
+      G.setStr(utf8Encode(name), createExtensionGlobal(extension, name, extension.globals[name], host))
   G.setStr("_G", G)
   G.setStr("_VERSION", "Lua 5.4")
   return G

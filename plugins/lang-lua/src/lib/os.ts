@@ -2,9 +2,9 @@
  * The read-only part of the os library: `time`, `clock`, `date`, `difftime`. Everything else (`execute`, `exit`,
  * `getenv`, file operations) is absent on purpose and says so.
  */
-import { errorAt, libError } from "../runtime.js"
+import { checkStringLength, errorAt, libError } from "../runtime.js"
 import { LuaTable, makeFloat, type LuaFunction, type LuaValue } from "../value.js"
-import { argError, checkDouble, checkInteger, checkTable, optString } from "./args.js"
+import { argError, checkInteger, checkTable, optString } from "./args.js"
 
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 const MONTHS = [
@@ -38,116 +38,133 @@ const fields = (d: Date, utc: boolean) => ({
 const dayOfYear = (y: number, m: number, day: number) =>
   Math.round((Date.UTC(y, m - 1, day) - Date.UTC(y, 0, 1)) / 86_400_000) + 1
 
-/** C's `strftime` for the conversions Lua 5.4 accepts (C99 set without locale modifiers). */
+/** The conversions Lua 5.4 accepts after `%`: single letters, and the `E` and `O` modified ones. */
+const CONVERSIONS = new Set("aAbBcCdDeFgGhHIjmMnprRStTuUVwWxXyYzZ%")
+const E_MODIFIED = new Set("cCxXyY")
+const O_MODIFIED = new Set("deHImMSuUVwWy")
+
+/** ISO 8601 week-based year and week number (`%G`, `%V`). */
+const isoWeek = (year: number, yday: number, wday: number): { year: number; week: number } => {
+  // yday is 1-based, wday 1 = Sunday; the week's Thursday decides its year.
+  const monday0 = (wday + 5) % 7
+  const week = Math.floor((yday - monday0 + 9) / 7)
+  const p = (y: number) => (y + Math.floor(y / 4) - Math.floor(y / 100) + Math.floor(y / 400)) % 7
+  const weeks = (y: number) => (p(y) === 4 || p(y - 1) === 3 ? 53 : 52)
+  if (week < 1) return { year: year - 1, week: weeks(year - 1) }
+  if (week > weeks(year)) return { year: year + 1, week: 1 }
+  return { year, week }
+}
+
+/** The time zone's abbreviation for `%Z`: glibc names UTC "GMT" for `!` formats. */
+const zoneName = (d: Date, utc: boolean): string => {
+  if (utc) return "GMT"
+  const part = new Intl.DateTimeFormat("en-US", { timeZoneName: "short" })
+    .formatToParts(d)
+    .find((x) => x.type === "timeZoneName")
+  return part === undefined || part.value === "GMT" ? "UTC" : part.value
+}
+
+/** C's `strftime` (C locale) for the conversions Lua 5.4 accepts; the result is bounded by the string bound. */
 const strftime = (format: string, d: Date, utc: boolean): string => {
   const f = fields(d, utc)
   const hour12 = f.hour % 12 === 0 ? 12 : f.hour % 12
-  let out = ""
-  for (let i = 0; i < format.length; i++) {
-    const c = format[i]
-    if (c !== "%") {
-      out += c
-      continue
-    }
-    const k = format[++i]
+  const yday = dayOfYear(f.year, f.month, f.day)
+  const conversion = (k: string): string => {
     switch (k) {
       case "a":
-        out += DAYS[f.wday - 1].slice(0, 3)
-        break
+        return DAYS[f.wday - 1].slice(0, 3)
       case "A":
-        out += DAYS[f.wday - 1]
-        break
+        return DAYS[f.wday - 1]
       case "b":
       case "h":
-        out += MONTHS[f.month - 1].slice(0, 3)
-        break
+        return MONTHS[f.month - 1].slice(0, 3)
       case "B":
-        out += MONTHS[f.month - 1]
-        break
+        return MONTHS[f.month - 1]
       case "c":
-        out += `${DAYS[f.wday - 1].slice(0, 3)} ${MONTHS[f.month - 1].slice(0, 3)} ${pad(f.day, 2, " ")} ${pad(f.hour)}:${pad(f.min)}:${pad(f.sec)} ${f.year}`
-        break
+        return `${DAYS[f.wday - 1].slice(0, 3)} ${MONTHS[f.month - 1].slice(0, 3)} ${pad(f.day, 2, " ")} ${pad(f.hour)}:${pad(f.min)}:${pad(f.sec)} ${f.year}`
       case "C":
-        out += pad(Math.floor(f.year / 100))
-        break
+        return pad(Math.floor(f.year / 100))
       case "d":
-        out += pad(f.day)
-        break
+        return pad(f.day)
       case "D":
-        out += `${pad(f.month)}/${pad(f.day)}/${pad(f.year % 100)}`
-        break
+      case "x":
+        return `${pad(f.month)}/${pad(f.day)}/${pad(f.year % 100)}`
       case "e":
-        out += pad(f.day, 2, " ")
-        break
+        return pad(f.day, 2, " ")
       case "F":
-        out += `${f.year}-${pad(f.month)}-${pad(f.day)}`
-        break
+        return `${f.year}-${pad(f.month)}-${pad(f.day)}`
+      case "g":
+        return pad(isoWeek(f.year, yday, f.wday).year % 100)
+      case "G":
+        return String(isoWeek(f.year, yday, f.wday).year)
       case "H":
-        out += pad(f.hour)
-        break
+        return pad(f.hour)
       case "I":
-        out += pad(hour12)
-        break
+        return pad(hour12)
       case "j":
-        out += pad(dayOfYear(f.year, f.month, f.day), 3)
-        break
+        return pad(yday, 3)
       case "m":
-        out += pad(f.month)
-        break
+        return pad(f.month)
       case "M":
-        out += pad(f.min)
-        break
+        return pad(f.min)
       case "n":
-        out += "\n"
-        break
+        return "\n"
       case "p":
-        out += f.hour < 12 ? "AM" : "PM"
-        break
+        return f.hour < 12 ? "AM" : "PM"
       case "r":
-        out += `${pad(hour12)}:${pad(f.min)}:${pad(f.sec)} ${f.hour < 12 ? "AM" : "PM"}`
-        break
+        return `${pad(hour12)}:${pad(f.min)}:${pad(f.sec)} ${f.hour < 12 ? "AM" : "PM"}`
       case "R":
-        out += `${pad(f.hour)}:${pad(f.min)}`
-        break
+        return `${pad(f.hour)}:${pad(f.min)}`
       case "S":
-        out += pad(f.sec)
-        break
+        return pad(f.sec)
       case "t":
-        out += "\t"
-        break
+        return "\t"
       case "T":
       case "X":
-        out += `${pad(f.hour)}:${pad(f.min)}:${pad(f.sec)}`
-        break
+        return `${pad(f.hour)}:${pad(f.min)}:${pad(f.sec)}`
       case "u":
-        out += String(f.wday === 1 ? 7 : f.wday - 1)
-        break
+        return String(f.wday === 1 ? 7 : f.wday - 1)
+      case "U":
+        return pad(Math.floor((yday - 1 + 7 - (f.wday - 1)) / 7))
+      case "V":
+        return pad(isoWeek(f.year, yday, f.wday).week)
       case "w":
-        out += String(f.wday - 1)
-        break
-      case "x":
-        out += `${pad(f.month)}/${pad(f.day)}/${pad(f.year % 100)}`
-        break
+        return String(f.wday - 1)
+      case "W":
+        return pad(Math.floor((yday - 1 + 7 - ((f.wday + 5) % 7)) / 7))
       case "y":
-        out += pad(f.year % 100)
-        break
+        return pad(f.year % 100)
       case "Y":
-        out += String(f.year)
-        break
+        return String(f.year)
       case "z": {
         const o = Math.abs(f.offset)
-        out += `${f.offset < 0 ? "-" : "+"}${pad(Math.floor(o / 60))}${pad(o % 60)}`
-        break
+        return `${f.offset < 0 ? "-" : "+"}${pad(Math.floor(o / 60))}${pad(o % 60)}`
       }
       case "Z":
-        out += utc ? "UTC" : "GMT"
-        break
-      case "%":
-        out += "%"
-        break
+        return zoneName(d, utc)
       default:
-        throw argError(1, "date", `invalid conversion specifier '%${k ?? ""}'`)
+        return "%"
     }
+  }
+  let out = ""
+  for (let i = 0; i < format.length; i++) {
+    const at = format.indexOf("%", i)
+    if (at < 0) {
+      out += format.slice(i)
+      break
+    }
+    out += format.slice(i, at)
+    let k = format[at + 1] ?? ""
+    let spec = k
+    if ((k === "E" && E_MODIFIED.has(format[at + 2])) || (k === "O" && O_MODIFIED.has(format[at + 2]))) {
+      spec = k + format[at + 2]
+      k = format[at + 2]
+    } else if (k === "E" || k === "O" || !CONVERSIONS.has(k))
+      throw argError(1, "date", `invalid conversion specifier '%${spec}'`)
+    const piece = conversion(k)
+    checkStringLength(out.length + piece.length)
+    out += piece
+    i = at + spec.length
   }
   return out
 }
@@ -191,7 +208,7 @@ export const createOsLib = (absent: (name: string) => string | undefined): LuaTa
 
   def("date", function (fmt: LuaValue, t: LuaValue) {
     let format = optString(fmt, 1, "date", "%c")
-    const seconds = t === undefined ? Date.now() / 1000 : checkDouble(t, 2, "date")
+    const seconds = t === undefined ? Date.now() / 1000 : Number(checkInteger(t, 2, "date"))
     const utc = format.startsWith("!")
     if (utc) format = format.slice(1)
     const d = new Date(Math.floor(seconds) * 1000)
@@ -217,7 +234,9 @@ export const createOsLib = (absent: (name: string) => string | undefined): LuaTa
   })
 
   def("difftime", function (a: LuaValue, b: LuaValue) {
-    return makeFloat(checkDouble(a, 1, "difftime") - (b === undefined ? 0 : checkDouble(b, 2, "difftime")))
+    const t1 = checkInteger(a, 1, "difftime", arguments.length >= 1)
+    const t2 = checkInteger(b, 2, "difftime", arguments.length >= 2)
+    return makeFloat(Number(t1) - Number(t2))
   })
 
   O.guard = (key, site) => {

@@ -5,13 +5,14 @@
 import { find, FormatError, format, gmatch, gsub, match, PatternError, type Capture } from "../lstrings/index.js"
 import type { LuaNumberValue } from "../lstrings/index.js"
 import { toNumeric } from "../numbers.js"
-import { tostring } from "../ops.js"
+import { stringAddressOf, tostring } from "../ops.js"
 import { isAscii } from "../utf8.js"
 import { charge, checkStringLength, errorAt, libError, rt } from "../runtime.js"
 import { LuaFloat, LuaTable, typeName, type LuaFunction, type LuaValue } from "../value.js"
 import { argError, checkInteger, checkPosition, checkString, optPosition } from "./args.js"
 
-const meter = { charge }
+/** The pattern matcher's meter: work is charged, results are bounded by the string length bound. */
+const meter = { charge, checkLength: (length: number) => checkStringLength(length) }
 
 /** Run a pattern or format operation, turning its errors into Lua errors at the call site. */
 const guarded = <T>(fname: string, site: number, op: () => T): T => {
@@ -42,6 +43,8 @@ const formatAdapter = {
   },
   tostring: (v: unknown) => tostring(v as LuaValue),
   typeName: (v: unknown) => typeName(v as LuaValue),
+  stringAddress: stringAddressOf,
+  checkLength: (length: number) => checkStringLength(length),
 }
 
 /** Convert a `gsub` replacement result (from a table or function) to the replacement text. */
@@ -121,6 +124,8 @@ export const createStringLib = (): LuaTable => {
   })
 
   def("char", function (...codes: Array<LuaValue>) {
+    checkStringLength(codes.length)
+    charge(1 + (codes.length >> 4))
     let out = ""
     for (let i = 0; i < codes.length; i++) {
       const c = checkInteger(codes[i], i + 1, "char")

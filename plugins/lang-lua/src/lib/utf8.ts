@@ -2,7 +2,7 @@
  * The utf8 library over byte strings: `char`, `charpattern`, `codepoint`, `len`, `offset`, `codes`, with Lua 5.4's
  * strict (default) and lax decoding.
  */
-import { libError } from "../runtime.js"
+import { charge, checkStringLength, libError } from "../runtime.js"
 import { LuaTable, type LuaFunction, type LuaValue } from "../value.js"
 import { argError, checkInteger, checkPosition, checkString, optPosition } from "./args.js"
 
@@ -55,11 +55,14 @@ export const createUtf8Lib = (): LuaTable => {
   U.setStr("charpattern", "[\x00-\x7F\xC2-\xFD][\x80-\xBF]*")
 
   def("char", function (...codes: Array<LuaValue>) {
+    charge(1 + (codes.length >> 4))
     let out = ""
     for (let i = 0; i < codes.length; i++) {
       const c = checkInteger(codes[i], i + 1, "char")
       if (c < 0 || c > MAX_UTF) throw argError(i + 1, "char", "value out of range")
-      out += encodeCodepoint(Number(c))
+      const piece = encodeCodepoint(Number(c))
+      checkStringLength(out.length + piece.length)
+      out += piece
     }
     return out
   })

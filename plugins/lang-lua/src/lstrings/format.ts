@@ -19,6 +19,10 @@ export interface FormatAdapter {
   tostring(v: unknown): string
   /** Lua's `type()` name (`"nil"`, `"number"`, `"string"`, `"table"`, ...). */
   typeName(v: unknown): string
+  /** The pseudo-address `%p` shows for a string; without it strings show `(null)`. */
+  stringAddress?(s: string): string
+  /** Called with the output's length before it grows past it; may throw to bound the result. */
+  checkLength?(length: number): void
 }
 
 /**
@@ -173,6 +177,16 @@ const quoteString = (s: string): string => {
   return out + s.slice(from) + '"'
 }
 
+/** At least the length of {@link quoteString}'s result: every escape is at most four bytes. */
+const quotedLengthBound = (s: string): number => {
+  let n = s.length + 2
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 32 || c === 34 || c === 92 || c === 127) n += 3
+  }
+  return n
+}
+
 const HEX_FLOAT: FloatSpec = {
   conversion: "a",
   left: false,
@@ -193,7 +207,9 @@ export const format = (fmt: string, args: ReadonlyArray<unknown>, adapter: Forma
   let out = ""
   let i = 0
   let next = 0 // index into args of the next argument
+  const check = adapter.checkLength
   while (i < n) {
+    if (check !== undefined) check(out.length)
     const at = fmt.indexOf("%", i)
     if (at < 0) {
       out += fmt.slice(i)
@@ -263,10 +279,13 @@ export const format = (fmt: string, args: ReadonlyArray<unknown>, adapter: Forma
       }
       case "q":
         if (body.length > 0) throw new FormatError("specifier '%q' cannot have modifiers")
+        if (check !== undefined && adapter.typeName(arg) === "string")
+          check(out.length + quotedLengthBound(adapter.tostring(arg)))
         out += literal(arg, argument, adapter)
         break
       case "s": {
         const s = adapter.tostring(arg)
+        if (check !== undefined) check(out.length + s.length)
         if (body.length === 0) {
           out += s
           break
@@ -327,11 +346,12 @@ const literal = (arg: unknown, argument: number, adapter: FormatAdapter): string
 }
 
 /**
- * `%p`: the address of a table or function, taken from its `tostring` text ("table: 0x..."); "(null)" for values
- * that have none here (nil, booleans, numbers, and strings, which have no identity in this interpreter).
+ * `%p`: the address of a table or function, taken from its `tostring` text ("table: 0x..."), of a string from the
+ * adapter; "(null)" for values that have none (nil, booleans, numbers).
  */
 const pointerText = (arg: unknown, adapter: FormatAdapter): string => {
   const type = adapter.typeName(arg)
+  if (type === "string" && adapter.stringAddress !== undefined) return adapter.stringAddress(adapter.tostring(arg))
   if (type === "nil" || type === "boolean" || type === "number" || type === "string") return "(null)"
   const text = adapter.tostring(arg)
   const colon = text.indexOf(": ")

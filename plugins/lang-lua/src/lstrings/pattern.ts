@@ -14,6 +14,8 @@ export type Capture = string | number
 export interface PatternMeter {
   /** Add `steps` units of work (one unit per elementary matcher step). */
   charge(steps: number): void
+  /** Called with a result's length before `gsub` grows it to that length; may throw to bound the result. */
+  checkLength?(length: number): void
 }
 
 /** An error in a pattern or in its use, worded as PUC Lua 5.4 words it. */
@@ -844,16 +846,26 @@ const parseReplacement = (repl: string): Array<ReplacementPiece> => {
 }
 
 /** Expand a parsed replacement string for the match `s..e`. */
-const expandReplacement = (m: Matcher, pieces: ReadonlyArray<ReplacementPiece>, s: number, e: number): string => {
+const expandReplacement = (
+  m: Matcher,
+  pieces: ReadonlyArray<ReplacementPiece>,
+  s: number,
+  e: number,
+  before: number,
+): string => {
   let out = ""
+  const check = m.meter.checkLength
   for (const piece of pieces) {
-    if (typeof piece === "string") out += piece
+    let text: string
+    if (typeof piece === "string") text = piece
     else if ("error" in piece) throw new PatternError(piece.error)
-    else if (piece.capture === 0) out += m.src.slice(s, e)
+    else if (piece.capture === 0) text = m.src.slice(s, e)
     else {
       const value = m.capture(piece.capture - 1, s, e)
-      out += typeof value === "number" ? String(value) : value
+      text = typeof value === "number" ? String(value) : value
     }
+    if (check !== undefined) check(before + out.length + text.length)
+    out += text
   }
   return out
 }
@@ -903,9 +915,11 @@ export const gsub = (
         if (constant !== null) replacement = constant
         else if (typeof repl === "string") {
           if (pieces === null) pieces = parseReplacement(repl)
-          replacement = expandReplacement(m, pieces, src, e)
+          replacement = expandReplacement(m, pieces, src, e, out.length + (src - copied))
         } else replacement = repl(m.captures(src, e, true))
         if (replacement !== null && replacement !== undefined) {
+          if (meter.checkLength !== undefined)
+            meter.checkLength(out.length + (src - copied) + replacement.length + (len - e))
           out += s.slice(copied, src) + replacement
           copied = e
         }

@@ -1,7 +1,7 @@
 /**
  * A synchronous in-test SandboxHost and a `runLua` helper that drives the worker's `run` directly.
  */
-import type { Sandbox } from "@codemode/core"
+import type * as Sandbox from "@codemode/core/sandbox"
 import { run } from "../../src/worker.js"
 
 type DataValue = Sandbox.DataValue
@@ -23,6 +23,8 @@ export const toolShape: Sandbox.ToolShape = {
     number: true,
     nothing: true,
     deep: true,
+    failUnicode: true,
+    café: true,
   },
   other: { nested: { tool: true } },
 }
@@ -63,6 +65,10 @@ const answer = (call: HostCall): HostOutcome => {
     case "ns.echo":
     case "ns.x-y":
     case "other.nested.tool":
+      return { ok: true, value: call.input }
+    case "ns.failUnicode":
+      return { ok: false, error: { kind: "ToolFailure", message: "refusé: ключ € 😀", fatal: false } }
+    case "ns.café":
       return { ok: true, value: call.input }
     case "ns.fail":
       return { ok: false, error: { kind: "ToolFailure", message: "ns.fail refused: boom", fatal: false } }
@@ -108,6 +114,10 @@ export class FakeHost implements Sandbox.SandboxHost {
   waitAny(): never {
     throw new Error("not used by Lua")
   }
+  settledCalls(): never {
+    throw new Error("not used by Lua")
+  }
+  retire(): void {}
   cancel(): void {}
   log(line: string): void {
     this.logs.push(line)
