@@ -11,7 +11,8 @@ import { Recorder } from "@codemode/core"
 import { layer as recorderLayer, layerWith as recorderLayerWith } from "@codemode/recorder"
 import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk/v2/client"
 import { Context, Deferred, Effect, Fiber, Layer, type Scope } from "effect"
-import { type DriverError, type OpenCodeExitedError, ToolSettlementError, ToolsUnavailableError } from "./Errors.js"
+import { unavailable as unavailableTools, PluginPackage } from "@codemode/tool-adapters"
+import { type DriverError, type OpenCodeExitedError, ProjectSetupError } from "./Errors.js"
 import * as FakeLlm from "./fake-llm/FakeLlm.js"
 import * as Options from "./Options.js"
 import * as Compatibility from "./opencode/Compatibility.js"
@@ -24,7 +25,7 @@ import * as Project from "./run/Project.js"
 import * as ProjectFs from "./run/ProjectFs.js"
 import * as RunDirectory from "./run/RunDirectory.js"
 import * as ToolAdapters from "./tools/ToolAdapters.js"
-import { unavailableTools, type Tools } from "./tools/Tools.js"
+import type { Tools } from "./tools/Tools.js"
 import * as Tuis from "./tui/Tuis.js"
 import type { Ui } from "./tui/Ui.js"
 
@@ -121,6 +122,13 @@ export const start = <E = never>(
     // Last finalizer to run (added first): nothing started for this run may outlive it.
     yield* Effect.addFinalizer(() => Effect.asVoid(Processes.sweep(paths.home)))
 
+    // OpenCode installs @opencode-ai/plugin into its global config directory on every start unless it is there;
+    // give it the locally installed copy, so no run downloads it.
+    yield* Effect.try({
+      try: () => PluginPackage.provideTo(Path.join(env.XDG_CONFIG_HOME, "opencode")),
+      catch: (cause) =>
+        new ProjectSetupError({ message: cause instanceof Error ? cause.message : String(cause), cause }),
+    })
     yield* Project.writeFiles(paths.files, opts.project?.files ?? {})
     if (opts.project?.git) yield* Project.commitInitial(paths.files, env, env.GIT_CONFIG_GLOBAL)
 
@@ -131,14 +139,7 @@ export const start = <E = never>(
     const prepared = declared
       ? yield* Effect.gen(function* () {
           const adapters = yield* ToolAdapters.resolve
-          return yield* adapters
-            .prepare({ ...declared, projectDir: paths.files, logsDir: paths.logs, env })
-            .pipe(
-              Effect.mapError(
-                (error) =>
-                  new ToolsUnavailableError({ message: `the tool adapters could not be prepared: ${error.message}` }),
-              ),
-            )
+          return yield* adapters.prepare({ ...declared, projectDir: paths.files, logsDir: paths.logs, env })
         })
       : undefined
     if (prepared) {
@@ -233,8 +234,7 @@ export const start = <E = never>(
       const crash = server.crashed()
       if (crash) return yield* crash
       if (llmResult._tag === "Failure") return yield* llmResult.failure
-      if (toolsResult?._tag === "Failure")
-        return yield* new ToolSettlementError({ message: toolsResult.failure.message })
+      if (toolsResult?._tag === "Failure") return yield* toolsResult.failure
       const retention = yield* run.plannedRetention
       return {
         runDirectory: paths.root,

@@ -2,7 +2,16 @@
  * The tagged errors of opencode-drive. Every error carries a `message` that says what happened and what to do.
  */
 import { Recorder } from "@codemode/core"
+import {
+  Tool,
+  type ToolChannelStartError,
+  type ToolDeclarationError,
+  type ToolDependencyError,
+  type ToolSettlementError,
+  type ToolsUnavailableError,
+} from "@codemode/tool-adapters"
 import { Data } from "effect"
+import type { ToolError } from "./tools/Tools.js"
 
 /** The options passed to `make`/`use`/`defineScript` (or a capability call) are invalid. */
 export class InvalidOptionsError extends Data.TaggedError("InvalidOptionsError")<{
@@ -96,15 +105,29 @@ export class ScriptDefinitionError extends Data.TaggedError("ScriptDefinitionErr
   readonly message: string
 }> {}
 
-/** Tool control was used without declaring tools, or no tool-adapter implementation is available. */
-export class ToolsUnavailableError extends Data.TaggedError("ToolsUnavailableError")<{
-  readonly message: string
-}> {}
+/**
+ * The tool errors, declared by `@codemode/tool-adapters` (the seam's owner) and re-exported here: `Tool` holds
+ * `LifecycleError` and `RegistrationError` of the dynamic lifecycle.
+ */
+export {
+  InvocationSettledError,
+  Tool,
+  ToolChannelClosedError,
+  ToolChannelStartError,
+  ToolDeclarationError,
+  ToolDependencyError,
+  ToolNotControllableError,
+  ToolSettlementError,
+  ToolsUnavailableError,
+} from "@codemode/tool-adapters"
 
-/** Intercepted tool invocations were not taken or not settled (reported by the tool adapters). */
-export class ToolSettlementError extends Data.TaggedError("ToolSettlementError")<{
-  readonly message: string
-}> {}
+/** The dynamic tool lifecycle is not available in the running OpenCode. */
+export const LifecycleError: typeof Tool.LifecycleError = Tool.LifecycleError
+export type LifecycleError = Tool.LifecycleError
+
+/** A dynamic tool registration is invalid (for example, it collides with a static adapter). */
+export const RegistrationError: typeof Tool.RegistrationError = Tool.RegistrationError
+export type RegistrationError = Tool.RegistrationError
 
 /** A screenshot, asciicast or video could not be produced (from the `Recorder` service). */
 export const RecorderError: typeof Recorder.RecorderError = Recorder.RecorderError
@@ -128,4 +151,8 @@ export type DriverError =
   | ScriptDefinitionError
   | ToolsUnavailableError
   | ToolSettlementError
+  | ToolDeclarationError
+  | ToolChannelStartError
+  | ToolDependencyError
+  | ToolError
   | RecorderError

@@ -1,21 +1,16 @@
 /**
  * Canonical tool names and their names in a running OpenCode. Scripts say `shell`; OpenCode 1.x offers the same
- * tool as `bash`. The fake LLM uses this table when it emits tool calls, choosing the name the request offers.
+ * tool as `bash`. The table lives in `@codemode/tool-adapters` (which generates the adapters under those names);
+ * the fake LLM uses `toOffered` when it emits tool calls, choosing the name the request offers.
  */
+import { canonicalName, opencode1Names, opencodeName } from "@codemode/tool-adapters"
 
-/** Canonical name → the names OpenCode versions have used for that tool, most recent first. */
-export const aliases: Readonly<Record<string, ReadonlyArray<string>>> = {
-  shell: ["bash"],
-  bash: ["shell"],
-}
+export { canonicalName, opencodeName, toOffered } from "@codemode/tool-adapters"
 
-/**
- * The name to use on the wire for a tool the script calls `name`, given the tool names OpenCode offered in the
- * request: `name` itself when offered, else the first offered alias, else `name` unchanged (OpenCode then
- * reports the unknown tool to the model, which is what a script testing that case wants).
- */
-export const toOffered = (name: string, offered: ReadonlyArray<string>): string => {
-  if (offered.includes(name)) return name
-  for (const alias of aliases[name] ?? []) if (offered.includes(alias)) return alias
-  return name
-}
+/** Each name → the other names of the same tool (`shell` → `bash`, `bash` → `shell`). */
+export const aliases: Readonly<Record<string, ReadonlyArray<string>>> = Object.fromEntries(
+  Object.keys(opencode1Names).map((name) => [
+    name,
+    [...new Set([opencodeName(name), canonicalName(name)])].filter((other) => other !== name),
+  ]),
+)

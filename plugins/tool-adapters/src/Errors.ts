@@ -37,3 +37,13 @@ export class ToolChannelStartError extends Data.TaggedError("ToolChannelStartErr
 export class ToolDeclarationError extends Data.TaggedError("ToolDeclarationError")<{
   readonly message: string
 }> {}
+
+/** The `@opencode-ai/plugin` package the generated adapters import is not installed where it should be. */
+export class ToolDependencyError extends Data.TaggedError("ToolDependencyError")<{
+  readonly message: string
+}> {}
+
+/** Tool control was used in a run that declared no tools, or no tool-adapter implementation is available. */
+export class ToolsUnavailableError extends Data.TaggedError("ToolsUnavailableError")<{
+  readonly message: string
+}> {}

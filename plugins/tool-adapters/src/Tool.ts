@@ -53,6 +53,31 @@ export interface Registration {
   readonly options?: { readonly codemode?: boolean }
 }
 
+/** Content of a dynamic tool's progress or result, in OpenCode's display form. */
+export type Content =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: string; readonly [key: string]: unknown }
+
+/** Structured and display content of a dynamic tool's progress or result. */
+export interface Update {
+  readonly structured?: unknown
+  readonly content?: ReadonlyArray<Content>
+}
+
+/** One invocation of a dynamically attached tool. */
+export interface DynamicInvocation {
+  /** The producer's transport identity of this invocation. */
+  readonly id: string
+  /** The model's tool-call id (`Llm.toolCall({ id })`). */
+  readonly callID: string
+  readonly name: string
+  readonly input: unknown
+  readonly progress: (update: Update) => Effect.Effect<void, LifecycleError>
+  readonly finish: (result: Update) => Effect.Effect<void, LifecycleError>
+  /** Completes when OpenCode cancels the invocation. */
+  readonly awaitCancelled: () => Effect.Effect<void>
+}
+
 /** The name OpenCode would give a registration (`<namespace>_<name>` when it has a namespace). */
 export const effectiveName = (registration: Registration): string =>
   registration.namespace ? `${registration.namespace}_${registration.name}` : registration.name

@@ -20,3 +20,14 @@ export const canonicalName = (name: string): string => (opencodeName(name) === "
 
 /** Whether Drive can intercept the tool with a static adapter. */
 export const isInterceptable = (name: string): boolean => Object.hasOwn(opencode1Names, name)
+
+/**
+ * The name to use on the wire for a tool a script calls `name`, given the tool names OpenCode offered in a model
+ * request: `name` itself when offered, else another name of the same tool that is offered (`shell` ↔ `bash`),
+ * else `name` unchanged (OpenCode then reports the unknown tool to the model, which a script testing that wants).
+ */
+export const toOffered = (name: string, offered: ReadonlyArray<string>): string => {
+  if (offered.includes(name)) return name
+  for (const alias of [opencodeName(name), canonicalName(name)]) if (offered.includes(alias)) return alias
+  return name
+}

@@ -1,5 +1,9 @@
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { describe, expect, it } from "vitest"
+import * as PluginPackage from "../src/PluginPackage.js"
 import * as Tool from "../src/Tool.js"
 import * as ToolAdapters from "../src/ToolAdapters.js"
 import { tokenVariable, urlVariable } from "../src/Protocol.js"
@@ -104,23 +108,27 @@ describe("tools.attach on OpenCode 1.x", () => {
 })
 
 describe("layer", () => {
-  it("provides opencode-drive's ToolAdapters service under its key", async () => {
-    class DriveSideTag extends Context.Service<
-      DriveSideTag,
-      { readonly prepare: ToolAdapters.ToolAdapters["Service"]["prepare"] }
-    >()("opencode-drive/ToolAdapters") {}
+  it("prepares a Drive run: adapter files, channel environment, and the plugin package OpenCode wants, linked", async () => {
+    const projectDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-adapters-prepare-"))
     const scope = Effect.runSync(Scope.make())
     const context = await Effect.runPromise(Scope.provide(Layer.build(ToolAdapters.layer), scope))
-    const service = Context.get(context, DriveSideTag)
+    const service = Context.get(context, ToolAdapters.ToolAdapters)
     const prepared = await Effect.runPromise(
-      Scope.provide(
-        service.prepare({ declared: ["websearch"], projectDir: "/project", logsDir: "/logs", env: {} }),
-        scope,
-      ),
+      Scope.provide(service.prepare({ declared: ["websearch"], projectDir, logsDir: projectDir, env: {} }), scope),
     )
     expect(Object.keys(prepared.files)).toEqual(["tools/websearch.ts"])
-    expect(Object.keys(prepared.env).sort()).toEqual(["OPENCODE_ENABLE_EXA", tokenVariable, urlVariable].sort())
+    expect(Object.keys(prepared.env ?? {}).sort()).toEqual(["OPENCODE_ENABLE_EXA", tokenVariable, urlVariable].sort())
+    const configDir = Path.join(projectDir, ".opencode")
+    const link = Path.join(configDir, "node_modules", "@opencode-ai", "plugin")
+    expect(Fs.lstatSync(link).isSymbolicLink()).toBe(true)
+    expect(Fs.realpathSync(link)).toBe(Fs.realpathSync(PluginPackage.directory()))
+    expect(JSON.parse(Fs.readFileSync(Path.join(link, "package.json"), "utf8")).version).toBe(PluginPackage.version)
+    // What OpenCode checks before it installs: the lock's root lists every dependency package.json names.
+    const manifest = JSON.parse(Fs.readFileSync(Path.join(configDir, "package.json"), "utf8"))
+    const lock = JSON.parse(Fs.readFileSync(Path.join(configDir, "package-lock.json"), "utf8"))
+    expect(Object.keys(lock.packages[""].dependencies)).toEqual(Object.keys(manifest.dependencies))
     await Effect.runPromise(prepared.settle)
     await Effect.runPromise(Scope.close(scope, Exit.void))
+    Fs.rmSync(projectDir, { recursive: true, force: true })
   })
 })
