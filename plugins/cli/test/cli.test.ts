@@ -181,7 +181,7 @@ describe("codemode run", () => {
     )
     expectOneLineError(
       await codemode(["frobnicate"]),
-      'codemode: unknown command "frobnicate"; use run, search or catalog (see codemode --help)',
+      'codemode: unknown command "frobnicate"; use run, search, catalog or mcp (see codemode --help)',
     )
   })
 })
