@@ -118,7 +118,16 @@ interface FnCtx {
   maxTemps: number
   /** JS labels of the enclosing Lua loops, innermost last. */
   readonly loops: Array<string>
+  /** How the function can be named in its own body, for tail calls to itself (see {@link Generator.tailCall}). */
+  readonly self: SelfName | undefined
+  /** The function's JS name and parameters, when a tail call to itself can reuse its frame. */
+  readonly loop: { readonly name: string; readonly params: ReadonlyArray<string> } | undefined
+  /** Set when a tail call to itself was compiled: the body runs inside the loop `T<name>`. */
+  looped: boolean
 }
+
+/** The name a function has in its own body: the local (`local function f`) or the global (`function f`). */
+type SelfName = { readonly v: VarInfo } | { readonly global: string }
 
 /** A value evaluated once: `setup` (a comma-expression part, or "") stores it, `ref` reads it. */
 type Held = { readonly setup: string; readonly ref: string }
@@ -371,20 +380,39 @@ class Generator {
 
   // ---------------------------------------------------------------------------------------------- functions
 
-  /** A Lua function as a JS function expression. */
-  private functionBody(params: Array<VarInfo>, vararg: boolean, body: ReadonlyArray<Node>): string {
+  /**
+   * A Lua function as a JS function expression. A fixed-parameter function whose parameters no closure captures,
+   * and whose body calls itself in a tail position, runs its body in a loop: such a call reassigns the parameters and
+   * starts the next pass, so it does not grow the call depth (other calls are unchanged).
+   */
+  private functionBody(
+    params: Array<VarInfo>,
+    vararg: boolean,
+    body: ReadonlyArray<Node>,
+    self: SelfName | undefined = undefined,
+  ): string {
     const outerFn = this.fn
     const outerBlock = this.block
-    this.fn = { temps: 0, maxTemps: 0, loops: [] }
-    this.block = undefined
     const names = params.map((p) => this.local(p))
+    const loopable = self !== undefined && !vararg && params.every((p) => !p.captured)
+    const jsName = `F${this.uid()}`
+    this.fn = {
+      temps: 0,
+      maxTemps: 0,
+      loops: [],
+      self,
+      loop: loopable ? { name: jsName, params: names } : undefined,
+      looped: false,
+    }
+    this.block = undefined
     if (vararg) names.push("...va")
-    const code = this.blockOf(body)
+    let code = this.blockOf(body)
+    if (this.fn.looped) code = `T${jsName}: for (;;) {\n${code}\nrt.depth--;\nreturn $EMPTY;\n}`
     const temps = Array.from({ length: this.fn.maxTemps }, (_, i) => `t${i}`)
     this.fn = outerFn
     this.block = outerBlock
     return [
-      `function (${names.join(", ")}) {`,
+      `function ${jsName}(${names.join(", ")}) {`,
       `if (++rt.depth > ${MAX_CALL_DEPTH}) throw $callDepthError(rt.site);`,
       "$callSites[rt.depth] = rt.site;",
       "if (--rt.budget <= 0) $meter(rt.site);",
@@ -396,17 +424,63 @@ class Generator {
     ].join("\n")
   }
 
-  private closure(node: Node): string {
+  private closure(node: Node, self?: SelfName): string {
     const info = this.resolved.functions.get(node)!
     const params: Array<VarInfo> = []
-    const self = this.resolved.selfParams.get(node)
-    if (self !== undefined) params.push(self)
+    const selfParam = this.resolved.selfParams.get(node)
+    if (selfParam !== undefined) params.push(selfParam)
     for (const p of node.parameters as ReadonlyArray<Node>) if (p.type === "Identifier") params.push(this.decl(p))
-    const code = `(${this.functionBody(params, info.vararg, node.body)})`
+    const code = `(${this.functionBody(params, info.vararg, node.body, selfParam === undefined ? self : undefined)})`
     // A closure keeps the cells of the locals it captures as they are when it is made (see gotos.ts).
     const cells = [...info.free].filter((v) => this.gotos.cells.has(v)).map((v) => this.binding(v))
     if (cells.length === 0) return code
     return `((${cells.join(", ")}) => ${code})(${cells.join(", ")})`
+  }
+
+  /**
+   * `return f(args)` where `f` may be the running function itself: when it is, the arguments become the parameters
+   * and the body starts again (no new frame, no deeper call depth); otherwise an ordinary call. Undefined when the
+   * statement is not such a call.
+   */
+  private tailCall(node: Node): string | undefined {
+    const fn = this.fn
+    const loop = fn.loop
+    const self = fn.self
+    if (loop === undefined || self === undefined) return undefined
+    if (node.type !== "CallExpression" && node.type !== "StringCallExpression" && node.type !== "TableCallExpression")
+      return undefined
+    if (this.parens.isParenthesised(node)) return undefined
+    const base: Node = node.base
+    if (base.type !== "Identifier") return undefined
+    const r = this.use(base)
+    const named = "v" in self ? r.kind !== "global" && r.v === self.v : r.kind === "global" && base.name === self.global
+    if (!named) return undefined
+    const argNodes: ReadonlyArray<Node> =
+      node.type === "StringCallExpression"
+        ? [node.argument]
+        : node.type === "TableCallExpression"
+          ? [node.arguments]
+          : node.arguments
+    const ownParen = node.type === "CallExpression" ? this.parens.after(base.range![1]) : -1
+    const last = argNodes.length - 1
+    if (last >= 0 && this.isMulti(argNodes[last], last === 0 ? ownParen : -1)) return undefined
+    fn.looped = true
+    const site = this.site(node)
+    const callee = this.copy(base)
+    const args = argNodes.map((a) => this.copy(a))
+    const assign = loop.params.map((p, i) => `${p} = ${i < args.length ? args[i].ref : "undefined"};`)
+    const r2 = this.temp()
+    return [
+      ...[callee.setup, ...args.map((a) => a.setup)].filter((x) => x !== "").map((x) => `${x};`),
+      `if (${callee.ref} === ${loop.name}) {`,
+      ...assign,
+      `${charge(site)} continue T${loop.name};`,
+      "}",
+      `rt.site = ${site};`,
+      `${r2} = typeof ${callee.ref} === "function" ? ${callee.ref}(${args.map((a) => a.ref).join(", ")}) : $callFail(${callee.ref}, ${this.k(this.describe(base))}, ${site});`,
+      "rt.depth--;",
+      `return ${r2};`,
+    ].join("\n")
   }
 
   // ---------------------------------------------------------------------------------------------- blocks
@@ -681,9 +755,12 @@ class Generator {
       const declaration = this.declare([v])
       // Declared before the closure is made, so that the function sees itself.
       const init = `${declaration}${this.initLocal(v, "undefined")};`
-      return `${init}\n${this.local(v)} = ${this.closure(s)};`
+      return `${init}\n${this.local(v)} = ${this.closure(s, { v })};`
     }
-    const make = this.closure(s)
+    const make = this.closure(
+      s,
+      id.type === "Identifier" && this.use(id).kind === "global" ? { global: id.name as string } : undefined,
+    )
     if (id.type === "Identifier") return this.store(id, make, false)
     // function a.b.c() / function a.b:m(): assign the field
     return this.store({ ...id, type: "MemberExpression", indexer: "." }, make, false)
@@ -692,6 +769,10 @@ class Generator {
   private returnStatement(s: Node): string {
     const args: ReadonlyArray<Node> = s.arguments
     if (args.length === 0) return "rt.depth--;\nreturn $EMPTY;"
+    if (args.length === 1) {
+      const tail = this.tailCall(args[0])
+      if (tail !== undefined) return tail
+    }
     let value: string
     if (args.length === 1) value = this.isMulti(args[0]) ? this.multi(args[0]) : this.expr(args[0])
     else value = this.list(args)

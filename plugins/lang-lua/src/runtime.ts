@@ -8,8 +8,11 @@ import type { Kind, Location } from "./protocol.js"
 
 /** The name Lua error messages give the program (`input:3: boom`). */
 export const CHUNK_NAME = "input"
-/** The deepest chain of nested Lua function calls. */
-export const MAX_CALL_DEPTH = 200
+/**
+ * The deepest chain of nested Lua function calls (a tail call of a function to itself does not add a level). The
+ * sandbox worker's stack is sized for it.
+ */
+export const MAX_CALL_DEPTH = 10_000
 /** The most interpreter work steps one run may spend (loop iterations, calls, and library work). */
 export const MAX_STEPS = 1_000_000_000
 /** The longest string a program may build, in bytes. */
@@ -91,7 +94,10 @@ export const fatalAt = (message: string, site: number, kind: Kind = "ExecutionFa
 
 /** The error for a call chain deeper than {@link MAX_CALL_DEPTH}. */
 export const callDepthError = (site: number): LuaFatal =>
-  fatalAt(`call depth exceeded the limit of ${MAX_CALL_DEPTH} nested calls (runaway recursion?)`, site)
+  fatalAt(
+    `call depth exceeded the limit of ${MAX_CALL_DEPTH.toLocaleString("en-US")} nested calls (runaway recursion?)`,
+    site,
+  )
 
 /** Throw a fatal error when a string of `length` bytes would exceed {@link MAX_STRING_BYTES}. */
 export const checkStringLength = (length: number, site: number = rt.site): void => {

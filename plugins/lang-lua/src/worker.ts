@@ -43,7 +43,7 @@ const toDiagnostic = (e: unknown): Diagnostic => {
     if (/call stack/i.test(e.message))
       return diagnostic(
         "ExecutionFailure",
-        `the program nests calls too deeply for the interpreter's stack (call depth limit ${MAX_CALL_DEPTH})`,
+        `the program nests calls too deeply for the interpreter's stack (call depth limit ${MAX_CALL_DEPTH.toLocaleString("en-US")} nested calls)`,
         location,
       )
     if (/string length/i.test(e.message))
