@@ -13,7 +13,22 @@ export type Values = { readonly [key: string]: unknown }
 const describeValue = (value: unknown): string =>
   Array.isArray(value) ? "an array" : value === null ? "null" : typeof value === "object" ? "an object" : typeof value
 
-const quoted = (names: Iterable<string>) => [...names].map((name) => `"${name}"`).join(", ")
+/**
+ * `text` cut to at most `max` characters (never inside a surrogate pair), marked with `…` when cut: program-made text
+ * in a message stays small whatever the program sent.
+ */
+export const clip = (text: string, max: number): string => {
+  if (text.length <= max) return text
+  const end = /[\ud800-\udbff]/.test(text[max - 1]) ? max - 1 : max
+  return `${text.slice(0, end)}…`
+}
+
+/** Longest key name shown in a message. */
+const maxShownKey = 100
+/** Most unknown keys listed in one message. */
+const maxListedKeys = 10
+
+const quoted = (names: Iterable<string>) => [...names].map((name) => `"${clip(name, maxShownKey)}"`).join(", ")
 
 /** Where an unknown top-level key most likely belongs, as a clause for the message, or `""`. */
 const hint = (plan: Plan, known: ReadonlyArray<string>, key: string, value: unknown): string => {
@@ -31,7 +46,7 @@ const hint = (plan: Plan, known: ReadonlyArray<string>, key: string, value: unkn
   if (isObject(value)) {
     const inner = Object.keys(value)
     const parameters = plan.parameters.map((p) => p.name)
-    if (inner.length > 0 && inner.every((name) => parameters.includes(name)))
+    if (inner.length > 0 && inner.length <= maxListedKeys && inner.every((name) => parameters.includes(name)))
       return ` (${quoted(inner)} ${inner.length === 1 ? "is a parameter" : "are parameters"}: put ${inner.length === 1 ? "it" : "them"} at the top level of the input)`
   }
   return ""
@@ -51,8 +66,12 @@ export const read = (plan: Plan, input: unknown): { readonly values: Values } | 
   const unknown = Object.keys(values).filter((key) => !known.includes(key))
   if (unknown.length > 0) {
     const expected = known.length ? `expected ${quoted(known)}` : "this operation takes no input"
-    const each = unknown.map((key) => `"${key}"${hint(plan, known, key, values[key])}`).join(", ")
-    return { error: `unknown input ${each}; ${expected}` }
+    const each = unknown
+      .slice(0, maxListedKeys)
+      .map((key) => `"${clip(key, maxShownKey)}"${key.length > maxShownKey ? "" : hint(plan, known, key, values[key])}`)
+      .join(", ")
+    const more = unknown.length > maxListedKeys ? ` and ${unknown.length - maxListedKeys} more` : ""
+    return { error: `unknown input ${each}${more}; ${expected}` }
   }
   const body = values[bodyKey]
   for (const p of plan.parameters)

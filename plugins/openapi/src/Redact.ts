@@ -107,9 +107,12 @@ export const make = (secrets: ReadonlyArray<string>): Redactor => {
       parts.push(piece.pattern)
       longest += piece.longest
     }
-    // A credential of one to three characters would match inside ordinary words: it is matched as a whole word.
+    // A credential of one to three characters would match inside ordinary words: it is matched as a whole word
+    // (a percent-escape before it counts as a boundary).
     alternatives.push(
-      secret.length < shortestFreeMatch ? `(?<![A-Za-z0-9])${parts.join("")}(?![A-Za-z0-9])` : parts.join(""),
+      secret.length < shortestFreeMatch
+        ? `(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2}))${parts.join("")}(?![A-Za-z0-9])`
+        : parts.join(""),
     )
     tail = Math.max(tail, longest)
     const bytes = encoder.encode(secret)

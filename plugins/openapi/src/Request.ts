@@ -46,6 +46,9 @@ export interface Options<R> {
   readonly maxErrorBodyChars: number
 }
 
+/** Longest filled-in path shown in a failure message (the values come from the program). */
+const maxShownPath = 500
+
 /** Largest error body read to build a failure message (`maxErrorBodyChars` cannot exceed it). */
 export const errorBodyCap = 64 * 1024
 
@@ -54,7 +57,8 @@ const excerpt = (text: string, max: number, unread = false): string => {
   const trimmed = text.trim()
   const more = unread ? "; the rest was not read" : ""
   if (trimmed.length <= max) return unread ? `${trimmed}… (${more.slice(2)})` : trimmed
-  return `${trimmed.slice(0, max)}… (${trimmed.length - max} more characters${more})`
+  const shown = Input.clip(trimmed, max)
+  return `${shown} (${trimmed.length - shown.length + 1} more characters${more})`
 }
 
 const transportMessage = (error: HttpClientError.HttpClientError): string => {
@@ -144,7 +148,7 @@ export const call = <R>(
       if (error instanceof Target.TargetError) return yield* fail(error.message)
       throw error
     }
-    const shown = built.shownPath
+    const shown = Input.clip(built.shownPath, maxShownPath)
 
     const response = yield* Transport.send(built.outgoing).pipe(
       Effect.catch((failure: Transport.Failure) =>

@@ -33,7 +33,7 @@ const allowance = (length: number): number => (length <= 2 ? 0 : length <= 5 ? 1
 
 /**
  * The candidate `name` most likely meant, or `undefined` when none is close: equal without case and separators first,
- * then the fewest edits (ties go to the earlier candidate).
+ * then the fewest edits, a name extending the other counting as one (ties go to the earlier candidate).
  */
 export const nearest = (name: string, candidates: Iterable<string>): string | undefined => {
   const folded = fold(name)
@@ -44,7 +44,10 @@ export const nearest = (name: string, candidates: Iterable<string>): string | un
     const other = fold(candidate)
     if (other === folded) return candidate
     const limit = allowance(Math.max(folded.length, other.length))
-    const d = distance(folded, other, limit)
+    // One name extending the other (`mountPoint`, `mount`) counts as a single edit.
+    const extended =
+      Math.min(folded.length, other.length) >= 4 && (folded.startsWith(other) || other.startsWith(folded))
+    const d = extended ? 1 : distance(folded, other, limit)
     if (d <= limit && d < bestDistance) {
       best = candidate
       bestDistance = d

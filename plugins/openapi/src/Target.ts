@@ -35,8 +35,9 @@ const decoded = (text: string): string => {
   }
 }
 
+/** `.` or `..`, also once decoded and once `;` path parameters are stripped (as servlet containers read `..;x`). */
 const isDotSegment = (segment: string): boolean => {
-  const plain = decoded(segment)
+  const plain = decoded(segment).split(";")[0]
   return plain === "." || plain === ".."
 }
 

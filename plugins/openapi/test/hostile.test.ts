@@ -103,6 +103,38 @@ describe("a path value cannot leave its segment", () => {
     }
   })
 
+  it("a style-made `;` cannot hide a dot segment from a servlet container (`..;b=x` is read as `..`)", async () => {
+    const tool = OpenAPI.fromSpec({
+      spec: doc({
+        "/files/{a}{b}": {
+          get: {
+            operationId: "files",
+            parameters: [
+              { name: "a", in: "path", required: true },
+              { name: "b", in: "path", required: true, style: "matrix" },
+            ],
+            responses: ok(),
+          },
+        },
+      }),
+      baseUrl: server.url,
+    }).tools.files
+    expect(await refused(tool, { a: "..", b: "x" })).toContain('gives the path segment "..;b=x"')
+    expect(((await attempt(tool, { a: "x", b: ".." })) as { value: { url: string } }).value.url).toBe("/files/x;b=..")
+    expect(server.requests.length).toBe(1)
+  })
+
+  it("program-made text in a message stays small", async () => {
+    const huge = "a".repeat(1_000_000)
+    const message = await refused(api(), { name: huge })
+    expect(message.length).toBeLessThan(700)
+    expect(message).toMatch(/^GET \/files\/a{400,}…: /)
+    const keys = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`${"k".repeat(5000)}${i}`, 1]))
+    const unknown = await refused(api(), { name: "x", ...keys })
+    expect(unknown.length).toBeLessThan(1500)
+    expect(unknown).toMatch(/ and 990 more; expected "name"$/)
+  })
+
   it("skips operations whose path does not start with a slash (a value could extend the host name)", () => {
     const generated = OpenAPI.fromSpec({
       spec: doc({
@@ -379,6 +411,19 @@ describe("credentials never reach a result or a message", () => {
     expect(await refused(secret, {})).not.toContain("CONTENTTYPESECRET")
   })
 
+  it("a credential of fewer than four characters is redacted too (as a whole word)", async () => {
+    server.handler = (req, res) => json(res, 200, { key: req.headers["x-api-key"], url: req.url })
+    const short = OpenAPI.fromSpec({
+      spec: doc(
+        { "/k": { get: { operationId: "k", security: [{ headerKey: [] }], responses: ok() } } },
+        { components: { securitySchemes: schemes } },
+      ),
+      baseUrl: server.url,
+      auth: { resolve: () => "k9Z" },
+    }).tools.k
+    expect(await attempt(short, {})).toEqual({ ok: true, value: { key: "[redacted]", url: "/k" } })
+  })
+
   it("a program that echoes the credential through CodeMode gets it redacted in the Result", async () => {
     server.handler = (req, res) => json(res, 200, { echoed: req.headers.authorization })
     const runtime = CodeMode.make({ language: "lua", tools: { api: tools() } })
@@ -386,5 +431,62 @@ describe("credentials never reach a result or a message", () => {
       runtime.execute("return tools.api.bearer({}).echoed").pipe(Effect.provide(NodeHttpClient.layerNodeHttp)),
     )
     expect(result).toMatchObject({ ok: true, value: "Bearer [redacted]" })
+  })
+})
+
+describe("loading a document", () => {
+  const document = JSON.stringify(doc({ "/x": { get: { operationId: "x", responses: ok() } } }))
+
+  it("never follows a redirect to another origin with the host's headers; follows one within it", async () => {
+    server.handler = (req, res) => {
+      if (req.url === "/moved") {
+        res.writeHead(302, { location: `${other.url}/openapi.json` })
+        res.end()
+      } else if (req.url === "/here") {
+        res.writeHead(301, { location: "/openapi.json" })
+        res.end()
+      } else {
+        res.writeHead(200, { "content-type": "application/json" })
+        res.end(document)
+      }
+    }
+    const headers = { "x-api-key": "DOCUMENTKEY" }
+    await expect(OpenAPI.load(`${server.url}/moved`, { headers })).rejects.toThrow(
+      `cannot load ${server.url}/moved: it redirects to another origin (${other.url}); load the document from there directly`,
+    )
+    expect(other.requests).toEqual([])
+    expect((await OpenAPI.load(`${server.url}/here`, { headers })).openapi).toBe("3.1.0")
+    expect(server.requests.map((r) => [r.url, r.headers["x-api-key"]])).toEqual([
+      ["/moved", "DOCUMENTKEY"],
+      ["/here", "DOCUMENTKEY"],
+      ["/openapi.json", "DOCUMENTKEY"],
+    ])
+  })
+
+  it("reads at most 64 MiB of a document, declared or streamed", async () => {
+    server.handler = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(2 ** 30) })
+      res.write("{")
+    }
+    await expect(OpenAPI.load(`${server.url}/big`)).rejects.toThrow(
+      `cannot load ${server.url}/big: the document is 1073741824 bytes, over the 67108864-byte limit`,
+    )
+    const chunk = Buffer.alloc(1024 * 1024, 0x20)
+    server.handler = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" })
+      let sent = 0
+      const more = () => {
+        while (sent < 80) {
+          sent++
+          if (!res.write(chunk)) return void res.once("drain", more)
+        }
+        res.end("{}")
+      }
+      res.on("error", () => {})
+      more()
+    }
+    await expect(OpenAPI.load(`${server.url}/streamed`)).rejects.toThrow(
+      `cannot load ${server.url}/streamed: the document is over the 67108864-byte limit`,
+    )
   })
 })
