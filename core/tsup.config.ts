@@ -1,9 +1,15 @@
 import { defineConfig } from "tsup"
 
 export default defineConfig({
-  entry: { index: "src/index.ts", "sandbox-worker": "src/sandbox/worker.ts" },
+  entry: {
+    index: "src/index.ts",
+    plugin: "src/plugin.ts",
+    sandbox: "src/sandbox/index.ts",
+    "sandbox-process": "src/sandbox/process.ts",
+    "sandbox-worker": "src/sandbox/worker.ts",
+  },
   format: ["esm"],
-  dts: { entry: { index: "src/index.ts" } },
+  dts: { entry: { index: "src/index.ts", plugin: "src/plugin.ts", sandbox: "src/sandbox/index.ts" } },
   sourcemap: true,
   clean: true,
   target: "node20",

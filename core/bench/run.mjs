@@ -9,7 +9,8 @@ const language = {
   defaults: { timeoutMs: 60_000, maxToolCalls: 1_000_000, maxOutputBytes: 65_536 },
   extensionsCountTowardLimit: true,
   builtins: [],
-  signatures: "lua",
+  dialect: (await import("@codemode/core")).Language.find("lua").dialect,
+  instructions: "",
 }
 const echo = Tool.make({
   description: "Echo",

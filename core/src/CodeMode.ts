@@ -2,10 +2,12 @@
  * `CodeMode`: build a runtime over host tools and run programs in it.
  */
 import { Context, Effect, Layer } from "effect"
+import * as Contributions from "./Contributions.js"
 import type { DataValue } from "./Data.js"
 import type * as DiagnosticModule from "./Diagnostic.js"
 import * as Extension from "./Extension.js"
 import * as Execution from "./Execution.js"
+import * as HooksModule from "./Hooks.js"
 import type { Hooks, Services as HookServices } from "./Hooks.js"
 import * as Language from "./Language.js"
 import * as Limits from "./Limits.js"
@@ -13,8 +15,8 @@ import type { Services as TreeServices, Tree } from "./Namespace.js"
 import type * as ResultModule from "./Result.js"
 import { type SandboxPool, sharedPool } from "./sandbox/Pool.js"
 import * as Search from "./Search.js"
+import { checkKeys } from "./Options.js"
 import * as Signature from "./Signature.js"
-import * as ToolSource from "./ToolSource.js"
 import * as ToolTree from "./ToolTree.js"
 
 export type { DataValue }
@@ -72,14 +74,21 @@ const mergeTrees = (sources: ReadonlyArray<{ mount: string; tools: Tree }>): Tre
   return root as Tree
 }
 
-const build = <R>(options: Options<any, any>): Runtime<R> => {
+/** The keys `CodeMode.make` accepts. */
+const optionKeys = ["language", "tools", "extensions", "hooks", "limits", "pool"]
+
+const build = <R>(options: Options<any, any>, extra: ReadonlyArray<string> = []): Runtime<R> => {
   if (typeof options !== "object" || options === null) throw new TypeError("CodeMode.make expects an options object")
+  checkKeys("CodeMode options", options, [...optionKeys, ...extra])
   const language = Language.resolve(options.language)
   const limits = Limits.resolve(options.limits, language.defaults)
+  const hooks = HooksModule.validate(options.hooks)
   const entries = ToolTree.flatten(options.tools ?? {})
   const extensions = new Map<string, Extension.Extension>()
   const globals = new Map<string, string>()
   const builtins = new Set(language.builtins)
+  if (options.extensions !== undefined && !Array.isArray(options.extensions))
+    throw new TypeError("extensions must be an array of extensions made with Extension.make or Extension.lua")
   for (const extension of options.extensions ?? []) {
     if (extension?._tag !== "Extension")
       throw new TypeError("extensions must be made with Extension.make or Extension.lua")
@@ -108,7 +117,7 @@ const build = <R>(options: Options<any, any>): Runtime<R> => {
   const render = (entry: ToolTree.Entry) => {
     let signature = signatures.get(entry.path)
     if (signature === undefined) {
-      signature = Signature.renderSignature(entry.path, entry.inputType, entry.outputType, language.signatures)
+      signature = Signature.renderSignature(entry.path, entry.inputType, entry.outputType, language.dialect)
       signatures.set(entry.path, signature)
     }
     return signature
@@ -123,7 +132,7 @@ const build = <R>(options: Options<any, any>): Runtime<R> => {
     tools: ToolTree.shape(entries),
     extensions,
     extensionShapes: [...extensions.values()].map(Extension.shape),
-    hooks: options.hooks ?? {},
+    hooks,
     limits,
     pool: options.pool ? () => options.pool! : sharedPool,
     render,
@@ -159,17 +168,29 @@ export const make = <const T extends Tree = {}, const H extends Hooks<any> = Hoo
 export const execute = <const T extends Tree = {}, const H extends Hooks<any> = Hooks<never>>(
   options: Options<T, H> & { readonly code: string },
 ): Effect.Effect<Result, never, TreeServices<T> | HookServices<H>> =>
-  Effect.suspend(() => make(options).execute(options.code))
+  Effect.suspend(() => {
+    if (typeof options !== "object" || options === null)
+      throw new TypeError("CodeMode.execute expects { ...options, code }")
+    const { code, ...rest } = options
+    return build<TreeServices<T> | HookServices<H>>(rest).execute(code)
+  })
+
+/** The dialect of an installed language, or a `TypeError` naming the package to install. */
+const dialectOf = (language: "javascript" | "lua"): Signature.Dialect => {
+  const definition = Language.find(language)
+  if (!definition) throw new TypeError(`${language} is not installed; install ${Language.packageOf(language)}`)
+  return definition.dialect
+}
 
 /** The expression that calls a tool by path: `tools.orders["lookup-by-id"]` (JavaScript) or Lua's equivalent. */
 export const toolExpression = (path: string, language: "javascript" | "lua" = "javascript"): string =>
-  Signature.toolExpression(path, language)
+  Signature.toolExpression(path, dialectOf(language))
 
-/** The JavaScript signature of `search`. */
-export const searchSignature: string = Signature.searchSignature
+/** The JavaScript signature of `search` (empty when `@codemode/lang-js` is not installed). */
+export const searchSignature: string = Language.find("javascript")?.dialect.searchSignature ?? ""
 
-/** The Lua signature of `search`. */
-export const luaSearchSignature: string = Signature.luaSearchSignature
+/** The Lua signature of `search` (empty when `@codemode/lang-lua` is not installed). */
+export const luaSearchSignature: string = Language.find("lua")?.dialect.searchSignature ?? ""
 
 /**
  * The `CodeMode` service: a runtime assembled from layers. Its tools run with the services present when the layer
@@ -177,36 +198,42 @@ export const luaSearchSignature: string = Signature.luaSearchSignature
  */
 export class CodeMode extends Context.Service<CodeMode, Runtime<never>>()("@codemode/core/CodeMode") {}
 
-const collect = <S>(context: Context.Context<never>, prefix: string): ReadonlyArray<S> => {
-  const out: S[] = []
-  for (const [key, value] of context.mapUnsafe) if (key.startsWith(prefix)) out.push(value as S)
-  return out
+/** Options of {@link layer}: those of `CodeMode.make` that layers do not contribute. */
+export type LayerOptions = Omit<Options, "tools" | "extensions" | "language"> & {
+  readonly language?: "lua" | "javascript"
 }
 
 /**
- * Build the `CodeMode` service from the layers in the environment: `Language` layers (JavaScript preferred when both
- * are present, unless `language` names one), `ToolSource` layers and `Extension` layers.
+ * Build the `CodeMode` service from what layers contributed (see `Contributions`): languages (JavaScript preferred
+ * when both are present, unless `language` names one), tool sources and extensions. Fails with
+ * `LanguageNotProvided` when the wanted language was not contributed.
  */
 export const layer = (
-  options: Omit<Options, "tools" | "extensions" | "language"> & { readonly language?: "lua" | "javascript" } = {},
-): Layer.Layer<CodeMode, never, Language.Language> =>
-  Layer.effect(
+  options: LayerOptions = {},
+): Layer.Layer<CodeMode, Language.LanguageNotProvided, Contributions.Contributions> => {
+  checkKeys("CodeMode.layer options", options, ["language", "hooks", "limits", "pool"])
+  return Layer.effect(
     CodeMode,
     Effect.gen(function* () {
+      const registry = yield* Effect.service(Contributions.Contributions)
       const context = (yield* Effect.context<never>()) as Context.Context<never>
-      const languages = collect<Language.LanguageService>(context, Language.keyPrefix).map((l) => l.definition)
       const wanted = options.language
       const definition = wanted
-        ? languages.find((l) => l.name === wanted)
-        : (languages.find((l) => l.name === "javascript") ?? languages[0])
+        ? registry.languages.find((l) => l.name === wanted)
+        : (registry.languages.find((l) => l.name === "javascript") ?? registry.languages[0])
       if (!definition) {
-        const name = wanted ?? "a language"
         const hint = wanted ? Language.packageOf(wanted) : "@codemode/lang-lua or @codemode/lang-js"
-        return yield* Effect.die(new Error(`CodeMode.layer: ${name} is not provided; provide the layer from ${hint}`))
+        return yield* new Language.LanguageNotProvided({
+          language: wanted,
+          message: `CodeMode.layer: ${wanted ?? "no language"} is not provided; provide the layer from ${hint}`,
+        })
       }
-      const sources = collect<ToolSource.ToolSourceService>(context, ToolSource.keyPrefix)
-      const extensions = collect<Extension.ExtensionService>(context, Extension.keyPrefix).map((e) => e.extension)
-      const runtime = build<any>({ ...options, language: definition, tools: mergeTrees(sources), extensions })
+      const runtime = build<any>({
+        ...options,
+        language: definition,
+        tools: mergeTrees(registry.toolSources),
+        extensions: registry.extensions,
+      })
       const execute = (code: string): Effect.Effect<Result> =>
         Effect.flatMap(Effect.context<never>(), (current) =>
           Effect.provideContext(runtime.execute(code), Context.merge(context, current) as Context.Context<any>),
@@ -214,3 +241,4 @@ export const layer = (
       return { ...runtime, execute } satisfies Runtime<never>
     }),
   )
+}

@@ -50,8 +50,12 @@ const describe = (value: unknown): string => {
   return proto?.constructor?.name ? `a ${proto.constructor.name} instance` : "a non-data value"
 }
 
-const keyPath = (path: string, key: string): string =>
+/** The path of `key` inside the object at `path`: `$.items` or `$["odd key"]`. */
+export const keyPath = (path: string, key: string): string =>
   /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`
+
+/** The path of item `index` inside the array at `path` (languages pass the index their programs use). */
+export const indexPath = (path: string, index: number): string => `${path}[${index}]`
 
 /**
  * Where {@link copyData} found a function, when it is allowed to: the function, the plain object or array holding it
@@ -116,12 +120,12 @@ export const copyData = (
             const out: DataValue[] = new Array(v.length)
             for (let i = 0; i < v.length; i++) {
               const item = v[i]
-              if (item === undefined) throw new DataError("undefined is not data (use null)", `${path}[${i}]`)
+              if (item === undefined) throw new DataError("undefined is not data (use null)", indexPath(path, i))
               if (functions !== undefined) {
                 segments.push(i)
                 holder = v
               }
-              out[i] = visit(item, `${path}[${i}]`, depth + 1)
+              out[i] = visit(item, indexPath(path, i), depth + 1)
               if (functions !== undefined) segments.pop()
             }
             return out

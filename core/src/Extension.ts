@@ -1,8 +1,10 @@
 /**
- * Extensions: host functions a program calls directly as globals (such as `fetch` or `fs.readFile`), and the
- * `Extension` service tag through which a layer contributes them.
+ * Extensions: host functions a program calls directly as globals (such as `fetch` or `fs.readFile`), and the layer
+ * through which a runtime built from layers receives them.
  */
-import { Context, Layer } from "effect"
+import type { Layer } from "effect"
+import * as Contributions from "./Contributions.js"
+import { checkKeys } from "./Options.js"
 import type { ExtensionShape, GlobalShape } from "./sandbox/protocol.js"
 
 const asyncMark: unique symbol = Symbol.for("@codemode/core/Extension/async")
@@ -34,7 +36,10 @@ export const async = <F extends HostFunction>(fn: F): F => {
 export const isAsync = (fn: HostFunction): boolean =>
   (fn as unknown as Record<symbol, unknown>)[asyncMark] === true || fn.constructor?.name === "AsyncFunction"
 
-const validate = (what: string, name: string, globals: unknown) => {
+const validate = (what: string, options: unknown) => {
+  if (typeof options !== "object" || options === null) throw new TypeError(`${what} expects { name, globals }`)
+  checkKeys(what, options, ["name", "globals"])
+  const { name, globals } = options as { name: unknown; globals: unknown }
   if (typeof name !== "string" || name.trim() === "") throw new TypeError(`${what}: name must be a non-empty string`)
   if (typeof globals !== "object" || globals === null || Array.isArray(globals))
     throw new TypeError(`${what} "${name}": globals must be a record of functions or objects of functions`)
@@ -55,7 +60,7 @@ export const make = (options: {
   readonly name: string
   readonly globals: { readonly [name: string]: Global }
 }): Extension => {
-  validate("Extension.make", options?.name, options?.globals)
+  validate("Extension.make", options)
   return { _tag: "Extension", name: options.name, language: "any", globals: options.globals }
 }
 
@@ -64,7 +69,7 @@ export const lua = (options: {
   readonly name: string
   readonly globals: { readonly [name: string]: Global }
 }): Extension => {
-  validate("Extension.lua", options?.name, options?.globals)
+  validate("Extension.lua", options)
   return { _tag: "Extension", name: options.name, language: "lua", globals: options.globals }
 }
 
@@ -91,17 +96,9 @@ export const lookup = (extension: Extension, name: string): HostFunction | undef
   return typeof node === "function" ? node : undefined
 }
 
-/** The service shape: one extension contributed by a layer. */
-export interface ExtensionService {
-  readonly extension: Extension
+/** A layer contributing `extension` to a runtime built from layers (`CodeMode.layer`). */
+export const layer = (extension: Extension): Layer.Layer<never, never, Contributions.Contributions> => {
+  if (extension?._tag !== "Extension")
+    throw new TypeError("Extension.layer expects an extension made with Extension.make or Extension.lua")
+  return Contributions.contribute((registry) => registry.addExtension(extension))
 }
-
-/** The `Extension` tag. Several extension layers can be merged: each is kept under its own key. */
-export class ExtensionTag extends Context.Service<ExtensionTag, ExtensionService>()("@codemode/core/Extension") {}
-
-/** The key prefix under which extension layers register. */
-export const keyPrefix = "@codemode/core/Extension/"
-
-/** A layer contributing `extension` to a `CodeMode.layer` runtime. */
-export const layer = (extension: Extension): Layer.Layer<ExtensionTag> =>
-  Layer.succeed(Context.Service<ExtensionTag, ExtensionService>(`${keyPrefix}${extension.name}`), { extension })

@@ -1,96 +1,86 @@
 /**
  * Languages: what core needs to know about a language to run programs in it and describe tools to a model.
  *
- * The interpreter itself runs inside the sandbox worker (`workerModule`); the host side is only data.
+ * A language describes itself: its package exports a {@link Definition} (the module the sandbox loads, its default
+ * limits, its built-in names, its signature dialect and its model-facing guide). Core knows languages only by the
+ * package names it looks for, and finds an installed one from the host's project as well as from its own folder, so
+ * strict layouts (pnpm, Yarn PnP) work.
  */
 import { createRequire } from "node:module"
-import { pathToFileURL } from "node:url"
-import { Context, Layer } from "effect"
-import * as Limits from "./Limits.js"
-import type { SignatureLanguage } from "./Signature.js"
+import { Data, type Layer } from "effect"
+import * as Contributions from "./Contributions.js"
+import type { Limits } from "./Limits.js"
+import type { Dialect } from "./Signature.js"
 
 /** A language definition. */
 export interface Definition {
   /** The name programs are run under, e.g. `lua`. */
   readonly name: string
-  /** URL of the module the sandbox worker imports; it exports `run(request, host)`. */
+  /** URL of the module the sandbox imports; it exports `run(request, host)`. */
   readonly workerModule: string
   /** Limits applied when the host sets none. */
-  readonly defaults: Limits.Limits
+  readonly defaults: Limits
   /** Whether extension calls count toward `maxToolCalls` (Lua: yes; JavaScript: no). */
   readonly extensionsCountTowardLimit: boolean
   /** Global names an extension may not shadow. */
   readonly builtins: ReadonlyArray<string>
-  /** How signatures are rendered. */
-  readonly signatures: SignatureLanguage
+  /** How signatures and tool expressions are written in this language. */
+  readonly dialect: Dialect
+  /** The model-facing guide to writing programs in this language. */
+  readonly instructions: string
 }
 
-/** Globals every Lua program has. */
-export const luaBuiltins: ReadonlyArray<string> = (
-  "tools search json print pcall error assert select type tostring tonumber ipairs pairs next rawequal rawlen rawget " +
-  "rawset string table math utf8 os _G _VERSION load loadstring dofile require io debug setmetatable getmetatable " +
-  "coroutine collectgarbage xpcall"
-).split(" ")
-
-/** Globals every JavaScript program has. */
-export const javascriptBuiltins: ReadonlyArray<string> = (
-  "tools search console Object Array String Number Boolean Math JSON Date RegExp Map Set WeakMap WeakSet Promise Symbol " +
-  "Error TypeError RangeError SyntaxError ReferenceError EvalError URIError AggregateError URL URLSearchParams " +
-  "TextEncoder TextDecoder parseInt parseFloat isNaN isFinite encodeURIComponent decodeURIComponent encodeURI " +
-  "decodeURI globalThis undefined NaN Infinity eval Function require import structuredClone BigInt Reflect Proxy"
-).split(" ")
-
-const known: Record<string, { readonly packageName: string; readonly base: Omit<Definition, "workerModule"> }> = {
-  lua: {
-    packageName: "@codemode/lang-lua",
-    base: {
-      name: "lua",
-      defaults: Limits.luaDefaults,
-      extensionsCountTowardLimit: true,
-      builtins: luaBuiltins,
-      signatures: "lua",
-    },
-  },
-  javascript: {
-    packageName: "@codemode/lang-js",
-    base: {
-      name: "javascript",
-      defaults: Limits.javascriptDefaults,
-      extensionsCountTowardLimit: false,
-      builtins: javascriptBuiltins,
-      signatures: "javascript",
-    },
-  },
+/** The packages core looks for, by language name. */
+export const packages: Readonly<Record<string, string>> = {
+  lua: "@codemode/lang-lua",
+  javascript: "@codemode/lang-js",
 }
 
-/** The names of the languages core knows by name. */
-export const knownNames: ReadonlyArray<string> = Object.keys(known)
+/** The names of the languages core looks for. */
+export const knownNames: ReadonlyArray<string> = Object.keys(packages)
 
-/** The package that provides a known language. */
-export const packageOf = (name: string): string | undefined => known[name]?.packageName
+/** The package that provides a language core looks for. */
+export const packageOf = (name: string): string | undefined => packages[name]
 
-/** The definition of a known language whose worker module lives at `workerModule`. */
-export const define = (name: "lua" | "javascript", workerModule: string): Definition => ({
-  ...known[name].base,
-  workerModule,
-})
+/** Where to resolve language packages from: the host's project first, then the running script, then core itself. */
+const resolvers = (): ReadonlyArray<NodeJS.Require> => {
+  const bases = [`${process.cwd()}/package.json`, process.argv[1], import.meta.url].filter(
+    (b): b is string => typeof b === "string" && b !== "",
+  )
+  const out: NodeJS.Require[] = []
+  for (const base of bases) {
+    try {
+      out.push(createRequire(base))
+    } catch {
+      // Not a usable base (for example a script name that is not a path).
+    }
+  }
+  return out
+}
 
-const requireFromHere = createRequire(import.meta.url)
+const found = new Map<string, Definition | undefined>()
 
 /**
- * Find an installed language by name, or `undefined` when its package is not installed.
+ * The definition of an installed language, or `undefined` when its package is not installed.
  * Throws `TypeError` for a name core does not know.
  */
 export const find = (name: string): Definition | undefined => {
-  const entry = known[name]
-  if (!entry) throw new TypeError(`unknown language "${name}"; use "lua" or "javascript"`)
-  let path: string
-  try {
-    path = requireFromHere.resolve(`${entry.packageName}/worker`)
-  } catch {
-    return undefined
+  const packageName = packages[name]
+  if (!packageName) throw new TypeError(`unknown language "${name}"; use "lua" or "javascript"`)
+  if (found.has(name)) return found.get(name)
+  let definition: Definition | undefined
+  for (const require of resolvers()) {
+    let path: string
+    try {
+      path = require.resolve(`${packageName}/definition`)
+    } catch {
+      continue
+    }
+    definition = (require(path) as { definition: Definition }).definition
+    break
   }
-  return { ...entry.base, workerModule: pathToFileURL(path).href }
+  found.set(name, definition)
+  return definition
 }
 
 /**
@@ -98,31 +88,35 @@ export const find = (name: string): Definition | undefined => {
  * Throws an error naming the package to install when the language is not installed.
  */
 export const resolve = (language: string | Definition | undefined): Definition => {
-  if (typeof language === "object" && language !== null) return language
+  if (typeof language === "object" && language !== null) return check(language)
   if (language !== undefined) {
-    const found = find(language)
-    if (!found)
+    if (typeof language !== "string") throw new TypeError(`language must be "lua", "javascript" or a definition`)
+    const definition = find(language)
+    if (!definition)
       throw new Error(
-        `language "${language}" is not installed; install ${known[language].packageName} (npm install ${known[language].packageName})`,
+        `language "${language}" is not installed; install ${packages[language]} (npm install ${packages[language]})`,
       )
-    return found
+    return definition
   }
-  const found = find("javascript") ?? find("lua")
-  if (!found) throw new Error("no CodeMode language is installed; install @codemode/lang-lua or @codemode/lang-js")
-  return found
+  const definition = find("javascript") ?? find("lua")
+  if (!definition) throw new Error("no CodeMode language is installed; install @codemode/lang-lua or @codemode/lang-js")
+  return definition
 }
 
-/** The service shape: one language contributed by a layer. */
-export interface LanguageService {
-  readonly definition: Definition
+const check = (definition: Definition): Definition => {
+  for (const key of ["name", "workerModule", "instructions"] as const)
+    if (typeof definition[key] !== "string") throw new TypeError(`a language definition needs a string ${key}`)
+  if (typeof definition.dialect !== "object" || definition.dialect === null)
+    throw new TypeError(`language "${definition.name}": the definition needs a signature dialect`)
+  return definition
 }
 
-/** The `Language` tag. Lua and JavaScript layers can be merged: each is kept under its own key. */
-export class Language extends Context.Service<Language, LanguageService>()("@codemode/core/Language") {}
+/** No language was provided to a runtime built from layers. */
+export class LanguageNotProvided extends Data.TaggedError("LanguageNotProvided")<{
+  readonly language: string | undefined
+  readonly message: string
+}> {}
 
-/** The key prefix under which language layers register. */
-export const keyPrefix = "@codemode/core/Language/"
-
-/** A layer contributing `definition`. */
-export const layer = (definition: Definition): Layer.Layer<Language> =>
-  Layer.succeed(Context.Service<Language, LanguageService>(`${keyPrefix}${definition.name}`), { definition })
+/** A layer contributing `definition` to a runtime built from layers (`CodeMode.layer`). */
+export const layer = (definition: Definition): Layer.Layer<never, never, Contributions.Contributions> =>
+  Contributions.contribute((registry) => registry.addLanguage(check(definition)))

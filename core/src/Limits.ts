@@ -1,6 +1,7 @@
 /**
- * Execution limits: validation and the defaults of each language.
+ * Execution limits and their validation. Each language's definition carries its defaults.
  */
+import { checkKeys } from "./Options.js"
 
 /** The configurable limits. `Infinity` means unlimited. */
 export interface Limits {
@@ -12,26 +13,19 @@ export interface Limits {
   readonly maxOutputBytes: number
 }
 
-/** Lua's defaults: 120000 ms, 128 calls, 65536 bytes. */
-export const luaDefaults: Limits = { timeoutMs: 120_000, maxToolCalls: 128, maxOutputBytes: 65_536 }
-
-/** JavaScript's defaults: unlimited. */
-export const javascriptDefaults: Limits = { timeoutMs: Infinity, maxToolCalls: Infinity, maxOutputBytes: Infinity }
-
 const ranges: Record<keyof Limits, { readonly min: number; readonly max: number }> = {
   timeoutMs: { min: 1, max: 2_147_483_647 },
   maxToolCalls: { min: 0, max: 1_000_000_000 },
   maxOutputBytes: { min: 256, max: 1_073_741_824 },
 }
 
-/** Merge `given` over `defaults`, throwing `RangeError` naming the limit and its accepted range when invalid. */
+/**
+ * Merge `given` over `defaults`, throwing `RangeError` naming the limit and its accepted range when a value is
+ * invalid, and `TypeError` naming an unknown limit.
+ */
 export const resolve = (given: Partial<Limits> | undefined, defaults: Limits): Limits => {
   if (given === undefined) return defaults
-  if (typeof given !== "object" || given === null) throw new TypeError("limits must be an object")
-  for (const key of Object.keys(given)) {
-    if (!(key in ranges))
-      throw new RangeError(`unknown limit "${key}"; the limits are timeoutMs, maxToolCalls and maxOutputBytes`)
-  }
+  checkKeys("limits", given, Object.keys(ranges))
   const out: Record<string, number> = { ...defaults }
   for (const key of Object.keys(ranges) as Array<keyof Limits>) {
     const value = given[key]

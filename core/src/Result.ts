@@ -61,25 +61,74 @@ export const valueMarker = (total: number, limit: number) =>
 export const logMarker = (omitted: number) =>
   `…[truncated: ${omitted} more log line${omitted === 1 ? "" : "s"} omitted]`
 
+/** The most log bytes an execution keeps, whatever `maxOutputBytes` says (16 MiB). */
+export const MAX_LOG_BYTES = 16 * 1024 * 1024
+/** The longest log line kept, in UTF-16 code units; a longer line is cut and ends with a marker. */
+export const MAX_LOG_LINE = 100_000
+/** The most warnings an execution keeps, and their total size, whatever `maxOutputBytes` says. */
+export const MAX_WARNINGS = 1_000
+export const MAX_WARNING_BYTES = 1024 * 1024
+
+/**
+ * `line`, cut to {@link MAX_LOG_LINE} with a marker when longer. A line already cut (by the sandbox) is within the
+ * room left for the marker and passes unchanged.
+ */
+export const cutLogLine = (line: string): string =>
+  line.length > MAX_LOG_LINE + 64
+    ? `${line.slice(0, MAX_LOG_LINE)}…[truncated: the line was ${line.length} characters]`
+    : line
+
 /** Collects logs as they arrive, keeping at most `budget` bytes so memory stays bounded. */
 export class LogCollector {
   readonly lines: string[] = []
   bytes = 0
   omitted = 0
-  constructor(private readonly budget: number) {}
+  private readonly budget: number
+  constructor(budget: number) {
+    this.budget = Math.min(budget, MAX_LOG_BYTES)
+  }
   /** Add one log line. */
   add(line: string): void {
     if (this.omitted > 0) {
       this.omitted++
       return
     }
-    const size = byteLength(line) + 1
+    const text = cutLogLine(line)
+    const size = byteLength(text) + 1
     if (this.bytes + size > this.budget) {
       this.omitted++
       return
     }
-    this.lines.push(line)
+    this.lines.push(text)
     this.bytes += size
+  }
+}
+
+/** Collects warnings as they arrive, at most {@link MAX_WARNINGS} and {@link MAX_WARNING_BYTES}. */
+export class WarningCollector {
+  private readonly kept: Diagnostic.Diagnostic[] = []
+  private bytes = 0
+  private omitted = 0
+  /** Add one warning. */
+  add(warning: Diagnostic.Diagnostic): void {
+    const size = warning.message.length + 64
+    if (this.omitted > 0 || this.kept.length >= MAX_WARNINGS || this.bytes + size > MAX_WARNING_BYTES) {
+      this.omitted++
+      return
+    }
+    this.kept.push(warning)
+    this.bytes += size
+  }
+  /** The warnings kept, and a `Truncated` warning for those that were not. */
+  get list(): ReadonlyArray<Diagnostic.Diagnostic> {
+    if (this.omitted === 0) return this.kept
+    return [
+      ...this.kept,
+      Diagnostic.make(
+        "Truncated",
+        `${this.omitted} more warning${this.omitted === 1 ? " was" : "s were"} omitted (an execution keeps at most ${MAX_WARNINGS})`,
+      ),
+    ]
   }
 }
 

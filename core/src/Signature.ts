@@ -1,77 +1,45 @@
 /**
- * Rendering the type model as model-facing signatures: a TypeScript-like form for JavaScript programs and a
- * Lua-flavoured form for Lua programs, plus the expressions that call a tool by its path.
+ * Rendering the type model as model-facing signatures in a language's dialect, and the expressions that call a tool
+ * by its path.
  */
 import type { Property, Type } from "./TypeModel.js"
 
-/** The languages signatures are rendered for. */
-export type SignatureLanguage = "javascript" | "lua"
-
-const jsIdentifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/
-const luaIdentifier = /^[A-Za-z_][A-Za-z0-9_]*$/
-const luaKeywords = new Set(
-  "and break do else elseif end false for function goto if in local nil not or repeat return then true until while".split(
-    " ",
-  ),
-)
-
-const isLuaName = (segment: string) => luaIdentifier.test(segment) && !luaKeywords.has(segment)
-
-/** The expression that calls the tool at `path`, e.g. `tools.orders["lookup-by-id"]`. */
-export const toolExpression = (path: string, language: SignatureLanguage = "javascript"): string => {
-  let out = "tools"
-  for (const segment of path.split(".")) {
-    const plain = language === "lua" ? isLuaName(segment) : jsIdentifier.test(segment)
-    out += plain ? `.${segment}` : `[${JSON.stringify(segment)}]`
-  }
-  return out
-}
-
-interface Dialect {
+/**
+ * How one language writes types and calls: each language package provides its dialect (see its `signature.ts`), so
+ * core renders the language-neutral type model without knowing any language's syntax.
+ */
+export interface Dialect {
+  /** The language's name (`lua`, `javascript`). */
+  readonly name: string
+  /** The signature of the built-in `search`, in this language. */
+  readonly searchSignature: string
+  /** True when a path segment or key can be written without brackets or quotes. */
+  readonly isName: (segment: string) => boolean
   readonly any: string
   readonly null: string
   readonly void: string
   readonly integer: string
+  /** Between the fields of an object type. */
   readonly separator: string
+  /** Doc lines before a field (empty when the language documents fields with a trailing comment). */
   readonly comment: (lines: ReadonlyArray<string>, indent: string) => string
-  readonly trailingComment: (lines: ReadonlyArray<string>) => string
+  /** The doc of a field after it, its lines joined into one (empty when the field has none). */
+  readonly trailingComment: (doc: string) => string
+  /** A field name as written in an object type. */
   readonly key: (name: string) => string
+  /** A record of `value`s keyed by strings. */
   readonly record: (value: string) => string
+  /** What a call returns, given its output type (`Promise<…>` in JavaScript). */
   readonly result: (type: string) => string
+  /** The whole signature from the call expression, the input type and the result. */
   readonly call: (expression: string, input: string, output: string) => string
 }
 
-const typescript: Dialect = {
-  any: "unknown",
-  null: "null",
-  void: "void",
-  integer: "number",
-  separator: ";",
-  comment: (lines, indent) =>
-    lines.length === 0
-      ? ""
-      : lines.length === 1
-        ? `${indent}/** ${lines[0].replace(/\*\//g, "*\\/")} */\n`
-        : `${indent}/**\n${lines.map((l) => `${indent} * ${l.replace(/\*\//g, "*\\/")}`).join("\n")}\n${indent} */\n`,
-  trailingComment: () => "",
-  key: (name) => (jsIdentifier.test(name) ? name : JSON.stringify(name)),
-  record: (value) => `Record<string, ${value}>`,
-  result: (type) => `Promise<${type}>`,
-  call: (expression, input, output) => `${expression}(input: ${input}): ${output}`,
-}
-
-const lua: Dialect = {
-  any: "any",
-  null: "json.null",
-  void: "nil",
-  integer: "integer",
-  separator: ",",
-  comment: () => "",
-  trailingComment: (lines) => (lines.length ? ` -- ${joinDoc(lines)}` : ""),
-  key: (name) => (isLuaName(name) ? name : `[${JSON.stringify(name)}]`),
-  record: (value) => `{ [string]: ${value} }`,
-  result: (type) => type,
-  call: (expression, input, output) => `${expression}(${input}) -> ${output}`,
+/** The expression that calls the tool at `path`, e.g. `tools.orders["lookup-by-id"]`. */
+export const toolExpression = (path: string, dialect: Dialect): string => {
+  let out = "tools"
+  for (const segment of path.split(".")) out += dialect.isName(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`
+  return out
 }
 
 /** Doc lines on one line: sentences keep their punctuation, other lines are separated by semicolons. */
@@ -130,7 +98,8 @@ const render = (type: Type, dialect: Dialect, indent: string): string => {
       const oneLine = `{ ${fields.map((f) => f.text).join(`${dialect.separator} `)} }`
       if (!documented && oneLine.length <= 72 && !oneLine.includes("\n")) return oneLine
       const lines = fields.map(
-        (f) => `${dialect.comment(f.doc, inner)}${inner}${f.text}${dialect.separator}${dialect.trailingComment(f.doc)}`,
+        (f) =>
+          `${dialect.comment(f.doc, inner)}${inner}${f.text}${dialect.separator}${dialect.trailingComment(joinDoc(f.doc))}`,
       )
       if (type.additional)
         lines.push(`${inner}[key: string]: ${render(type.additional, dialect, inner)}${dialect.separator}`)
@@ -139,23 +108,11 @@ const render = (type: Type, dialect: Dialect, indent: string): string => {
   }
 }
 
-/** Render a type in the given language's syntax. */
-export const renderType = (type: Type, language: SignatureLanguage): string =>
-  render(type, language === "lua" ? lua : typescript, "")
+/** Render a type in `dialect`'s syntax. */
+export const renderType = (type: Type, dialect: Dialect): string => render(type, dialect, "")
 
 /** Render the call signature of the tool at `path` from its input and output types. */
-export const renderSignature = (path: string, input: Type, output: Type, language: SignatureLanguage): string => {
-  const dialect = language === "lua" ? lua : typescript
+export const renderSignature = (path: string, input: Type, output: Type, dialect: Dialect): string => {
   const inputText = input.kind === "void" ? "{}" : render(input, dialect, "")
-  return dialect.call(toolExpression(path, language), inputText, dialect.result(render(output, dialect, "")))
+  return dialect.call(toolExpression(path, dialect), inputText, dialect.result(render(output, dialect, "")))
 }
-
-/** The JavaScript signature of the built-in `search`. */
-export const searchSignature =
-  "search(input: { query?: string; namespace?: string; limit?: number; offset?: number }): " +
-  "{ items: Array<{ path: string; description: string; signature: string }>; remaining: number; next: number | null }"
-
-/** The Lua signature of the built-in `search`. */
-export const luaSearchSignature =
-  "search({ query?: string, namespace?: string, limit?: integer, offset?: integer }) -> " +
-  "{ items: { path: string, description: string, signature: string }[], remaining: integer, next: integer | json.null }"

@@ -1,8 +1,20 @@
 /**
  * Tools: host functions a program calls through `tools.<path>(input)`.
  */
-import type { Effect, Schema } from "effect"
+import { Data, type Effect, type Schema } from "effect"
+import { checkKeys } from "./Options.js"
 import { isEffectSchema } from "./TypeModel.js"
+
+/**
+ * Fail a tool's Effect with this when the program's input is wrong in a way the schema could not see (a field in
+ * the wrong place, a value the API refuses): the program gets an `InvalidToolInput` diagnostic with `message`
+ * instead of a `ToolFailure`, so a model knows to fix its call rather than retry it.
+ */
+export class InvalidInput extends Data.TaggedError("InvalidToolInput")<{ readonly message: string }> {}
+
+/** True when `error` is an {@link InvalidInput}. */
+export const isInvalidInput = (error: unknown): error is InvalidInput =>
+  typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "InvalidToolInput"
 
 /** The value an input or output schema describes: the decoded type of an Effect Schema, anything for JSON Schema. */
 export type SchemaType<S> = S extends Schema.Top ? S["Type"] : any
@@ -44,6 +56,7 @@ export const make = <const I, const O = undefined, A = unknown, E = never, R = n
 ): Tool<SchemaType<I>, A, E, R | SchemaServices<I> | SchemaServices<O>> => {
   if (typeof options !== "object" || options === null)
     throw new TypeError("Tool.make expects { description, input, execute }")
+  checkKeys("Tool.make", options, ["description", "input", "output", "execute"])
   if (typeof options.description !== "string") throw new TypeError("Tool.make: description must be a string")
   if (typeof options.execute !== "function")
     throw new TypeError("Tool.make: execute must be a function returning an Effect")

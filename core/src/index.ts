@@ -1,8 +1,10 @@
 /**
- * `@codemode/core`: the CodeMode kernel: tools, namespaces, extensions, hooks, limits, results, discovery and the
- * sandbox worker pool.
+ * `@codemode/core`: the host API of the CodeMode kernel: tools, namespaces, extensions, hooks, limits, results and
+ * diagnostics, discovery, the sandbox pool, and the layers a runtime is assembled from. What plugins need beyond
+ * this is in `@codemode/core/plugin`; what runs inside the sandbox is in `@codemode/core/sandbox`.
  */
 export * as CodeMode from "./CodeMode.js"
+export * as Contributions from "./Contributions.js"
 export * as Data from "./Data.js"
 export * as Diagnostic from "./Diagnostic.js"
 export * as Extension from "./Extension.js"
@@ -12,12 +14,8 @@ export * as Limits from "./Limits.js"
 export * as Namespace from "./Namespace.js"
 export * as Recorder from "./Recorder.js"
 export * as Result from "./Result.js"
-export * as Sandbox from "./sandbox/protocol.js"
 export * as Search from "./Search.js"
-export * as Signature from "./Signature.js"
 export * as Tool from "./Tool.js"
 export * as ToolSource from "./ToolSource.js"
-export * as ToolTree from "./ToolTree.js"
-export * as TypeModel from "./TypeModel.js"
-export { SandboxPool, type PoolOptions } from "./sandbox/Pool.js"
+export { machineDefaults, SandboxPool, type PoolOptions } from "./sandbox/Pool.js"
 export type { DataValue } from "./Data.js"

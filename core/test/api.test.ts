@@ -1,4 +1,4 @@
-import { CodeMode, Data, Extension, Limits, Namespace, SandboxPool, Tool } from "@codemode/core"
+import { CodeMode, Data, Extension, Language, Limits, Namespace, SandboxPool, Tool } from "@codemode/core"
 import { Effect, Schema } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { lineLanguage } from "./language.js"
@@ -121,13 +121,11 @@ describe("hooks", () => {
     const result = await run(`try call counted {"n":"5"}\nreturn $`, {
       tools: { counted },
       hooks: {
-        tool: {
-          before: (call: any) => {
-            seen.push(call)
-            return Effect.fail(new Error("not allowed"))
-          },
-          after: (_c: any, o: any) => void after.push(o._tag),
+        "tool.before": (call: any) => {
+          seen.push(call)
+          return Effect.fail(new Error("not allowed"))
         },
+        "tool.after": (_c: any, o: any) => void after.push(o.status),
       },
     })
     expect(seen).toEqual([{ name: "counted", input: { n: 5 } }])
@@ -140,10 +138,8 @@ describe("hooks", () => {
     const outcomes: unknown[] = []
     await run(`call orders.lookup {"id":"o1"}\ntry call failing {}\nreturn 1`, {
       hooks: {
-        tool: {
-          after: (call: any, outcome: any) =>
-            void outcomes.push([call.name, outcome._tag, outcome.value ?? outcome.error?.message]),
-        },
+        "tool.after": (call: any, outcome: any) =>
+          void outcomes.push([call.name, outcome.status, outcome.value ?? outcome.error?.message]),
       },
     })
     expect(outcomes).toEqual([
@@ -153,7 +149,7 @@ describe("hooks", () => {
   })
   it("search passes through the tool hooks", async () => {
     const names: string[] = []
-    await run(`search {"query":"order"}`, { hooks: { tool: { before: (call: any) => void names.push(call.name) } } })
+    await run(`search {"query":"order"}`, { hooks: { "tool.before": (call: any) => void names.push(call.name) } })
     expect(names).toEqual(["search"])
   })
 })
@@ -176,7 +172,7 @@ describe("extensions", () => {
     const calls: unknown[] = []
     const result = await run(`ext fs fs.readFile ["a.txt"]\nreturn $`, {
       extensions: [fsExt],
-      hooks: { extension: { before: (call: any) => void calls.push(call) } },
+      hooks: { "extension.before": (call: any) => void calls.push(call) },
     })
     expect(result).toMatchObject({ ok: true, value: "contents of a.txt" })
     expect(calls).toEqual([{ extension: "fs", name: "fs.readFile", args: ["a.txt"] }])
@@ -195,7 +191,7 @@ describe("extensions", () => {
     const ext = Extension.make({ name: "x", globals: { touch: () => void (called = true) } })
     const result = await run(`try ext x touch []\nreturn $`, {
       extensions: [ext],
-      hooks: { extension: { before: () => Promise.reject(new Error("denied by policy")) } },
+      hooks: { "extension.before": () => Promise.reject(new Error("denied by policy")) },
     })
     expect(called).toBe(false)
     expect(result).toMatchObject({ ok: true, value: { error: "touch was denied: denied by policy" } })
@@ -235,13 +231,17 @@ describe("limits", () => {
     expect(() => CodeMode.make({ language: lineLanguage(), limits: { maxToolCalls: 1.5 } })).toThrow(/maxToolCalls/)
     expect(() => CodeMode.make({ language: lineLanguage(), limits: { maxOutputBytes: 10 } })).toThrow(/maxOutputBytes/)
     expect(() => CodeMode.make({ language: lineLanguage(), limits: { bogus: 1 } as any })).toThrow(
-      /unknown limit "bogus"/,
+      /limits: unknown option "bogus"/,
     )
     expect(CodeMode.make({ language: lineLanguage(), limits: { timeoutMs: Infinity } }).limits.timeoutMs).toBe(Infinity)
   })
   it("has the seed's defaults per language", () => {
-    expect(Limits.luaDefaults).toEqual({ timeoutMs: 120000, maxToolCalls: 128, maxOutputBytes: 65536 })
-    expect(Limits.javascriptDefaults).toEqual({ timeoutMs: Infinity, maxToolCalls: Infinity, maxOutputBytes: Infinity })
+    expect(Language.find("lua")!.defaults).toEqual({ timeoutMs: 120000, maxToolCalls: 128, maxOutputBytes: 65536 })
+    expect(Language.find("javascript")!.defaults).toEqual({
+      timeoutMs: Infinity,
+      maxToolCalls: Infinity,
+      maxOutputBytes: Infinity,
+    })
   })
   it("maxToolCalls ends the program with ToolCallLimitExceeded, uncatchable, keeping admitted calls", async () => {
     const code = [`call silent {}`, `call silent {}`, `try call silent {}`, `return 1`].join("\n")

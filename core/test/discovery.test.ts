@@ -1,7 +1,8 @@
-import { CodeMode, Namespace, Search, Signature, Tool, TypeModel } from "@codemode/core"
+import { CodeMode, Namespace, Search, Tool } from "@codemode/core"
+import { Signature, TypeModel } from "@codemode/core/plugin"
 import { Effect, Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { lineLanguage } from "./language.js"
+import { dialect, lineLanguage } from "./language.js"
 
 const tool = (description: string, input: unknown = { type: "object" }, output?: unknown) =>
   Tool.make({ description, input, ...(output ? { output } : {}), execute: () => Effect.succeed(null) } as any)
@@ -108,7 +109,7 @@ describe("search", () => {
 
 describe("type model and signatures", () => {
   const render = (schema: unknown, language: "javascript" | "lua" = "javascript") =>
-    Signature.renderType(TypeModel.fromSchema(schema), language)
+    Signature.renderType(TypeModel.fromSchema(schema), dialect(language))
 
   it("renders Effect Schemas", () => {
     const input = Schema.Struct({
@@ -193,10 +194,10 @@ describe("type model and signatures", () => {
       },
     }
     const model = TypeModel.fromSchema(schema)
-    expect(Signature.renderType(TypeModel.project(model, "request"), "javascript")).toBe(
+    expect(Signature.renderType(TypeModel.project(model, "request"), dialect("javascript"))).toBe(
       "{ password?: string; name?: string }",
     )
-    expect(Signature.renderType(TypeModel.project(model, "response"), "javascript")).toBe(
+    expect(Signature.renderType(TypeModel.project(model, "response"), dialect("javascript"))).toBe(
       "{ id?: string; name?: string }",
     )
   })
@@ -208,7 +209,7 @@ describe("type model and signatures", () => {
       properties: { id: { $ref: "#/$defs/Id" }, name: { type: "string" } },
     }
     const model = TypeModel.fromSchema(schema)
-    expect(Signature.renderType(TypeModel.project(model, "request"), "javascript")).toBe("{ name?: string }")
+    expect(Signature.renderType(TypeModel.project(model, "request"), dialect("javascript"))).toBe("{ name?: string }")
   })
 
   it("joins Lua doc lines readably", () => {
@@ -233,7 +234,7 @@ describe("type model and signatures", () => {
   })
 
   it("renders whole signatures, including tools without output", () => {
-    const rt = CodeMode.make({ language: lineLanguage({ signatures: "javascript" }), tools })
+    const rt = CodeMode.make({ language: lineLanguage({ dialect: dialect("javascript") }), tools })
     expect(rt.catalog.find((c) => c.path === "orders.lookup-by-email")!.signature).toBe(
       'tools.orders["lookup-by-email"](input: Record<string, unknown>): Promise<void>',
     )
@@ -241,7 +242,7 @@ describe("type model and signatures", () => {
       "a.b",
       TypeModel.fromSchema(Schema.Struct({ id: Schema.String })),
       TypeModel.fromSchema(Schema.Struct({ ok: Schema.Boolean })),
-      "javascript",
+      dialect("javascript"),
     )
     expect(output).toBe("tools.a.b(input: { id: string }): Promise<{ ok: boolean }>")
     expect(CodeMode.searchSignature).toMatch(/^search\(input: \{ query\?: string/)

@@ -1,4 +1,4 @@
-import { CodeMode, Extension, Language, Tool, ToolSource } from "@codemode/core"
+import { CodeMode, Contributions, Extension, Language, Tool, ToolSource } from "@codemode/core"
 import { Effect, Layer, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { lineLanguage } from "./language.js"
@@ -25,20 +25,21 @@ describe("layer form", () => {
       return { catalog, result }
     })
     const { catalog, result } = await Effect.runPromise(
-      program.pipe(Effect.provide(CodeMode.layer().pipe(Layer.provide(env)))),
+      program.pipe(Effect.provide(CodeMode.layer().pipe(Layer.provide(env), Layer.provide(Contributions.layer)))),
     )
     expect(catalog).toEqual(["orders.echo", "top"])
     expect(result).toMatchObject({ ok: true, value: 42 })
   })
 
-  it("fails clearly when no language is provided", async () => {
-    const exit = await Effect.runPromiseExit(
-      Effect.provide(
-        Effect.service(CodeMode.CodeMode),
-        CodeMode.layer({ language: "lua" }).pipe(Layer.provide(Layer.empty as any)),
-      ) as any,
+  it("fails with a typed error when no language is provided", async () => {
+    const error = await Effect.runPromise(
+      Effect.service(CodeMode.CodeMode).pipe(
+        Effect.provide(CodeMode.layer({ language: "lua" }).pipe(Layer.provide(Contributions.layer))),
+        Effect.flip,
+      ),
     )
-    expect(String((exit as any).cause)).toMatch(/lua is not provided; provide the layer from @codemode\/lang-lua/)
+    expect(error).toBeInstanceOf(Language.LanguageNotProvided)
+    expect(error.message).toMatch(/lua is not provided; provide the layer from @codemode\/lang-lua/)
   })
 })
 

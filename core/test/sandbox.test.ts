@@ -86,7 +86,7 @@ describe("sandbox worker", () => {
       language: lineLanguage(),
       tools: { slow },
       pool,
-      hooks: { tool: { after: (_call, outcome) => void outcomes.push(outcome._tag) } },
+      hooks: { "tool.after": (_call, outcome) => void outcomes.push(outcome.status) },
     })
     const exit = await Effect.runPromiseExit(
       rt.execute(`call slow {"ms":10000,"value":"never"}`).pipe(Effect.timeout("100 millis")),
@@ -102,7 +102,7 @@ describe("sandbox worker", () => {
       language: lineLanguage(),
       tools: { slow },
       pool,
-      hooks: { tool: { after: (_call, outcome) => void outcomes.push(outcome._tag) } },
+      hooks: { "tool.after": (_call, outcome) => void outcomes.push(outcome.status) },
     })
     const result = await Effect.runPromise(rt.execute(`start slow {"ms":10000,"value":"never"}\nreturn "done"`))
     expect(result).toMatchObject({ ok: true, value: "done", toolCalls: [{ name: "slow", status: "interrupted" }] })

@@ -1,176 +1,325 @@
 /**
- * The pool of sandbox workers on the host side.
+ * The pool of sandbox processes on the host side.
  *
- * Workers are `worker_threads` with `resourceLimits`; they are unref'ed so the pool never keeps the process alive.
- * A worker that timed out, was interrupted or crashed is terminated and replaced, never reused.
+ * Each sandbox is a child process (see `process.ts`) running one interpreter thread, so a fatal failure inside it
+ * (V8 aborting on its heap limit, a crash of the engine) ends that process only. A sandbox that timed out, was
+ * interrupted, crashed or asked to retire is killed and never reused; idle sandboxes never keep the host alive, and
+ * every sandbox exits when the host does. Sizes follow from the machine: see {@link machineDefaults}.
  */
-import { availableParallelism } from "node:os"
-import { MessageChannel, type MessagePort, Worker } from "node:worker_threads"
+import { type ChildProcess, spawn } from "node:child_process"
+import type { Readable, Writable } from "node:stream"
+import { availableParallelism, totalmem } from "node:os"
+import { encodeFrame, FrameReader } from "./frames.js"
+import type { HostMessage, SandboxMessage } from "./messages.js"
 import type { HostOutcome, RunRequest } from "./protocol.js"
-import type { RunMessage, WorkerMessage } from "./messages.js"
 
 /** Pool settings. */
 export interface PoolOptions {
-  /** Workers kept warm when idle (default: the number of cores). */
+  /** Sandboxes kept warm when idle (default: the number of cores, at most `maxWorkers`). */
   readonly keepIdle?: number
-  /** Most workers alive at once; further executions wait (default 64). */
+  /** Most sandbox processes alive at once; further executions wait (default: {@link machineDefaults}). */
   readonly maxWorkers?: number
-  /** Heap limit of each worker in MB (default 512). */
+  /** Heap limit of each sandbox's interpreter in MB (default: {@link machineDefaults}). */
   readonly maxOldGenerationSizeMb?: number
-  /** The worker script; defaults to the built `sandbox-worker.js` beside this module. */
-  readonly workerUrl?: URL
+  /** Stack of each sandbox's interpreter in MB (default 64). */
+  readonly stackSizeMb?: number
 }
 
-/** How one run on a worker ended, as seen by the host. */
-export type WorkerEvent =
-  | { readonly type: "message"; readonly message: WorkerMessage }
+const MB = 1024 * 1024
+/** What a sandbox process costs beyond its interpreter's heap: the process, its threads, the young generation. */
+export const SANDBOX_OVERHEAD_MB = 96
+/** The share of the machine's memory that all sandboxes together may use. */
+export const MEMORY_BUDGET_SHARE = 0.5
+
+/**
+ * The pool's defaults for a machine: up to four sandboxes a core (programs mostly wait on tools), each with a heap of
+ * at most 512 MB, such that `maxWorkers × (heap + SANDBOX_OVERHEAD_MB)` stays within half the machine's memory.
+ */
+export const machineDefaults = (
+  cores: number = availableParallelism(),
+  memoryBytes: number = totalmem(),
+): { readonly maxWorkers: number; readonly heapMb: number; readonly budgetMb: number } => {
+  const budgetMb = Math.floor((memoryBytes * MEMORY_BUDGET_SHARE) / MB)
+  let maxWorkers = Math.min(64, Math.max(4, cores * 4))
+  const minHeap = 256
+  if (maxWorkers * (minHeap + SANDBOX_OVERHEAD_MB) > budgetMb)
+    maxWorkers = Math.max(1, Math.floor(budgetMb / (minHeap + SANDBOX_OVERHEAD_MB)))
+  const heapMb = Math.max(64, Math.min(512, Math.floor(budgetMb / maxWorkers) - SANDBOX_OVERHEAD_MB))
+  return { maxWorkers, heapMb, budgetMb }
+}
+
+/** What the host hears from a sandbox during a run. */
+export type SandboxEvent =
+  | { readonly type: "message"; readonly message: Exclude<SandboxMessage, { t: "ready" } | { t: "crash" }> }
   | { readonly type: "crash"; readonly reason: string; readonly outOfMemory: boolean }
 
-/** One sandbox worker. */
-export class SandboxWorker {
-  private readonly signal: Int32Array
-  private readonly replies: MessagePort
-  private listener: ((event: WorkerEvent) => void) | undefined
+/** The most stderr text kept from a sandbox, to tell why it died. */
+const STDERR_TAIL = 16 * 1024
+const outOfMemoryText = /heap out of memory|Reached heap limit|Allocation failed|out of memory/i
+
+const processEntry = () => new URL("./sandbox-process.js", import.meta.url)
+
+/** The environment of a sandbox process: nothing of the host's (no tokens, no NODE_OPTIONS), only the time zone. */
+const sandboxEnv = (): NodeJS.ProcessEnv => (process.env.TZ ? { TZ: process.env.TZ } : {})
+
+/** One sandbox process. */
+export class Sandbox {
+  private readonly child: ChildProcess
+  private readonly input: Writable
+  private readonly output: Readable
+  private readonly reader = new FrameReader()
+  private listener: ((event: SandboxEvent) => void) | undefined
+  private current = 0
   private runs = 0
+  private stderrTail = ""
+  private crashReport: { reason: string; outOfMemory: boolean } | undefined
+  private finished = false
+  /** The modules this sandbox has loaded or been asked to load. */
+  readonly modules = new Set<string>()
+  /** True once the process is killed or gone. */
   dead = false
 
   constructor(
-    private readonly worker: Worker,
-    signal: SharedArrayBuffer,
-    replies: MessagePort,
+    heapMb: number,
+    stackMb: number,
+    private readonly onGone: (sandbox: Sandbox) => void,
   ) {
-    this.signal = new Int32Array(signal)
-    this.replies = replies
-    worker.on("message", (message: WorkerMessage) => this.listener?.({ type: "message", message }))
-    worker.on("error", (error: Error & { code?: string }) => {
-      this.dead = true
-      const outOfMemory = error.code === "ERR_WORKER_OUT_OF_MEMORY"
-      this.listener?.({ type: "crash", reason: error.message, outOfMemory })
+    this.child = spawn(process.execPath, [processEntry().pathname, JSON.stringify({ heapMb, stackMb })], {
+      stdio: ["pipe", "ignore", "pipe", "pipe", "pipe"],
+      env: sandboxEnv(),
+      windowsHide: true,
     })
-    worker.on("exit", (code) => {
-      if (this.dead) return
-      this.dead = true
-      this.listener?.({ type: "crash", reason: `the sandbox worker exited with code ${code}`, outOfMemory: false })
+    this.input = this.child.stdio[3] as Writable
+    this.output = this.child.stdio[4] as Readable
+    this.output.on("data", (chunk: Buffer) => this.receive(chunk))
+    this.child.stderr!.on("data", (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL)
     })
+    for (const stream of [this.input, this.child.stdin!]) stream.on("error", () => this.kill())
+    this.child.on("error", (error) => this.gone(`the sandbox process could not run: ${error.message}`))
+    this.child.on("close", (code, signal) =>
+      this.gone(`the sandbox process exited (${signal ? `signal ${signal}` : `code ${code}`})`),
+    )
+    this.idle()
   }
 
-  /** Start running `request` with the language runtime at `module`; events go to `listener`. Returns the run id. */
-  run(module: string, request: RunRequest, deadline: number, listener: (event: WorkerEvent) => void): number {
-    this.listener = listener
-    // A running program keeps the process alive, like any pending I/O; an idle worker does not.
-    this.worker.ref()
-    const run = ++this.runs
-    const message: RunMessage = { t: "run", run, module, request, deadline }
-    this.worker.postMessage(message)
-    return run
-  }
-
-  /** Answer a call and wake the worker. */
-  reply(ticket: number, outcome: HostOutcome): void {
-    if (this.dead) return
-    this.replies.postMessage({ ticket, outcome })
-    Atomics.add(this.signal, 0, 1)
-    // Slot 1 says the worker is asleep; while it polls, the answer is picked up without a wake-up call.
-    if (Atomics.load(this.signal, 1) === 1) Atomics.notify(this.signal, 0)
-  }
-
-  /** Stop listening (between runs). */
-  detach(): void {
-    this.listener = undefined
-    this.worker.unref()
-  }
-
-  /** Terminate the worker now. */
-  terminate(): void {
-    this.dead = true
-    this.listener = undefined
-    this.replies.close()
-    void this.worker.terminate()
-  }
-}
-
-const defaultWorkerUrl = () => new URL("./sandbox-worker.js", import.meta.url)
-
-/** A pool of sandbox workers. */
-export class SandboxPool {
-  private readonly idle: SandboxWorker[] = []
-  private readonly waiting: Array<(worker: SandboxWorker) => void> = []
-  private alive = 0
-  private closed = false
-  private readonly keepIdle: number
-  private readonly maxWorkers: number
-  private readonly maxOld: number
-  private readonly workerUrl: URL
-
-  constructor(options: PoolOptions = {}) {
-    this.keepIdle = options.keepIdle ?? availableParallelism()
-    this.maxWorkers = options.maxWorkers ?? 64
-    this.maxOld = options.maxOldGenerationSizeMb ?? 512
-    this.workerUrl = options.workerUrl ?? defaultWorkerUrl()
-  }
-
-  private spawn(): SandboxWorker {
-    const signal = new SharedArrayBuffer(8)
-    const channel = new MessageChannel()
-    const worker = new Worker(this.workerUrl, {
-      workerData: { signal, replies: channel.port2 },
-      transferList: [channel.port2],
-      resourceLimits: { maxOldGenerationSizeMb: this.maxOld, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 },
-      stdout: false,
-      stderr: false,
-    })
-    this.alive++
-    const sandbox = new SandboxWorker(worker, signal, channel.port1)
-    // Listeners re-reference the worker's port, so unreference only once they are attached.
-    worker.once("exit", () => {
-      this.alive--
-      const index = this.idle.indexOf(sandbox)
-      if (index >= 0) this.idle.splice(index, 1)
-      this.pump()
-    })
-    worker.unref()
-    channel.port1.unref()
-    return sandbox
-  }
-
-  private pump(): void {
-    while (this.waiting.length > 0 && !this.closed && this.alive < this.maxWorkers) {
-      this.waiting.shift()!(this.spawn())
+  private receive(chunk: Buffer): void {
+    let messages: unknown[]
+    try {
+      messages = this.reader.push(chunk)
+    } catch (error) {
+      this.crashReport = {
+        reason: `the sandbox sent a malformed message: ${(error as Error).message}`,
+        outOfMemory: false,
+      }
+      this.kill()
+      return
+    }
+    for (const raw of messages) {
+      const message = raw as SandboxMessage
+      if (message.t === "ready") continue
+      if (message.t === "crash") {
+        this.crashReport = { reason: message.reason, outOfMemory: message.outOfMemory }
+        continue
+      }
+      // Only the run in progress is heard; anything else is a leftover of a finished run.
+      if (message.run !== this.current || this.listener === undefined) continue
+      this.listener({ type: "message", message })
     }
   }
 
-  /** Take an idle worker, start a new one, or wait for one. */
-  acquire(): Promise<SandboxWorker> {
-    if (this.closed) return Promise.reject(new Error("the sandbox pool is closed"))
-    const worker = this.idle.pop()
-    if (worker) return Promise.resolve(worker)
-    if (this.alive < this.maxWorkers) return Promise.resolve(this.spawn())
-    return new Promise((resolve) => this.waiting.push(resolve))
+  private gone(reason: string): void {
+    if (this.finished) return
+    this.finished = true
+    // A sandbox the host killed on purpose has no listener left; any other death is reported to the run.
+    const listener = this.dead ? undefined : this.listener
+    this.dead = true
+    this.listener = undefined
+    if (listener) {
+      const outOfMemory = this.crashReport?.outOfMemory === true || outOfMemoryText.test(this.stderrTail)
+      listener({ type: "crash", reason: this.crashReport?.reason ?? reason, outOfMemory })
+    }
+    this.onGone(this)
   }
 
-  /** Give back a worker whose run ended cleanly. */
-  release(worker: SandboxWorker): void {
-    worker.detach()
-    if (worker.dead) return
+  private send(message: HostMessage): void {
+    if (this.dead) return
+    this.input.write(encodeFrame(message))
+  }
+
+  /** Idle sandboxes never keep the host alive. */
+  private idle(): void {
+    this.child.unref()
+    for (const stream of [this.input, this.output, this.child.stderr, this.child.stdin] as Array<
+      { unref?: () => void } | null | undefined
+    >)
+      stream?.unref?.()
+  }
+
+  private busy(): void {
+    this.child.ref()
+    for (const stream of [this.input, this.output, this.child.stderr, this.child.stdin] as Array<
+      { ref?: () => void } | null | undefined
+    >)
+      stream?.ref?.()
+  }
+
+  /** Ask the sandbox to load `modules` before its first run. */
+  preload(modules: ReadonlyArray<string>): void {
+    const fresh = modules.filter((m) => !this.modules.has(m))
+    if (fresh.length === 0) return
+    for (const m of fresh) this.modules.add(m)
+    this.send({ t: "preload", modules: fresh })
+  }
+
+  /** Start running `request` with the language runtime at `module`; events go to `listener`. Returns the run id. */
+  start(module: string, request: RunRequest, deadline: number, listener: (event: SandboxEvent) => void): number {
+    const run = ++this.runs
+    this.current = run
+    this.listener = listener
+    this.modules.add(module)
+    // A running program keeps the host alive, like any pending I/O.
+    this.busy()
+    this.send({ t: "run", run, module, request, deadline: Number.isFinite(deadline) ? deadline : 8.64e15 })
+    return run
+  }
+
+  /** Answer call `ticket` of run `run`; dropped when that run is over. */
+  answer(run: number, ticket: number, outcome: HostOutcome): void {
+    if (run !== this.current || this.listener === undefined) return
+    this.send({ t: "answer", run, ticket, outcome })
+  }
+
+  /** Reply to barrier `id` of run `run`: every answer sent so far precedes it. */
+  barrier(run: number, id: number): void {
+    if (run !== this.current || this.listener === undefined) return
+    this.send({ t: "barrier", run, id })
+  }
+
+  /** Stop listening to the run in progress (it ended). */
+  detach(): void {
+    this.listener = undefined
+    this.current = 0
+    this.idle()
+  }
+
+  /** Kill the sandbox process now. */
+  kill(): void {
+    if (this.dead) return
+    this.dead = true
+    this.listener = undefined
+    this.child.kill("SIGKILL")
+  }
+}
+
+/** A pool of sandbox processes. */
+export class SandboxPool {
+  private readonly idle: Sandbox[] = []
+  private readonly waiting: Array<(sandbox: Sandbox) => void> = []
+  private alive = 0
+  private closed = false
+  private readonly keepIdle: number
+  /** Most sandboxes alive at once. */
+  readonly maxWorkers: number
+  /** Heap limit of each sandbox's interpreter, in MB. */
+  readonly heapMb: number
+  private readonly stackMb: number
+  private readonly wanted = new Set<string>()
+  private started = false
+
+  constructor(options: PoolOptions = {}) {
+    const machine = machineDefaults()
+    this.maxWorkers = options.maxWorkers ?? machine.maxWorkers
+    this.keepIdle = Math.min(options.keepIdle ?? availableParallelism(), this.maxWorkers)
+    this.heapMb = options.maxOldGenerationSizeMb ?? machine.heapMb
+    this.stackMb = options.stackSizeMb ?? 64
+  }
+
+  private spawn(): Sandbox {
+    this.alive++
+    const sandbox = new Sandbox(this.heapMb, this.stackMb, (gone) => this.forget(gone))
+    if (this.wanted.size > 0) sandbox.preload([...this.wanted])
+    return sandbox
+  }
+
+  private forget(sandbox: Sandbox): void {
+    this.alive--
+    const index = this.idle.indexOf(sandbox)
+    if (index >= 0) this.idle.splice(index, 1)
+    this.pump()
+    this.replenish()
+  }
+
+  private pump(): void {
+    while (this.waiting.length > 0 && !this.closed && this.alive < this.maxWorkers) this.waiting.shift()!(this.spawn())
+  }
+
+  /** Keep `keepIdle` sandboxes started, off the critical path (after a sandbox was killed, or at the first use). */
+  private replenish(): void {
+    while (
+      !this.closed &&
+      this.idle.length < this.keepIdle &&
+      this.alive < this.maxWorkers &&
+      this.waiting.length === 0
+    )
+      this.idle.push(this.spawn())
+  }
+
+  /**
+   * Get a sandbox for a program in `module`: an idle one, a new one, or the next one released. `deliver` is called
+   * once with it; the returned function withdraws the request (after delivery it does nothing).
+   */
+  acquire(module: string, deliver: (sandbox: Sandbox) => void): () => void {
+    if (this.closed) throw new Error("the sandbox pool is closed")
+    if (!this.wanted.has(module)) {
+      this.wanted.add(module)
+      for (const sandbox of this.idle) sandbox.preload([module])
+    }
+    const first = !this.started
+    this.started = true
+    const ready = this.idle.findIndex((s) => s.modules.has(module))
+    const sandbox = ready >= 0 ? this.idle.splice(ready, 1)[0] : this.idle.pop()
+    if (sandbox) {
+      deliver(sandbox)
+      return () => {}
+    }
+    if (this.alive < this.maxWorkers) {
+      deliver(this.spawn())
+      // The first execution also starts the pool's warm sandboxes, so that the next ones find them ready.
+      if (first) this.replenish()
+      return () => {}
+    }
+    this.waiting.push(deliver)
+    return () => {
+      const index = this.waiting.indexOf(deliver)
+      if (index >= 0) this.waiting.splice(index, 1)
+    }
+  }
+
+  /** Give back a sandbox whose run ended cleanly. */
+  release(sandbox: Sandbox): void {
+    sandbox.detach()
+    if (sandbox.dead) return
     const next = this.waiting.shift()
-    if (next) return next(worker)
-    if (this.closed || this.idle.length >= this.keepIdle) return worker.terminate()
-    this.idle.push(worker)
+    if (next) return next(sandbox)
+    if (this.closed || this.idle.length >= this.keepIdle) return sandbox.kill()
+    this.idle.push(sandbox)
   }
 
-  /** Terminate a worker that cannot be reused (timeout, interruption, crash). */
-  discard(worker: SandboxWorker): void {
-    worker.terminate()
+  /** Kill a sandbox that cannot be reused (timeout, interruption, crash, retirement). */
+  discard(sandbox: Sandbox): void {
+    sandbox.kill()
+    this.replenish()
   }
 
-  /** Terminate every idle worker and refuse new executions. */
+  /** Kill every idle sandbox and refuse new executions. */
   close(): void {
     this.closed = true
-    for (const worker of this.idle.splice(0)) worker.terminate()
+    for (const sandbox of this.idle.splice(0)) sandbox.kill()
   }
 }
 
 let shared: SandboxPool | undefined
 
-/** The process-wide pool used when no pool is given. Its workers never keep the process alive. */
+/** The process-wide pool used when no pool is given. Its sandboxes never keep the process alive. */
 export const sharedPool = (): SandboxPool => (shared ??= new SandboxPool())

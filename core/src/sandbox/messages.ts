@@ -1,15 +1,14 @@
 /**
- * Messages between the host and a sandbox worker.
+ * Messages between the host and a sandbox process, as frames (see `frames.ts`).
+ *
+ * Every message about a program carries its run id, and every answer its call's ticket: a sandbox keeps only answers
+ * for the run in progress and the tickets it is waiting for, and the host keeps only messages of the run it is
+ * serving. Whatever else arrives is dropped, so no execution can see another's answers.
  */
 import type { Diagnostic } from "../Diagnostic.js"
 import type { HostCall, HostOutcome, RunOutcome, RunRequest } from "./protocol.js"
 
-/** Data every worker starts with: the wake-up counter shared with the host and the port answers arrive on. */
-export interface WorkerData {
-  readonly signal: SharedArrayBuffer
-}
-
-/** Host → worker: run a program. */
+/** Host → sandbox: run a program (`run` ids increase for each run of one sandbox). */
 export interface RunMessage {
   readonly t: "run"
   readonly run: number
@@ -18,16 +17,52 @@ export interface RunMessage {
   readonly deadline: number
 }
 
-/** Host → worker, on the reply port: the answer to a call. */
-export interface HostMessage {
+/** Host → sandbox: the answer to a call of run `run`. */
+export interface AnswerMessage {
+  readonly t: "answer"
+  readonly run: number
   readonly ticket: number
   readonly outcome: HostOutcome
 }
 
-/** Worker → host. */
-export type WorkerMessage =
-  | { readonly t: "call"; readonly ticket: number; readonly call: HostCall }
-  | { readonly t: "cancel"; readonly ticket: number }
-  | { readonly t: "log"; readonly line: string }
-  | { readonly t: "warn"; readonly diagnostic: Diagnostic }
-  | { readonly t: "done"; readonly run: number; readonly outcome: RunOutcome }
+/** Host → sandbox: every answer sent before this one has been written (the reply to a `barrier`). */
+export interface BarrierReply {
+  readonly t: "barrier"
+  readonly run: number
+  readonly id: number
+}
+
+/** Host → sandbox: load these language modules now, so that the first run does not wait for them. */
+export interface PreloadMessage {
+  readonly t: "preload"
+  readonly modules: ReadonlyArray<string>
+}
+
+/** What the host sends. */
+export type HostMessage = RunMessage | AnswerMessage | BarrierReply | PreloadMessage
+
+/** What the sandbox sends. */
+export type SandboxMessage =
+  | { readonly t: "ready" }
+  | { readonly t: "call"; readonly run: number; readonly ticket: number; readonly call: HostCall }
+  | { readonly t: "cancel"; readonly run: number; readonly ticket: number }
+  | { readonly t: "barrier"; readonly run: number; readonly id: number }
+  | { readonly t: "log"; readonly run: number; readonly line: string }
+  | { readonly t: "warn"; readonly run: number; readonly diagnostic: Diagnostic }
+  | {
+      readonly t: "done"
+      readonly run: number
+      readonly outcome: RunOutcome
+      /** Set when the sandbox must not be reused (its language could not reset its state). */
+      readonly retire?: string
+    }
+  | {
+      /** The sandbox is about to die: `outOfMemory` when its heap limit was reached. */
+      readonly t: "crash"
+      readonly reason: string
+      readonly outOfMemory: boolean
+    }
+
+/** File descriptors of the two channels inside a sandbox process. */
+export const TO_SANDBOX_FD = 3
+export const FROM_SANDBOX_FD = 4

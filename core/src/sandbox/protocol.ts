@@ -96,12 +96,23 @@ export interface SandboxHost {
   start(call: HostCall): number
   /** Block until one started call ends; returns its ticket and outcome. Throws when nothing is in flight. */
   waitAny(): { readonly ticket: number; readonly outcome: HostOutcome }
+  /**
+   * The started calls that have already ended on the host, without waiting for the others: one round trip, so every
+   * answer the host had produced before it is included. Each is returned once and is no longer in flight. Used at
+   * the end of a program to see which un-awaited calls already failed.
+   */
+  settledCalls(): ReadonlyArray<{ readonly ticket: number; readonly outcome: HostOutcome }>
   /** Tell the host that the program no longer needs a started call (it will be interrupted). */
   cancel(ticket: number): void
   /** Append one line to the program's logs. */
   log(line: string): void
   /** Add a non-fatal diagnostic. */
   warn(diagnostic: Diagnostic): void
+  /**
+   * Say that this sandbox must not run another program after this one (the language could not reset its state, for
+   * example a realm whose restore threw). The host discards it once the run ends; the run's outcome stands.
+   */
+  retire(reason: string): void
   /** `Date.now()` value after which the execution has timed out (`Infinity` when unlimited). */
   readonly deadline: number
 }

@@ -1,60 +1,60 @@
 /**
- * The sandbox worker's entry point. It imports language runtimes on demand and runs one program at a time; every
- * host call is a message to the host followed by `Atomics.wait` until the host's answer arrives on the reply port.
+ * The interpreter thread of a sandbox process. It loads language runtimes on demand and runs one program at a time.
+ * It has no event loop to spare: it blocks reading the host's frames, so a host call is a frame out and a blocking
+ * read until the answer to that ticket arrives. Answers for another run, or for a ticket nobody waits for, are
+ * dropped.
  */
-import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads"
-import type { HostCall, HostOutcome, LanguageRuntime, RunOutcome, RunRequest, SandboxHost } from "./protocol.js"
-import type { HostMessage, RunMessage, WorkerData, WorkerMessage } from "./messages.js"
+import { cutLogLine } from "../Result.js"
+import { BlockingFrameReader, writeFrame } from "./frames.js"
+import { FROM_SANDBOX_FD, type HostMessage, type RunMessage, type SandboxMessage, TO_SANDBOX_FD } from "./messages.js"
+import type { Diagnostic, HostCall, HostOutcome, LanguageRuntime, RunOutcome, SandboxHost } from "./protocol.js"
 
-const { signal: signalBuffer, replies } = workerData as WorkerData & { replies: MessagePort }
-const signal = new Int32Array(signalBuffer)
-const port = parentPort!
+/** The most warnings one run sends; the host adds a `Truncated` warning for the rest. */
+const MAX_WARNINGS = 1_000
+
+const reader = new BlockingFrameReader(TO_SANDBOX_FD)
+const send = (message: SandboxMessage) => writeFrame(FROM_SANDBOX_FD, message)
 const runtimes = new Map<string, LanguageRuntime>()
-/** How long the worker polls for an answer before it sleeps. */
-const spinMicros = 50
 
-const send = (message: WorkerMessage) => port.postMessage(message)
-
-/** Answers that arrived for started calls but have not been claimed by `waitAny` yet. */
+/** One run's view of the host. */
 class Bridge implements SandboxHost {
   private nextTicket = 1
+  private nextBarrier = 1
+  private warnings = 0
   private readonly inFlight = new Set<number>()
   private readonly ready: Array<{ ticket: number; outcome: HostOutcome }> = []
-  constructor(readonly deadline: number) {}
+  retired: string | undefined
 
-  private receive(): { ticket: number; outcome: HostOutcome } {
-    // Answers usually arrive within microseconds: poll briefly before sleeping, so the host rarely has to wake us.
-    const spinUntil = performance.now() + spinMicros / 1000
+  constructor(
+    private readonly run: number,
+    readonly deadline: number,
+  ) {}
+
+  /** The next message for this run: an answer to a ticket in flight, or a barrier reply. Others are dropped. */
+  private receive(): { ticket: number; outcome: HostOutcome } | { barrier: number } {
     for (;;) {
-      const message = receiveMessageOnPort(replies)
-      if (message) return message.message as HostMessage
-      if (performance.now() < spinUntil) continue
-      Atomics.store(signal, 1, 1)
-      const seen = Atomics.load(signal, 0)
-      const late = receiveMessageOnPort(replies)
-      if (late) {
-        Atomics.store(signal, 1, 0)
-        return late.message as HostMessage
-      }
-      Atomics.wait(signal, 0, seen)
-      Atomics.store(signal, 1, 0)
+      const message = reader.next() as HostMessage
+      if (message.t === "answer" && message.run === this.run) return message
+      if (message.t === "barrier" && message.run === this.run) return { barrier: message.id }
+      if (message.t === "run") throw new Error("the host started a run while another was in progress")
     }
   }
 
   call(call: HostCall): HostOutcome {
     const ticket = this.nextTicket++
-    send({ t: "call", ticket, call })
+    send({ t: "call", run: this.run, ticket, call })
     for (;;) {
       const answer = this.receive()
+      if ("barrier" in answer) continue
       if (answer.ticket === ticket) return answer.outcome
-      this.ready.push(answer)
+      if (this.inFlight.has(answer.ticket)) this.ready.push(answer)
     }
   }
 
   start(call: HostCall): number {
     const ticket = this.nextTicket++
     this.inFlight.add(ticket)
-    send({ t: "call", ticket, call })
+    send({ t: "call", run: this.run, ticket, call })
     return ticket
   }
 
@@ -67,26 +67,54 @@ class Bridge implements SandboxHost {
         return answer
       }
       if (this.inFlight.size === 0) throw new Error("waitAny: no host call is in flight")
-      this.ready.push(this.receive())
+      const answer = this.receive()
+      if ("barrier" in answer) continue
+      if (this.inFlight.has(answer.ticket)) this.ready.push(answer)
     }
   }
 
+  settledCalls(): ReadonlyArray<{ ticket: number; outcome: HostOutcome }> {
+    if (this.inFlight.size > 0) {
+      const id = this.nextBarrier++
+      send({ t: "barrier", run: this.run, id })
+      for (;;) {
+        const answer = this.receive()
+        if ("barrier" in answer) {
+          if (answer.barrier === id) break
+          continue
+        }
+        if (this.inFlight.has(answer.ticket)) this.ready.push(answer)
+      }
+    }
+    const settled = this.ready.filter((r) => this.inFlight.has(r.ticket))
+    this.ready.length = 0
+    for (const r of settled) this.inFlight.delete(r.ticket)
+    return settled
+  }
+
   cancel(ticket: number): void {
-    if (this.inFlight.delete(ticket)) send({ t: "cancel", ticket })
+    if (this.inFlight.delete(ticket)) send({ t: "cancel", run: this.run, ticket })
   }
 
   log(line: string): void {
-    send({ t: "log", line })
+    // Cut here too, so that a huge line never crosses the channel.
+    send({ t: "log", run: this.run, line: cutLogLine(String(line)) })
   }
 
-  warn(diagnostic: Parameters<SandboxHost["warn"]>[0]): void {
-    send({ t: "warn", diagnostic })
+  warn(diagnostic: Diagnostic): void {
+    if (++this.warnings > MAX_WARNINGS) return
+    send({ t: "warn", run: this.run, diagnostic })
+  }
+
+  retire(reason: string): void {
+    this.retired ??= String(reason)
   }
 
   /** Cancel whatever the program left running. */
   finish(): void {
-    for (const ticket of this.inFlight) send({ t: "cancel", ticket })
+    for (const ticket of this.inFlight) send({ t: "cancel", run: this.run, ticket })
     this.inFlight.clear()
+    this.ready.length = 0
   }
 }
 
@@ -103,32 +131,48 @@ const load = async (module: string): Promise<LanguageRuntime> => {
   return runtime
 }
 
-const execute = async (message: RunMessage) => {
+const internalFailure = (error: unknown): RunOutcome => {
+  const text = error instanceof Error ? error.message : String(error)
+  const overflow = error instanceof RangeError && /call stack/i.test(text)
+  return {
+    ok: false,
+    error: {
+      kind: "ExecutionFailure",
+      message: overflow
+        ? "the interpreter's stack overflowed (the program nests too deeply)"
+        : `internal error: ${text}`,
+    },
+  }
+}
+
+const execute = async (message: RunMessage): Promise<void> => {
+  const bridge = new Bridge(message.run, message.deadline)
   let outcome: RunOutcome
   try {
     const runtime = await load(message.module)
-    const bridge = new Bridge(message.deadline)
     try {
-      outcome = runtime.run(message.request as RunRequest, bridge)
+      outcome = runtime.run(message.request, bridge)
     } finally {
       bridge.finish()
     }
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error)
-    const overflow = error instanceof RangeError && /call stack/i.test(text)
-    outcome = {
-      ok: false,
-      error: {
-        kind: "ExecutionFailure",
-        message: overflow
-          ? "the interpreter's stack overflowed (the program nests too deeply)"
-          : `internal error: ${text}`,
-      },
-    }
+    outcome = internalFailure(error)
+    // Whatever escaped the interpreter may have left its state half reset: never reuse this sandbox.
+    bridge.retire(`an error escaped the interpreter: ${outcome.ok ? "" : outcome.error.message}`)
   }
-  send({ t: "done", run: message.run, outcome })
+  send({ t: "done", run: message.run, outcome, ...(bridge.retired ? { retire: bridge.retired } : {}) })
 }
 
-port.on("message", (message: RunMessage) => {
-  if (message.t === "run") void execute(message)
-})
+const serve = async (): Promise<void> => {
+  send({ t: "ready" })
+  for (;;) {
+    const message = reader.next() as HostMessage
+    if (message.t === "run") await execute(message)
+    else if (message.t === "preload") {
+      for (const module of message.modules) await load(module).catch(() => undefined)
+    }
+    // Late answers and barrier replies of finished runs are dropped here.
+  }
+}
+
+void serve()

@@ -143,7 +143,7 @@ describe("JavaScript through CodeMode.make", () => {
       const res = await request("https://example.test/a")
       const body = await res.json()
       return { name: h.name, first, second, label: h.items[0].label(), status: res.status, body, kind: typeof res.json }`,
-      { extensions: [api], hooks: { extension: { before: (call: { name: string }) => void calls.push(call.name) } } },
+      { extensions: [api], hooks: { "extension.before": (call: { name: string }) => void calls.push(call.name) } },
     )
     expect(r).toMatchObject({
       ok: true,

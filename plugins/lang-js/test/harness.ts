@@ -130,6 +130,12 @@ export const fakeHost = (options: FakeOptions = {}): FakeHost => {
       now = Math.max(now, p.at)
       return { ticket: p.ticket, outcome: p.outcome }
     },
+    settledCalls() {
+      const done = pending.filter((p) => p.at <= now)
+      for (const p of done) pending.splice(pending.indexOf(p), 1)
+      return done.map((p) => ({ ticket: p.ticket, outcome: p.outcome }))
+    },
+    retire() {},
     cancel(ticket) {
       const i = pending.findIndex((p) => p.ticket === ticket)
       if (i >= 0) pending.splice(i, 1)

@@ -1,14 +1,10 @@
 /**
  * `@codemode/lang-lua`: a fast, metered Lua 5.4 for CodeMode tool programs. This entry point is light: it describes
- * the language to core and names the worker module; the interpreter itself lives in `./worker`, which only the
- * sandbox worker loads.
+ * the language to core; the interpreter itself lives in `./worker`, which only the sandbox loads.
  */
-import { Language } from "@codemode/core"
+import { type Contributions, Language } from "@codemode/core"
 import type { Layer } from "effect"
-import { instructions } from "./instructions.js"
-
-const workerModule = new URL("./worker.js", import.meta.url).href
-const definition: Language.Definition = Language.define("lua", workerModule)
+import { definition } from "./definition.js"
 
 /** The Lua language as CodeMode needs it. */
 export const Lua: {
@@ -16,18 +12,19 @@ export const Lua: {
   readonly instructions: string
   readonly workerModule: string
   readonly definition: Language.Definition
-  readonly layer: Layer.Layer<Language.Language>
+  readonly layer: Layer.Layer<never, never, Contributions.Contributions>
 } = {
   /** The language name used in `CodeMode.make({ language: "lua" })`. */
   name: "lua" as const,
   /** A short model-facing guide: the language subset, `search`, `pcall`, `json.null`/`json.array`. */
-  instructions,
-  /** The file URL of the built worker module, which exports `run(request, host)` for the sandbox worker. */
-  workerModule,
-  /** Core's language definition for Lua (limits, built-in names, signature style, worker module). */
+  instructions: definition.instructions,
+  /** The file URL of the built worker module, which exports `run(request, host)` for the sandbox. */
+  workerModule: definition.workerModule,
+  /** Core's language definition for Lua (limits, built-in names, signature dialect, guide, worker module). */
   definition,
   /** A layer that contributes Lua to a runtime built from layers (`CodeMode.layer`). */
   layer: Language.layer(definition),
 }
 
-export { instructions }
+export { definition }
+export const instructions: string = definition.instructions

@@ -1,8 +1,8 @@
 /**
- * The sandbox contract types this package uses, re-exported from core's protocol (types only: the worker imports
+ * The sandbox contract types this package uses, re-exported from `@codemode/core/sandbox` (types only: the worker imports
  * nothing from core at run time).
  */
-import type { Sandbox } from "@codemode/core"
+import type * as Sandbox from "@codemode/core/sandbox"
 
 export type DataValue = Sandbox.DataValue
 export type Diagnostic = Sandbox.Diagnostic

@@ -50,7 +50,7 @@ const childSearch = async () => {
   const api = OpenAPI.fromSpec({ spec })
   let t = performance.now()
   const runtime = CodeMode.make({
-    language: Language.define("lua", "data:text/javascript,"),
+    language: "lua",
     tools: { github: api.tools },
   })
   const makeMs = performance.now() - t

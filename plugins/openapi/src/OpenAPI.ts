@@ -9,7 +9,7 @@
  * Input object: every parameter (path, query, header) under its own name, and the JSON request body under `body`.
  * Generated tools need `HttpClient.HttpClient` from `effect/http`, which the host provides.
  */
-import { Tool, ToolSource } from "@codemode/core"
+import { type Contributions, Tool, ToolSource } from "@codemode/core"
 import { Effect, Layer } from "effect"
 import type { HttpClient } from "effect/http"
 import type * as Auth from "./Auth.js"
@@ -260,7 +260,9 @@ export type LayerOptions<R = never> = Omit<Options<R>, "spec"> & {
  * A `ToolSource` layer contributing the document's tools. With `source`, the document is loaded when the layer is
  * built (failing with a `DocumentError`). The tools need `HttpClient.HttpClient` when they run.
  */
-export const layer = <R = never>(options: LayerOptions<R>) => {
+export const layer = <R = never>(
+  options: LayerOptions<R>,
+): Layer.Layer<never, DocumentError, Contributions.Contributions> => {
   if (!isObject(options)) throw new TypeError("OpenAPI.layer expects { spec | source, mount?, …fromSpec options }")
   Strict.checkKeys("OpenAPI.layer", options, [...optionKeys, "source", "mount"])
   const { mount: mounted, source: _source, ...rest } = options

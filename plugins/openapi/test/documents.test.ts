@@ -3,7 +3,7 @@
  * example collection (OpenAPI 3.0, 3.1 and Swagger 2.0).
  */
 import SwaggerParser from "@apidevtools/swagger-parser"
-import { CodeMode, Language } from "@codemode/core"
+import { CodeMode } from "@codemode/core"
 import { readdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
@@ -35,7 +35,7 @@ const checkDocument = (spec: Document, baseUrl?: string) => {
     expect(skipped.reason.length).toBeGreaterThan(10)
   }
   const runtime = CodeMode.make({
-    language: Language.define("lua", "file:///unused-worker.js"),
+    language: "lua",
     tools: { api: api.tools },
   })
   expect(runtime.catalog.length).toBe(api.operations.length)

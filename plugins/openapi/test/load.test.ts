@@ -1,4 +1,4 @@
-import { CodeMode, Language, ToolSource } from "@codemode/core"
+import { CodeMode, Contributions } from "@codemode/core"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -39,7 +39,7 @@ describe("OpenAPI.load", () => {
     const spec = await OpenAPI.load(join(fixtures, "main.yaml"))
     const api = OpenAPI.fromSpec({ spec, baseUrl: server.url })
     expect(api.operations.map((o) => o.tool)).toEqual(["products.get", "products.create"])
-    const runtime = CodeMode.make({ language: Language.define("lua", "file:///unused.js"), tools: api.tools })
+    const runtime = CodeMode.make({ language: "lua", tools: api.tools })
     const create = runtime.catalog.find((c) => c.path === "products.create")!.signature
     expect(create).toContain("name: string")
     expect(create.split("->")[0]).not.toMatch(/\bid\b/)
@@ -99,11 +99,10 @@ describe("OpenAPI.layer", () => {
     const fromSource = OpenAPI.layer({ source: join(fixtures, "main.yaml"), baseUrl: server.url, mount: "store" })
     const sources = await Effect.runPromise(
       Effect.gen(function* () {
-        const context = yield* Effect.context<never>()
-        return [...context.mapUnsafe.entries()]
-          .filter(([key]) => key.startsWith(ToolSource.keyPrefix))
-          .map(([, v]) => v)
-      }).pipe(Effect.provide(Layer.mergeAll(fromSpec, fromSource))) as Effect.Effect<ToolSource.ToolSourceService[]>,
+        const registry = yield* Effect.service(Contributions.Contributions)
+        yield* Layer.build(Layer.mergeAll(fromSpec, fromSource))
+        return registry.toolSources
+      }).pipe(Effect.scoped, Effect.provide(Contributions.layer)),
     )
     expect(sources.map((s) => [s.mount, Object.keys(s.tools)])).toEqual([
       ["mini", ["a"]],
@@ -112,7 +111,9 @@ describe("OpenAPI.layer", () => {
   })
 
   it("fails to build with a DocumentError for a bad source", async () => {
-    const exit = await Effect.runPromiseExit(Layer.build(OpenAPI.layer({ source: "missing.yaml" })).pipe(Effect.scoped))
+    const exit = await Effect.runPromiseExit(
+      Layer.build(OpenAPI.layer({ source: "missing.yaml" })).pipe(Effect.scoped, Effect.provide(Contributions.layer)),
+    )
     expect(Exit.isFailure(exit) && (Cause.squash(exit.cause) as Error).message).toBe(
       "OpenAPI document not found: missing.yaml",
     )

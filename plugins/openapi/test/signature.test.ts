@@ -1,11 +1,11 @@
-import { CodeMode, Language } from "@codemode/core"
+import { CodeMode } from "@codemode/core"
 import { describe, expect, it } from "vitest"
 import { OpenAPI } from "../src/index.js"
 import { doc } from "./support/spec.js"
 
 /** A runtime used only for its catalog and search: the worker module is never loaded. */
 const catalogOf = (tools: OpenAPI.Api["tools"], language: "lua" | "javascript" = "lua") =>
-  CodeMode.make({ language: Language.define(language, "file:///unused-worker.js"), tools: { store: tools } })
+  CodeMode.make({ language, tools: { store: tools } })
 
 const spec = doc(
   {
