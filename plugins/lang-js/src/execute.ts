@@ -4,7 +4,7 @@
  */
 import { acquireRealm } from "./builtins/index.js"
 import { analyze } from "./compiler/analyze.js"
-import { Compiler, type CompiledProgram } from "./compiler/compile.js"
+import { type CompiledProgram, compileProgram } from "./compiler/compiler.js"
 import { CompileError, RETURN } from "./compiler/shared.js"
 import { Bridge } from "./host/bridge.js"
 import { parse } from "./parse.js"
@@ -129,8 +129,7 @@ export const runProgram = (request: RunRequest, host: SandboxHost): RunOutcome =
     const realm = acquireRealm()
     bridge = new Bridge(realm, host)
     bridge.install(request)
-    const compiler = new Compiler(analysis, realm, request.code, bridge.resolveModule)
-    const program = compiler.program(parsed.program)
+    const program = compileProgram(analysis, realm, request.code, bridge.resolveModule, parsed.program)
     let record: PromiseRecord
     try {
       record = start(program)

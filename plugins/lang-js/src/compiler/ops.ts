@@ -219,3 +219,13 @@ export const defineMethodProperty = (
   }
   Object.defineProperty(target, key, d)
 }
+
+/** Close an iterator while an exception propagates (a failure to close never hides the exception). */
+export const closeQuietly = (it: { close(): void }): void => {
+  if (rt.dead) return
+  try {
+    it.close()
+  } catch (e) {
+    if (rt.dead) throw e
+  }
+}

@@ -5,10 +5,11 @@
  * `rt.awaiting` is set before it (always, in async functions) and a program `yield` otherwise. Drivers keep the call
  * depth right across suspensions: `rt.base` is the depth at which the resumed body runs.
  */
+import type { Location } from "../protocol.js"
 import { caught, throwTypeError } from "./errors.js"
-import type { Value } from "./functions.js"
+import { call, isObject, NO_ARGS, type Value } from "./functions.js"
 import { BRAND, Brand, SLOT } from "./internals.js"
-import { iterResult } from "./iterators.js"
+import { getIteratorMethod, iterResult, protocolIterator } from "./iterators.js"
 import { awaitValue, newPromise, type PromiseRecord, rejectPromise, resolvePromise } from "./promises.js"
 import { rt } from "./state.js"
 
@@ -214,4 +215,82 @@ export const runTopLevel = (gen: Body): PromiseRecord => {
   record.handled = true
   runAsync(gen, record)
   return record
+}
+
+/** An iterator object for `yield*` over a sync iterable (through the program-visible protocol). */
+const protocolIteratorObject = (iterable: Value): Value => {
+  const m = getIteratorMethod(iterable, Symbol.iterator)
+  if (m === undefined)
+    return throwTypeError(`${typeof iterable === "object" ? "object" : String(iterable)} is not iterable`)
+  return call(m, iterable, NO_ARGS)
+}
+
+/**
+ * `yield* iterable` inside a generator (or an async generator when `isAsync`): forwards `next`, `throw` and
+ * `return` to the inner iterator until it is done, and returns its final value.
+ */
+export function* delegateYield(iterable: Value, isAsync: boolean, loc: Location): Body {
+  let iterator: Value
+  if (isAsync) {
+    const m = getIteratorMethod(iterable, Symbol.asyncIterator)
+    iterator = m !== undefined ? call(m, iterable, NO_ARGS) : protocolIteratorObject(iterable)
+  } else {
+    iterator = protocolIteratorObject(iterable)
+  }
+  if (!isObject(iterator)) throwTypeError("Result of the Symbol.iterator method is not an object", loc)
+  const next = iterator.next
+  let received: Value
+  let mode: "next" | "throw" = "next"
+  for (;;) {
+    let result: Value
+    if (mode === "next") result = call(next, iterator, [received])
+    else {
+      const m = iterator.throw
+      if (m === undefined || m === null) {
+        closeIterator(iterator)
+        return throwTypeError("The iterator does not provide a 'throw' method", loc)
+      }
+      result = call(m, iterator, [received])
+    }
+    if (isAsync) {
+      rt.awaiting = true
+      result = yield result
+    }
+    if (!isObject(result)) throwTypeError("Iterator result is not an object", loc)
+    if (result.done) return result.value
+    let returning = true
+    try {
+      rt.awaiting = false
+      received = yield result.value
+      mode = "next"
+      returning = false
+    } catch (e) {
+      received = caught(e)
+      mode = "throw"
+      returning = false
+    } finally {
+      if (returning && !rt.dead) {
+        // The consumer called `return()`: forward it to the inner iterator.
+        const m = iterator.return
+        if (m !== undefined && m !== null) {
+          let r = call(m, iterator, NO_ARGS)
+          if (isAsync) {
+            rt.awaiting = true
+            r = yield r
+          }
+          if (!isObject(r)) throwTypeError("Iterator result is not an object", loc)
+        }
+      }
+    }
+  }
+}
+
+/** Close an iterator object after a protocol violation, ignoring what closing throws. */
+const closeIterator = (iterator: Value): void => {
+  if (rt.dead) return
+  try {
+    protocolIterator(iterator).close()
+  } catch (e) {
+    if (rt.dead) throw e
+  }
 }

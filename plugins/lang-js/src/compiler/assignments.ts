@@ -1,0 +1,233 @@
+/**
+ * Assignments and updates: `=`, compound (`+=` ...), logical (`&&=` `||=` `??=`), `++`/`--`, and member
+ * references (a member target evaluates its object and key once, then reads and writes through them).
+ */
+import type { Node } from "../parse.js"
+import type { Value } from "../runtime/functions.js"
+import { add, toNumber, toPrimitive } from "../runtime/operators.js"
+import { getComputed, setComputed, setProp } from "../runtime/properties.js"
+import { assignWriter, identifier, plainLocalSlot, readResolved } from "./bindings.js"
+import type { CompileContext, Env, Expr, Writer } from "./context.js"
+import { memberKey, superParts } from "./members.js"
+import { binaryOperator, logicalShortCircuits } from "./operators.js"
+import { privateGet, privateSet, superGet, superSet } from "./ops.js"
+import { unsupported } from "./shared.js"
+
+/** A member target whose object and key have been evaluated. */
+export interface Reference {
+  get(): Value
+  set(v: Value): void
+}
+
+/**
+ * A member expression as an assignment target: evaluates the object and key once and returns get/set
+ * accessors (used by compound assignments, updates and destructuring).
+ */
+export const reference = (ctx: CompileContext, target: Node): ((env: Env) => Reference) => {
+  if (target.type !== "MemberExpression") {
+    return unsupported(target, "Invalid assignment target", "Assign to a variable or a property")
+  }
+  const loc = ctx.loc(target)
+  if (target.object.type === "Super") {
+    const { home, self } = superParts(ctx, target.object)
+    const k = memberKey(ctx, target)
+    return (env) => {
+      const h = home(env)
+      const t = self(env)
+      const key = k(env)
+      return { get: () => superGet(h, key, t), set: (v) => superSet(h, key, v, t) }
+    }
+  }
+  const o = ctx.expr(target.object)
+  if (target.property.type === "PrivateIdentifier") {
+    const sym = readResolved(ctx, target.property)
+    const name = target.property.name
+    return (env) => {
+      const obj = o(env)
+      const s = sym(env)
+      return { get: () => privateGet(obj, s, name, loc), set: (v) => privateSet(obj, s, name, v, loc) }
+    }
+  }
+  const k = memberKey(ctx, target)
+  return (env) => {
+    const obj = o(env)
+    const key = k(env)
+    return { get: () => getComputed(obj, key, loc), set: (v) => setProp(obj, key, v, loc) }
+  }
+}
+
+/** A writer for any assignment target (identifier, member, pattern). */
+export const assignTarget = (ctx: CompileContext, target: Node): Writer => {
+  if (target.type === "Identifier") return assignWriter(ctx, target)
+  if (target.type === "MemberExpression") {
+    const ref = reference(ctx, target)
+    return (env, v) => ref(env).set(v)
+  }
+  return ctx.pattern(target, "assign")
+}
+
+/** `target.key = value` for a member target. */
+export const memberAssignment = (ctx: CompileContext, target: Node, v: Expr): Expr => {
+  const loc = ctx.loc(target)
+  if (target.object.type === "Super" || target.property.type === "PrivateIdentifier") {
+    const ref = reference(ctx, target)
+    return (env) => {
+      const r = ref(env)
+      const value = v(env)
+      r.set(value)
+      return value
+    }
+  }
+  const o = ctx.expr(target.object)
+  if (!target.computed) {
+    const key = target.property.name
+    return (env) => {
+      const obj = o(env)
+      const value = v(env)
+      if (typeof obj === "object" && obj !== null) obj[key] = value
+      else setProp(obj, key, value, loc)
+      return value
+    }
+  }
+  const k = ctx.expr(target.property)
+  return (env) => {
+    const obj = o(env)
+    const key = k(env)
+    const value = v(env)
+    setComputed(obj, key, value, loc)
+    return value
+  }
+}
+
+/** `ToNumeric` of an updated value and the value after adding `delta`. */
+const bump = (old: Value, delta: number): [Value, Value] => {
+  const num = typeof old === "number" ? old : toNumber(toPrimitive(old, "number"))
+  return [num, num + delta]
+}
+
+/** `++x`, `x--`, `o.k++`... */
+export const update = (ctx: CompileContext, n: Node): Expr => {
+  const delta = n.operator === "++" ? 1 : -1
+  const prefix: boolean = n.prefix
+  const target = n.argument
+  if (target.type === "Identifier") {
+    const slot = plainLocalSlot(ctx, target)
+    if (slot >= 0) {
+      return prefix
+        ? (env) => {
+            const v = env[slot]
+            return (env[slot] = typeof v === "number" ? v + delta : bump(v, delta)[1])
+          }
+        : (env) => {
+            const v = env[slot]
+            if (typeof v === "number") {
+              env[slot] = v + delta
+              return v
+            }
+            const [old, next] = bump(v, delta)
+            env[slot] = next
+            return old
+          }
+    }
+    const read = identifier(ctx, target)
+    const write = assignWriter(ctx, target)
+    return (env) => {
+      const [old, next] = bump(read(env), delta)
+      write(env, next)
+      return prefix ? next : old
+    }
+  }
+  const ref = reference(ctx, target)
+  return (env) => {
+    const r = ref(env)
+    const [old, next] = bump(r.get(), delta)
+    r.set(next)
+    return prefix ? next : old
+  }
+}
+
+/** `=`, compound and logical assignment. */
+export const assignment = (ctx: CompileContext, n: Node): Expr => {
+  const op: string = n.operator
+  const target = n.left
+  if (op === "=") {
+    if (target.type === "Identifier") {
+      const write = assignWriter(ctx, target)
+      const v = ctx.expr(n.right, target.name)
+      return (env) => {
+        const value = v(env)
+        write(env, value)
+        return value
+      }
+    }
+    if (target.type === "MemberExpression") return memberAssignment(ctx, target, ctx.expr(n.right))
+    const bind = ctx.pattern(target, "assign")
+    const v = ctx.expr(n.right)
+    return (env) => {
+      const value = v(env)
+      bind(env, value)
+      return value
+    }
+  }
+  if (op === "&&=" || op === "||=" || op === "??=") return logicalAssignment(ctx, n)
+  const binop = op.slice(0, -1)
+  const v = ctx.expr(n.right)
+  if (target.type === "Identifier") {
+    const slot = plainLocalSlot(ctx, target)
+    if (slot >= 0) {
+      if (binop === "+") {
+        return (env) => {
+          const a = env[slot]
+          const c = v(env)
+          return (env[slot] = typeof a === "number" && typeof c === "number" ? a + c : add(a, c))
+        }
+      }
+      const f = binaryOperator(binop)
+      return (env) => (env[slot] = f(env[slot], v(env)))
+    }
+    const read = identifier(ctx, target)
+    const write = assignWriter(ctx, target)
+    const f = binaryOperator(binop)
+    return (env) => {
+      const value = f(read(env), v(env))
+      write(env, value)
+      return value
+    }
+  }
+  const ref = reference(ctx, target)
+  const f = binaryOperator(binop)
+  return (env) => {
+    const r = ref(env)
+    const value = f(r.get(), v(env))
+    r.set(value)
+    return value
+  }
+}
+
+/** `a &&= b`, `a ||= b`, `a ??= b`: assigns only when the operator does not short-circuit. */
+const logicalAssignment = (ctx: CompileContext, n: Node): Expr => {
+  const op: string = n.operator.slice(0, -1)
+  const target = n.left
+  if (target.type === "Identifier") {
+    const read = identifier(ctx, target)
+    const write = assignWriter(ctx, target)
+    const v = ctx.expr(n.right, target.name)
+    return (env) => {
+      const cur = read(env)
+      if (logicalShortCircuits(op, cur)) return cur
+      const value = v(env)
+      write(env, value)
+      return value
+    }
+  }
+  const ref = reference(ctx, target)
+  const v = ctx.expr(n.right)
+  return (env) => {
+    const r = ref(env)
+    const cur = r.get()
+    if (logicalShortCircuits(op, cur)) return cur
+    const value = v(env)
+    r.set(value)
+    return value
+  }
+}

@@ -1,0 +1,376 @@
+/**
+ * Calls: `f(...)`, `o.m(...)`, optional calls, `new`, `super(...)` and tagged templates.
+ *
+ * A call site with at most three plain arguments reads them inline and calls the callee's `CALL3` entry when it
+ * has one (program functions with plain parameters), so no argument list is allocated; otherwise it builds the
+ * list and calls `CALL`.
+ */
+import type { Node } from "../parse.js"
+import { throwReferenceError, throwTypeError } from "../runtime/errors.js"
+import { NO_ARGS, type Value } from "../runtime/functions.js"
+import { CALL, CALL3, CONSTRUCT } from "../runtime/internals.js"
+import { getComputed, getPrimitiveProp } from "../runtime/properties.js"
+import { rt } from "../runtime/state.js"
+import { envOf, readBinding, readResolved } from "./bindings.js"
+import type { CompileContext, Env, Expr } from "./context.js"
+import { memberKey, superParts } from "./members.js"
+import { OperandKind as K, type Operand, operand, UNDEFINED_OPERAND } from "./operand.js"
+import {
+  initializeInstance,
+  notFunction,
+  privateGet,
+  spreadInto,
+  superConstruct,
+  superGet,
+  templateObject,
+} from "./ops.js"
+import { SHORT, TDZ } from "./shared.js"
+
+/** Up to three call arguments as inline operands, for calls that skip the argument list. */
+export interface DirectArguments {
+  readonly n: number
+  readonly k0: K
+  readonly s0: number
+  readonly v0: Value
+  readonly e0: Expr
+  readonly k1: K
+  readonly s1: number
+  readonly v1: Value
+  readonly e1: Expr
+  readonly k2: K
+  readonly s2: number
+  readonly v2: Value
+  readonly e2: Expr
+}
+
+/** A compiled argument list: the list builder, and the inline form when there are at most three plain arguments. */
+export interface Arguments {
+  readonly list: (env: Env) => Value[]
+  readonly direct: DirectArguments | undefined
+}
+
+/** Compile call arguments (each argument once). */
+export const argumentList = (ctx: CompileContext, nodes: Node[]): Arguments => {
+  if (nodes.some((a) => a.type === "SpreadElement")) {
+    const parts = nodes.map((a) =>
+      a.type === "SpreadElement" ? { spread: true, e: ctx.expr(a.argument) } : { spread: false, e: ctx.expr(a) },
+    )
+    const list = (env: Env): Value[] => {
+      const out: Value[] = []
+      for (const p of parts) {
+        if (p.spread) spreadInto(out, p.e(env))
+        else out.push(p.e(env))
+      }
+      return out
+    }
+    return { list, direct: undefined }
+  }
+  const ops = nodes.map((a) => operand(ctx, a))
+  return { list: listOf(ops), direct: ops.length <= 3 ? directOf(ops) : undefined }
+}
+
+const listOf = (ops: Operand[]): ((env: Env) => Value[]) => {
+  switch (ops.length) {
+    case 0:
+      return () => NO_ARGS
+    case 1: {
+      const [A] = ops
+      const ak = A.kind
+      const as = A.slot
+      const av = A.value
+      const ae = A.expr
+      return (env) => [ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)]
+    }
+    case 2: {
+      const [A, B] = ops
+      const ak = A.kind
+      const as = A.slot
+      const av = A.value
+      const ae = A.expr
+      const bk = B.kind
+      const bs = B.slot
+      const bv = B.value
+      const be = B.expr
+      return (env) => [
+        ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env),
+        bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env),
+      ]
+    }
+    case 3: {
+      const [a, b, c] = ops.map((o) => o.expr)
+      return (env) => [a(env), b(env), c(env)]
+    }
+    default: {
+      const items = ops.map((o) => o.expr)
+      return (env) => {
+        const list = new Array(items.length)
+        for (let i = 0; i < items.length; i++) list[i] = items[i](env)
+        return list
+      }
+    }
+  }
+}
+
+const directOf = (ops: Operand[]): DirectArguments => {
+  const [A, B, C] = [0, 1, 2].map((i) => (i < ops.length ? ops[i] : UNDEFINED_OPERAND))
+  return {
+    n: ops.length,
+    k0: A.kind,
+    s0: A.slot,
+    v0: A.value,
+    e0: A.expr,
+    k1: B.kind,
+    s1: B.slot,
+    v1: B.value,
+    e1: B.expr,
+    k2: C.kind,
+    s2: C.slot,
+    v2: C.value,
+    e2: C.expr,
+  }
+}
+
+/** Evaluate a callee and the `this` it should be called with (tagged templates, private and `super` methods). */
+export const calleeAndThis = (ctx: CompileContext, callee: Node, chain: boolean): ((env: Env) => [Value, Value]) => {
+  if (callee.type === "MemberExpression" && callee.object.type === "Super") {
+    const { home, self } = superParts(ctx, callee.object)
+    const k = memberKey(ctx, callee)
+    return (env) => {
+      const t = self(env)
+      return [superGet(home(env), k(env), t), t]
+    }
+  }
+  if (callee.type === "MemberExpression") {
+    const loc = ctx.loc(callee)
+    const o = chain ? ctx.chain(callee.object) : ctx.expr(callee.object)
+    if (callee.property.type === "PrivateIdentifier") {
+      const sym = readResolved(ctx, callee.property)
+      const name = callee.property.name
+      return (env) => {
+        const obj = o(env)
+        return [privateGet(obj, sym(env), name, loc), obj]
+      }
+    }
+    const k = memberKey(ctx, callee)
+    return (env) => {
+      const obj = o(env)
+      return [getComputed(obj, k(env), loc), obj]
+    }
+  }
+  const f = ctx.expr(callee)
+  return (env) => [f(env), undefined]
+}
+
+/** `f(...)`, `o.m(...)`, `o?.m(...)`, `f?.(...)`. With `chain`, a short-circuit propagates as `SHORT`. */
+export const callExpression = (ctx: CompileContext, n: Node, chain: boolean): Expr => {
+  const callee = n.callee
+  if (callee.type === "Super") return superCall(ctx, n)
+  if (
+    callee.type === "MemberExpression" &&
+    callee.object.type !== "Super" &&
+    callee.property.type !== "PrivateIdentifier"
+  )
+    return methodCall(ctx, n, chain)
+  const loc = ctx.loc(n)
+  const text = ctx.text(callee)
+  const optionalCall: boolean = n.optional
+  if (callee.type === "MemberExpression") {
+    const ct = calleeAndThis(ctx, callee, chain)
+    const args = argumentList(ctx, n.arguments).list
+    return (env) => {
+      const [f, thisValue] = ct(env)
+      if (chain && optionalCall && (f === undefined || f === null)) return SHORT
+      const a = args(env)
+      rt.loc = loc
+      return typeof f === "object" && f !== null && f[CALL] !== undefined
+        ? f[CALL](thisValue, a, f)
+        : notFunction(text, f, loc)
+    }
+  }
+  if (chain) {
+    const fe = ctx.chain(callee)
+    const args = argumentList(ctx, n.arguments).list
+    return (env) => {
+      const f = fe(env)
+      if (f === SHORT || (optionalCall && (f === undefined || f === null))) return SHORT
+      const a = args(env)
+      rt.loc = loc
+      if (typeof f === "object" && f !== null) {
+        const c = f[CALL]
+        if (c !== undefined) return c(undefined, a, f)
+      }
+      return notFunction(text, f, loc)
+    }
+  }
+  const F = operand(ctx, callee)
+  const fk = F.kind
+  const fs = F.slot
+  const fe = F.expr
+  const { list: args, direct } = argumentList(ctx, n.arguments)
+  if (direct) {
+    const { n: count, k0, s0, v0, e0, k1, s1, v1, e1, k2, s2, v2, e2 } = direct
+    return (env) => {
+      const f = fk === K.Local ? env[fs] : fk === K.Parent ? env[0][fs] : fe(env)
+      const a0 = k0 === K.Local ? env[s0] : k0 === K.Constant ? v0 : k0 === K.Parent ? env[0][s0] : e0(env)
+      const a1 = k1 === K.Local ? env[s1] : k1 === K.Constant ? v1 : k1 === K.Parent ? env[0][s1] : e1(env)
+      const a2 = k2 === K.Local ? env[s2] : k2 === K.Constant ? v2 : k2 === K.Parent ? env[0][s2] : e2(env)
+      rt.loc = loc
+      if (typeof f === "object" && f !== null) {
+        const c3 = f[CALL3]
+        if (c3 !== undefined) return c3(undefined, a0, a1, a2, f)
+        const c = f[CALL]
+        if (c !== undefined)
+          return c(undefined, count === 0 ? NO_ARGS : count === 1 ? [a0] : count === 2 ? [a0, a1] : [a0, a1, a2], f)
+      }
+      return notFunction(text, f, loc)
+    }
+  }
+  return (env) => {
+    const f = fk === K.Local ? env[fs] : fk === K.Parent ? env[0][fs] : fe(env)
+    const a = args(env)
+    rt.loc = loc
+    if (typeof f === "object" && f !== null) {
+      const c = f[CALL]
+      if (c !== undefined) return c(undefined, a, f)
+    }
+    return notFunction(text, f, loc)
+  }
+}
+
+/** `o.m(...)` and `o[k](...)`: the object is `this`. */
+const methodCall = (ctx: CompileContext, n: Node, chain: boolean): Expr => {
+  const callee = n.callee
+  const loc = ctx.loc(n)
+  const memberLoc = ctx.loc(callee)
+  const text = ctx.text(callee)
+  const optionalCall: boolean = n.optional
+  const optionalMember: boolean = callee.optional
+  if (chain || callee.computed) {
+    const o = chain ? ctx.chain(callee.object) : ctx.expr(callee.object)
+    const key: string | undefined = callee.computed ? undefined : callee.property.name
+    const k = callee.computed ? ctx.expr(callee.property) : undefined
+    const args = argumentList(ctx, n.arguments).list
+    return (env) => {
+      const obj = o(env)
+      if (chain && (obj === SHORT || (optionalMember && (obj === undefined || obj === null)))) return SHORT
+      const f =
+        k !== undefined
+          ? getComputed(obj, k(env), memberLoc)
+          : typeof obj === "object" && obj !== null
+            ? obj[key!]
+            : getPrimitiveProp(obj, key, memberLoc)
+      if (chain && optionalCall && (f === undefined || f === null)) return SHORT
+      const a = args(env)
+      rt.loc = loc
+      if (typeof f === "object" && f !== null) {
+        const c = f[CALL]
+        if (c !== undefined) return c(obj, a, f)
+      }
+      return notFunction(text, f, loc)
+    }
+  }
+  const key: string = callee.property.name
+  const O = operand(ctx, callee.object)
+  const ok = O.kind
+  const os = O.slot
+  const oe = O.expr
+  const { list: args, direct } = argumentList(ctx, n.arguments)
+  if (direct) {
+    const { n: count, k0, s0, v0, e0, k1, s1, v1, e1, k2, s2, v2, e2 } = direct
+    return (env) => {
+      const obj = ok === K.Local ? env[os] : ok === K.Parent ? env[0][os] : oe(env)
+      const f = typeof obj === "object" && obj !== null ? obj[key] : getPrimitiveProp(obj, key, memberLoc)
+      const a0 = k0 === K.Local ? env[s0] : k0 === K.Constant ? v0 : k0 === K.Parent ? env[0][s0] : e0(env)
+      const a1 = k1 === K.Local ? env[s1] : k1 === K.Constant ? v1 : k1 === K.Parent ? env[0][s1] : e1(env)
+      const a2 = k2 === K.Local ? env[s2] : k2 === K.Constant ? v2 : k2 === K.Parent ? env[0][s2] : e2(env)
+      rt.loc = loc
+      if (typeof f === "object" && f !== null) {
+        const c3 = f[CALL3]
+        if (c3 !== undefined) return c3(obj, a0, a1, a2, f)
+        const c = f[CALL]
+        if (c !== undefined)
+          return c(obj, count === 0 ? NO_ARGS : count === 1 ? [a0] : count === 2 ? [a0, a1] : [a0, a1, a2], f)
+      }
+      return notFunction(text, f, loc)
+    }
+  }
+  return (env) => {
+    const obj = ok === K.Local ? env[os] : ok === K.Parent ? env[0][os] : oe(env)
+    const f = typeof obj === "object" && obj !== null ? obj[key] : getPrimitiveProp(obj, key, memberLoc)
+    const a = args(env)
+    rt.loc = loc
+    if (typeof f === "object" && f !== null) {
+      const c = f[CALL]
+      if (c !== undefined) return c(obj, a, f)
+    }
+    return notFunction(text, f, loc)
+  }
+}
+
+/** `super(...args)` in a derived constructor: constructs with the parent, binds `this`, installs the fields. */
+export const superCall = (ctx: CompileContext, n: Node): Expr => {
+  const refs = ctx.analysis.supers.get(n.callee)!
+  const func = readBinding(ctx, n.callee, refs.func!)
+  const newTarget = readBinding(ctx, n.callee, refs.newTarget!)
+  const thisEnv = envOf(ctx, n.callee, refs.this)
+  const thisSlot = refs.this.slot
+  const args = argumentList(ctx, n.arguments).list
+  const loc = ctx.loc(n)
+  return (env) => {
+    const f = func(env)
+    const a = args(env)
+    const result = superConstruct(f, a, newTarget(env), loc)
+    const e = thisEnv(env)
+    if (e[thisSlot] !== TDZ) throwReferenceError("Super constructor may only be called once", loc)
+    e[thisSlot] = result
+    initializeInstance(f, result)
+    return result
+  }
+}
+
+/** `new F(...)`. */
+export const newExpression = (ctx: CompileContext, n: Node): Expr => {
+  const c = ctx.expr(n.callee)
+  const args = argumentList(ctx, n.arguments).list
+  const loc = ctx.loc(n)
+  const text = ctx.text(n.callee)
+  return (env) => {
+    const f = c(env)
+    const a = args(env)
+    rt.loc = loc
+    if (typeof f !== "object" || f === null || f[CONSTRUCT] === undefined)
+      return throwTypeError(`${text} is not a constructor`, loc)
+    return f[CONSTRUCT](a, f, f)
+  }
+}
+
+/** The strings of a tagged template: the cooked and raw parts (the template object is made once per site). */
+export const templateStrings = (quasi: Node): (() => Value) => {
+  const cooked = quasi.quasis.map((q: Node) => q.value.cooked ?? undefined)
+  const raw = quasi.quasis.map((q: Node) => q.value.raw)
+  let strings: Value
+  return () => {
+    if (strings === undefined) strings = templateObject(cooked, raw)
+    return strings
+  }
+}
+
+/** `` tag`...` ``. */
+export const taggedTemplate = (ctx: CompileContext, n: Node): Expr => {
+  const strings = templateStrings(n.quasi)
+  const callee = calleeAndThis(ctx, n.tag, false)
+  const exprs: Expr[] = n.quasi.expressions.map((x: Node) => ctx.expr(x))
+  const loc = ctx.loc(n)
+  const text = ctx.text(n.tag)
+  return (env) => {
+    const [f, thisValue] = callee(env)
+    const args: Value[] = [strings()]
+    for (let i = 0; i < exprs.length; i++) args.push(exprs[i](env))
+    rt.loc = loc
+    if (typeof f === "object" && f !== null) {
+      const c = f[CALL]
+      if (c !== undefined) return c(thisValue, args, f)
+    }
+    return notFunction(text, f, loc)
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * Functions: the template shared by every closure of one function definition (its entries, its metadata), the
+ * environment setup (parameters, `this`, `arguments`, implicit bindings, hoisted declarations) and the body, in
+ * plain or resumable form.
+ */
+import type { Node } from "../parse.js"
+import type { Call3Impl, CallImpl, ConstructImpl, Value } from "../runtime/functions.js"
+import { ENV, HOME, type FunctionMeta } from "../runtime/internals.js"
+import type { Body } from "../runtime/generators.js"
+import { rt } from "../runtime/state.js"
+import type { FunctionInfo, Scope } from "./analyze.js"
+import { bindingOf, initWriter, tdzSlots } from "./bindings.js"
+import type { CompileContext, Env, Expr } from "./context.js"
+import {
+  asyncCall,
+  classCallError,
+  classConstruct,
+  generatorCall,
+  genericCall,
+  inlineEnvironmentCall,
+  inlineEnvironmentCall3,
+  ordinaryConstruct,
+  plainAsyncCall,
+  type Setup,
+} from "./entries.js"
+import { createArguments, restArray } from "./ops.js"
+import { RETURN, TDZ } from "./shared.js"
+
+/** Everything needed to create closures of one function definition. */
+export interface FunctionTemplate {
+  readonly call: CallImpl
+  readonly construct: ConstructImpl | undefined
+  readonly meta: FunctionMeta
+  /** The argument-list-free entry, for functions with at most three plain parameters. */
+  readonly call3?: Call3Impl
+}
+
+/** How a method is defined: a method, a getter or a setter. */
+export type MethodKind = "method" | "get" | "set"
+
+/** What a function definition is. */
+export type TemplateKind = "function" | "arrow" | MethodKind | "field" | "static" | "constructor"
+
+/** The name of a method, getter (`get x`) or setter (`set x`) defined under `key`. */
+export const methodName = (kind: MethodKind, key: string): string => (kind === "method" ? key : `${kind} ${key}`)
+
+/** Give a function the name only known at run time (an anonymous function under a computed key). */
+export const renamed = (f: Value, name: string): Value => {
+  Object.defineProperty(f, "name", { value: name, writable: false, enumerable: false, configurable: true })
+  return f
+}
+
+/** A function or arrow expression: creates a closure over the current environment. */
+export const functionExpression = (ctx: CompileContext, n: Node, name: string): Expr => {
+  const info = ctx.analysis.functions.get(n)!
+  const t = functionTemplate(ctx, n, info, name, n.type === "ArrowFunctionExpression" ? "arrow" : "function")
+  const SF = ctx.realm.SF
+  return (env) => new SF(t.call, t.construct, env, t.meta, undefined, t.call3)
+}
+
+/** Instantiate the function declarations hoisted to the start of a scope. */
+export const hoistedFunctions = (ctx: CompileContext, scope: Scope): ((env: Env) => void) => {
+  const decls = scope.functionDeclarations
+  if (decls.length === 0) return () => {}
+  const makers = decls.map((d) => {
+    const write = initWriter(ctx, d.id)
+    const make = functionExpression(ctx, d, d.id.name)
+    return (env: Env) => write(env, make(env))
+  })
+  return (env) => {
+    for (let i = 0; i < makers.length; i++) makers[i](env)
+  }
+}
+
+/** The number of parameters before the first default or rest (a function's `length`). */
+const expectedArgs = (params: Node[]): number => {
+  let n = 0
+  for (const p of params) {
+    if (p.type === "AssignmentPattern" || p.type === "RestElement") break
+    n++
+  }
+  return n
+}
+
+/** Compile the parameter list into a binder `(env, args) => void`. */
+const parameters = (ctx: CompileContext, params: Node[]): ((env: Env, args: Value[]) => void) | undefined => {
+  if (params.length === 0) return undefined
+  const binders = params.map((p, i): ((env: Env, args: Value[]) => void) => {
+    if (p.type === "RestElement") {
+      const w = ctx.pattern(p.argument, "init")
+      return (env, args) => w(env, restArray(args, i))
+    }
+    const w = ctx.pattern(p, "init")
+    return (env, args) => w(env, i < args.length ? args[i] : undefined)
+  })
+  return (env, args) => {
+    for (let i = 0; i < binders.length; i++) binders[i](env, args)
+  }
+}
+
+/** Build the call/construct behaviour shared by all closures of one function definition. */
+export const functionTemplate = (
+  ctx: CompileContext,
+  n: Node,
+  info: FunctionInfo,
+  name: string,
+  kind: TemplateKind,
+): FunctionTemplate => {
+  const params: Node[] = kind === "field" || kind === "static" ? [] : n.params
+  const loc = ctx.loc(n)
+  const scope = info.scope
+  const size = scope.hasEnv ? scope.size : 0
+  const isOrdinary = kind === "function" && !info.isAsync && !info.isGenerator
+  const meta: FunctionMeta = {
+    name,
+    length: expectedArgs(params),
+    constructorKind: kind === "constructor" ? (info.derived ? "derived" : "base") : isOrdinary ? "base" : "none",
+    protoKind: info.isGenerator ? (info.isAsync ? "asyncGenerator" : "generator") : isOrdinary ? "object" : "none",
+    display:
+      kind === "constructor"
+        ? "class"
+        : `${info.isAsync ? "async " : ""}${info.isGenerator ? "generator " : ""}function`,
+    source: kind === "field" || kind === "static" ? undefined : ctx.source.slice(n.start, n.end),
+  }
+  const tdz = tdzSlots(scope)
+  const thisSlot = info.thisBinding ? info.thisBinding.slot : -1
+  const argsSlot = info.argumentsBinding ? info.argumentsBinding.slot : -1
+  const funcSlot = info.funcBinding ? info.funcBinding.slot : -1
+  const homeSlot = info.homeBinding ? info.homeBinding.slot : -1
+  const newTargetSlot = info.newTargetBinding ? info.newTargetBinding.slot : -1
+  const derived = info.derived
+  const simpleParams = params.every((p) => p.type === "Identifier")
+  const paramSlots = simpleParams ? params.map((p) => bindingOf(ctx, p)!.slot) : []
+  const bindParams = simpleParams ? undefined : parameters(ctx, params)
+  const hasFunctions = scope.functionDeclarations.length > 0
+  const functions = hoistedFunctions(ctx, scope)
+  const setup: Setup = (thisValue, args, self, newTarget) => {
+    let env: Env
+    if (size === 0) env = self[ENV]
+    else {
+      env = new Array(size)
+      env[0] = self[ENV]
+    }
+    for (let i = 0; i < tdz.length; i++) env[tdz[i]] = TDZ
+    if (thisSlot >= 0) env[thisSlot] = derived ? TDZ : thisValue
+    if (argsSlot >= 0) env[argsSlot] = createArguments(args)
+    if (funcSlot >= 0) env[funcSlot] = self
+    if (homeSlot >= 0) env[homeSlot] = self[HOME]
+    if (newTargetSlot >= 0) env[newTargetSlot] = newTarget
+    if (bindParams) bindParams(env, args)
+    else for (let i = 0; i < paramSlots.length; i++) env[paramSlots[i]] = i < args.length ? args[i] : undefined
+    if (hasFunctions) functions(env)
+    return env
+  }
+  if (info.isGenerator || (info.isAsync && info.suspends)) {
+    const body = resumableFunctionBody(ctx, n, info, kind, name)
+    const call = info.isGenerator ? generatorCall(ctx.realm, info.isAsync, setup, body) : asyncCall(setup, body)
+    return { call, construct: undefined, meta }
+  }
+  const body = functionBody(ctx, n, kind, name)
+  if (info.isAsync) return { call: plainAsyncCall(setup, body), construct: undefined, meta }
+  if (kind === "constructor") {
+    return {
+      call: classCallError(name, loc),
+      construct: classConstruct(ctx.realm, info.derived, thisSlot, loc, setup, body),
+      meta,
+    }
+  }
+  const simple =
+    simpleParams &&
+    tdz.length === 0 &&
+    argsSlot < 0 &&
+    funcSlot < 0 &&
+    homeSlot < 0 &&
+    newTargetSlot < 0 &&
+    !hasFunctions &&
+    !derived
+  const paramsInOrder = paramSlots.every((slot, i) => slot === i + 1)
+  const construct = isOrdinary ? ordinaryConstruct(ctx.realm, setup, body) : undefined
+  if (simple && size > 0 && size <= 8 && paramsInOrder) {
+    // The hot path: the environment is one array literal holding the parent link and the parameters.
+    const np = paramSlots.length
+    const call = inlineEnvironmentCall(size, np, thisSlot, body)
+    const call3 = np <= 3 && size <= 6 ? inlineEnvironmentCall3(size, np, thisSlot, body) : undefined
+    return { call, construct, meta, call3 }
+  }
+  return { call: genericCall(setup, body), construct, meta }
+}
+
+/** The plain (non-resumable) body of a function: returns the function's result. */
+export const functionBody = (ctx: CompileContext, n: Node, kind: TemplateKind, name: string): Expr => {
+  if (kind === "field") {
+    if (!n.value) return () => undefined
+    return ctx.expr(n.value, name)
+  }
+  if (kind === "static") {
+    const list = ctx.statementList(n.body, false)
+    return (env) => {
+      list(env)
+      return undefined
+    }
+  }
+  if (n.body.type !== "BlockStatement") return ctx.expr(n.body)
+  const statements: Node[] = n.body.body
+  const last = statements[statements.length - 1]
+  if (last && last.type === "ReturnStatement" && last.argument) {
+    const rest = statements.slice(0, -1).filter((s) => s.type !== "FunctionDeclaration" && s.type !== "EmptyStatement")
+    const tail = ctx.expr(last.argument)
+    if (rest.length === 0) return tail
+    // Guard clauses (`if (c) return x` ... `return y`) become one conditional expression.
+    const guards = rest.map(guardClause)
+    if (guards.every((g) => g !== undefined)) {
+      let chain = tail
+      for (let i = guards.length - 1; i >= 0; i--) {
+        const test = ctx.expr(guards[i]!.test)
+        const value = ctx.expr(guards[i]!.value)
+        const otherwise = chain
+        chain = (env) => (test(env) ? value(env) : otherwise(env))
+      }
+      return chain
+    }
+    const head = ctx.statementList(statements.slice(0, -1), false)
+    return (env) => {
+      const s = head(env)
+      if (s !== undefined) return rt.ret
+      return tail(env)
+    }
+  }
+  const list = ctx.statementList(statements, false)
+  return (env) => (list(env) === RETURN ? rt.ret : undefined)
+}
+
+/** `if (test) return value` (without `else`, the return possibly alone in a block): its test and value. */
+const guardClause = (s: Node): { test: Node; value: Node } | undefined => {
+  if (s.type !== "IfStatement" || s.alternate) return undefined
+  let c = s.consequent
+  if (c.type === "BlockStatement" && c.body.length === 1) c = c.body[0]
+  if (c.type !== "ReturnStatement" || !c.argument) return undefined
+  return { test: s.test, value: c.argument }
+}
+
+/** The body of an async function or generator: a host generator that returns the function's result. */
+const resumableFunctionBody = (
+  ctx: CompileContext,
+  n: Node,
+  info: FunctionInfo,
+  kind: TemplateKind,
+  name: string,
+): ((env: Env) => Body) => {
+  if (!info.suspends) {
+    const plain = functionBody(ctx, n, kind, name)
+    return function* (env) {
+      return plain(env)
+    }
+  }
+  ctx.resumableFunctions.push(info)
+  try {
+    if (n.body.type !== "BlockStatement") {
+      const e = ctx.gexpr(n.body)
+      return function* (env) {
+        return yield* e(env)
+      }
+    }
+    const list = ctx.gstatementList(n.body.body, false)
+    return function* (env) {
+      const s = yield* list(env)
+      return s === RETURN ? rt.ret : undefined
+    }
+  } finally {
+    ctx.resumableFunctions.pop()
+  }
+}

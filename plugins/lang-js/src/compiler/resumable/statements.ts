@@ -1,0 +1,217 @@
+/**
+ * Statements in resumable form: host generators that return the statement's signal. Only statements that contain
+ * `await`/`yield` of their own function take this form; the others are compiled as plain closures and run
+ * directly from the resumable statement list.
+ */
+import type { Node } from "../../parse.js"
+import { caught, throwValue } from "../../runtime/errors.js"
+import { rt } from "../../runtime/state.js"
+import { initWriter } from "../bindings.js"
+import type { CompileContext, GStmt, GWriter, Stmt } from "../context.js"
+import { gForAwaitStatement, gForInStatement, gForOfStatement, gForStatement } from "../loops.js"
+import { blockEnter, scopeEnter } from "../scopes.js"
+import { isLoop } from "../statements.js"
+import { BREAK, liftStmt, RETURN, type Signal, unsupported } from "../shared.js"
+
+/** A statement list in resumable form; plain statements in it run directly. */
+export const gStatementList = (ctx: CompileContext, statements: Node[], topLevel: boolean): GStmt => {
+  const items = statements
+    .filter((s) => s.type !== "FunctionDeclaration" && s.type !== "EmptyStatement")
+    .map((s): { p?: Stmt; g?: GStmt } => {
+      if (topLevel && s.type === "ExpressionStatement") {
+        if (ctx.suspends(s)) {
+          const e = ctx.gexpr(s.expression)
+          return {
+            g: function* (env) {
+              rt.completion = yield* e(env)
+              return undefined
+            },
+          }
+        }
+        const e = ctx.expr(s.expression)
+        return {
+          p: (env) => {
+            rt.completion = e(env)
+            return undefined
+          },
+        }
+      }
+      return ctx.suspends(s) ? { g: ctx.gstatement(s) } : { p: ctx.statement(s) }
+    })
+  return function* (env) {
+    for (let i = 0; i < items.length; i++) {
+      const it = items[i]
+      const s = it.p !== undefined ? it.p(env) : yield* it.g!(env)
+      if (s !== undefined) return s
+    }
+    return undefined
+  }
+}
+
+/** A statement in resumable form (plain statements are lifted). */
+export const gStatement = (ctx: CompileContext, n: Node, labels: string[]): GStmt => {
+  if (!ctx.suspends(n)) return liftStmt(ctx.statement(n, labels))
+  switch (n.type) {
+    case "ExpressionStatement": {
+      const e = ctx.gexpr(n.expression)
+      return function* (env) {
+        yield* e(env)
+        return undefined
+      }
+    }
+    case "VariableDeclaration":
+      return gVariableDeclaration(ctx, n)
+    case "ReturnStatement": {
+      const a = ctx.gexpr(n.argument)
+      return function* (env) {
+        rt.ret = yield* a(env)
+        return RETURN
+      }
+    }
+    case "ThrowStatement": {
+      const a = ctx.gexpr(n.argument)
+      const loc = ctx.loc(n)
+      return function* (env) {
+        return throwValue(yield* a(env), loc)
+      }
+    }
+    case "IfStatement": {
+      const t = ctx.gexpr(n.test)
+      const a = ctx.gstatement(n.consequent)
+      const b = n.alternate ? ctx.gstatement(n.alternate) : undefined
+      return function* (env) {
+        if (yield* t(env)) return yield* a(env)
+        return b ? yield* b(env) : undefined
+      }
+    }
+    case "BlockStatement": {
+      const enter = blockEnter(ctx, ctx.analysis.scopes.get(n))
+      const list = ctx.gstatementList(n.body, false)
+      return function* (env) {
+        return yield* list(enter(env))
+      }
+    }
+    case "LabeledStatement": {
+      const all = [...labels, n.label.name]
+      const body = n.body
+      if (isLoop(body) || body.type === "LabeledStatement") return ctx.gstatement(body, all)
+      const inner = ctx.gstatement(body)
+      const breaks = all.map((l) => ctx.labelSignal(l).break)
+      return function* (env) {
+        const s = yield* inner(env)
+        return s !== undefined && breaks.includes(s) ? undefined : s
+      }
+    }
+    case "WhileStatement":
+    case "DoWhileStatement":
+    case "ForStatement":
+      return gForStatement(ctx, n, labels)
+    case "ForOfStatement":
+      return n.await ? gForAwaitStatement(ctx, n, labels) : gForOfStatement(ctx, n, labels)
+    case "ForInStatement":
+      return gForInStatement(ctx, n, labels)
+    case "TryStatement":
+      return gTryStatement(ctx, n)
+    case "SwitchStatement":
+      return gSwitchStatement(ctx, n)
+    case "ClassDeclaration":
+      return unsupported(n, "`await`/`yield` inside a class definition", "Compute the value before the class")
+    default:
+      return unsupported(
+        n,
+        `${n.type} with \`await\`/\`yield\` is not supported`,
+        "Await the value in a separate statement first",
+      )
+  }
+}
+
+const gVariableDeclaration = (ctx: CompileContext, n: Node): GStmt => {
+  const isVar = n.kind === "var"
+  const parts = n.declarations.map((d: Node): GStmt => {
+    const write: GWriter =
+      d.id.type === "Identifier"
+        ? ((w) =>
+            function* (env, v) {
+              w(env, v)
+            })(initWriter(ctx, d.id))
+        : ctx.gpattern(d.id, "init")
+    const v = d.init ? ctx.gexpr(d.init, d.id.type === "Identifier" ? d.id.name : undefined) : undefined
+    return function* (env) {
+      if (v) yield* write(env, yield* v(env))
+      else if (!isVar) yield* write(env, undefined)
+      return undefined
+    }
+  })
+  return function* (env) {
+    for (const p of parts) yield* p(env)
+    return undefined
+  }
+}
+
+const gTryStatement = (ctx: CompileContext, n: Node): GStmt => {
+  const block = ctx.gstatement(n.block)
+  const h = n.handler
+  const enterCatch = h ? scopeEnter(ctx.analysis.scopes.get(h)) : undefined
+  const bind: GWriter | undefined =
+    h && h.param
+      ? h.param.type === "Identifier"
+        ? ((w) =>
+            function* (env, v) {
+              w(env, v)
+            })(initWriter(ctx, h.param))
+        : ctx.gpattern(h.param, "init")
+      : undefined
+  const handler = h ? ctx.gstatement(h.body) : undefined
+  const finalizer = n.finalizer ? ctx.gstatement(n.finalizer) : undefined
+  return function* (env) {
+    try {
+      try {
+        return yield* block(env)
+      } catch (e) {
+        const v = caught(e)
+        rt.depth = rt.base
+        if (handler === undefined) throw v
+        const ce = enterCatch!(env)
+        if (bind) yield* bind(ce, v)
+        return yield* handler(ce)
+      }
+    } finally {
+      if (finalizer !== undefined && !rt.dead) {
+        rt.depth = rt.base
+        const saved = rt.ret
+        const s = yield* finalizer(env)
+        if (s !== undefined) return s
+        rt.ret = saved
+      }
+    }
+  }
+}
+
+const gSwitchStatement = (ctx: CompileContext, n: Node): GStmt => {
+  const discriminant = ctx.gexpr(n.discriminant)
+  const enter = blockEnter(ctx, ctx.analysis.scopes.get(n))
+  const cases = n.cases.map((k: Node) => ({
+    test: k.test ? ctx.gexpr(k.test) : undefined,
+    body: ctx.gstatementList(k.consequent, false),
+  }))
+  const defaultIndex = n.cases.findIndex((k: Node) => !k.test)
+  return function* (env) {
+    const d = yield* discriminant(env)
+    const e = enter(env)
+    let start = -1
+    for (let i = 0; i < cases.length; i++) {
+      const t = cases[i].test
+      if (t !== undefined && (yield* t(e)) === d) {
+        start = i
+        break
+      }
+    }
+    if (start < 0) start = defaultIndex
+    if (start < 0) return undefined
+    for (let i = start; i < cases.length; i++) {
+      const s: Signal | undefined = yield* cases[i].body(e)
+      if (s !== undefined) return s === BREAK ? undefined : s
+    }
+    return undefined
+  }
+}
