@@ -1,7 +1,12 @@
 import { defineConfig } from "tsup"
 
 export default defineConfig({
-  entry: { index: "src/index.ts", cli: "src/cli/main.ts", "ts-hooks": "src/cli/ts-hooks.ts" },
+  entry: {
+    index: "src/index.ts",
+    cli: "src/cli/main.ts",
+    "ts-hooks": "src/cli/ts-hooks.ts",
+    reaper: "src/run/reaper-main.ts",
+  },
   format: ["esm"],
   dts: { entry: { index: "src/index.ts" } },
   sourcemap: true,

@@ -22,6 +22,7 @@ import * as OpenCodeServer from "./opencode/OpenCodeServer.js"
 import * as ServerRelay from "./opencode/ServerRelay.js"
 import * as Processes from "./run/Processes.js"
 import * as Project from "./run/Project.js"
+import * as Reaper from "./run/Reaper.js"
 import * as ProjectFs from "./run/ProjectFs.js"
 import * as RunDirectory from "./run/RunDirectory.js"
 import * as ToolAdapters from "./tools/ToolAdapters.js"
@@ -119,6 +120,8 @@ export const start = <E = never>(
     const run = yield* RunDirectory.make({ keepArtifacts: opts.keepArtifacts ?? false })
     const { paths } = run
     const env = RunDirectory.environment(paths)
+    // Whatever kills this process, the reaper kills the run's processes and removes its directory.
+    yield* Reaper.start({ root: paths.root, home: paths.home, keepArtifacts: opts.keepArtifacts ?? false })
     // Last finalizer to run (added first): nothing started for this run may outlive it.
     yield* Effect.addFinalizer(() => Effect.asVoid(Processes.sweep(paths.home)))
 

@@ -1,8 +1,12 @@
+import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { parse, UsageError } from "../src/cli/Arguments.js"
+import { processesWithHome } from "../src/run/ProcessScan.js"
+import * as RunDirectory from "../src/run/RunDirectory.js"
 import { cli, runCli, writeModule, work } from "./cliHarness.js"
+import { eventually } from "./support/latch.js"
 
 beforeAll(() => {
   if (!Fs.existsSync(cli)) throw new Error(`${cli} is missing: build the package first (npx tsup)`)
@@ -29,6 +33,32 @@ describe("argument parsing", () => {
     ]) {
       expect(() => parse(args), args.join(" ")).toThrow(UsageError)
     }
+  })
+})
+
+describe("opencode-drive clean", () => {
+  it("removes run directories whose owner died and kills their processes; kept directories stay", async () => {
+    const runs = RunDirectory.runsRoot()
+    const stale = Path.join(runs, `run-test-stale-${process.pid}`)
+    const kept = Path.join(runs, `run-test-kept-${process.pid}`)
+    const home = Path.join(stale, "home")
+    Fs.mkdirSync(home, { recursive: true })
+    Fs.mkdirSync(kept, { recursive: true })
+    const dead = ChildProcess.spawnSync("true").pid!
+    Fs.writeFileSync(Path.join(stale, "owner.json"), JSON.stringify({ pid: dead, startTime: 1, home }))
+    const straggler = ChildProcess.spawn("sleep", ["60"], {
+      env: { PATH: process.env.PATH, HOME: home },
+      detached: true,
+    })
+    await eventually("the straggler carries the stale HOME", () => processesWithHome(home).length === 1)
+    const cleaned = await runCli(["clean"])
+    expect(cleaned.code).toBe(0)
+    expect(cleaned.stdout).toContain(`removed ${stale}`)
+    expect(Fs.existsSync(stale)).toBe(false)
+    expect(Fs.existsSync(kept)).toBe(true)
+    await eventually("the straggler is gone", () => straggler.exitCode !== null || straggler.signalCode !== null)
+    expect((await runCli(["clean"])).stdout).not.toContain(stale)
+    Fs.rmSync(kept, { recursive: true, force: true })
   })
 })
 

@@ -10,6 +10,7 @@ export type Command =
   | { readonly kind: "run"; readonly module: string }
   | { readonly kind: "check"; readonly script: string }
   | { readonly kind: "start"; readonly script: string }
+  | { readonly kind: "clean" }
 
 /** A command-line usage error (exit status 2). */
 export class UsageError extends Error {}
@@ -37,6 +38,9 @@ export const parse = (args: ReadonlyArray<string>): Command => {
       return { kind: "run", module: single("run", rest, "module") }
     case "check":
       return { kind: "check", script: single("check", rest, "script") }
+    case "clean":
+      if (rest.length > 0) throw new UsageError(`clean takes no arguments (got ${rest[0]})`)
+      return { kind: "clean" }
     case "start": {
       let script: string | undefined
       const others: Array<string> = []

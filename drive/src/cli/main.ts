@@ -5,6 +5,7 @@
  *   opencode-drive run <module>            run a module whose default export is an Effect<_, _, never>
  *   opencode-drive check <script>          type-check a defineScript module
  *   opencode-drive start --script <file>   check and run a defineScript module
+ *   opencode-drive clean                   remove run directories of killed runs (and their processes)
  *
  * Modules are type-checked against their contract before they are imported; TypeScript modules are imported
  * through in-memory transpilation hooks. Usage errors and failures print one clear line (details, such as a
@@ -16,6 +17,7 @@ import * as Path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect } from "effect"
+import * as RunDirectory from "../run/RunDirectory.js"
 import { isScript, runScript } from "../Script.js"
 import { parse, type Command, UsageError } from "./Arguments.js"
 import type * as TypeContract from "./TypeContract.js"
@@ -26,6 +28,7 @@ const usage = `Usage:
   opencode-drive run <module>            Run a module whose default export is an Effect<_, _, never>
   opencode-drive check <script>          Type-check a defineScript module
   opencode-drive start --script <file>   Check and run a defineScript module
+  opencode-drive clean                   Remove the run directories of killed runs and stop their processes
   opencode-drive --help | --version
 
 Modules may be TypeScript (.ts, .mts) or JavaScript. Simulation control lives in the module (the driver API);
@@ -84,6 +87,15 @@ const runCommand = (command: Command): Effect.Effect<void, unknown> => {
           return yield* Effect.fail(new CliFailure(`the default export of ${command.module} is not an Effect`))
         }
         yield* printValue(yield* program as Effect.Effect<unknown, unknown>)
+      })
+    case "clean":
+      return Effect.sync(() => {
+        const removed = RunDirectory.removeStale()
+        process.stdout.write(
+          removed.length === 0
+            ? "no stale run directories\n"
+            : `${removed.map((dir) => `removed ${dir}`).join("\n")}\n`,
+        )
       })
     case "check":
       return Effect.gen(function* () {

@@ -4,8 +4,9 @@
  * `setsid`). The sweep reads `/proc` and is a no-op where there is none.
  */
 import * as ChildProcess from "node:child_process"
-import * as Fs from "node:fs"
 import { Effect } from "effect"
+import * as ProcessScan from "./ProcessScan.js"
+import { isAlive } from "./ProcessScan.js"
 
 /** The result of a finished command. */
 export interface CommandResult {
@@ -39,15 +40,7 @@ export const run = (
     return Effect.sync(() => child.kill("SIGKILL"))
   })
 
-/** Whether a process id is alive. */
-export const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
-  }
-}
+export { isAlive, processesWithHome } from "./ProcessScan.js"
 
 const signalGroup = (pgid: number, signal: NodeJS.Signals) => {
   try {
@@ -69,41 +62,10 @@ export const stopGroup = (pgid: number, graceMs = 2_000): Effect.Effect<void> =>
     signalGroup(pgid, "SIGKILL")
   })
 
-/** Ids of live processes whose environment contains `HOME=<home>` (Linux `/proc`; empty elsewhere). */
-export const processesWithHome = (home: string): ReadonlyArray<number> => {
-  let entries: Array<string>
-  try {
-    entries = Fs.readdirSync("/proc")
-  } catch {
-    return []
-  }
-  const marker = Buffer.from(`\0HOME=${home}\0`)
-  const markerAtStart = Buffer.from(`HOME=${home}\0`)
-  const found: Array<number> = []
-  for (const entry of entries) {
-    const pid = Number(entry)
-    if (!Number.isInteger(pid) || pid === process.pid) continue
-    try {
-      const environ = Fs.readFileSync(`/proc/${pid}/environ`)
-      if (environ.includes(marker) || environ.subarray(0, markerAtStart.length).equals(markerAtStart)) found.push(pid)
-    } catch {
-      // gone or not ours
-    }
-  }
-  return found
-}
-
 /** SIGKILL every process still carrying the run's HOME; returns how many were found. */
 export const sweep = (home: string): Effect.Effect<number> =>
   Effect.gen(function* () {
-    const pids = processesWithHome(home)
-    for (const pid of pids) {
-      try {
-        process.kill(pid, "SIGKILL")
-      } catch {
-        // already gone
-      }
-    }
-    if (pids.length > 0) yield* Effect.sleep(50)
-    return pids.length
+    const count = ProcessScan.killWithHome(home)
+    if (count > 0) yield* Effect.sleep(50)
+    return count
   })

@@ -2,7 +2,8 @@
  * One directory per run, `<tmp>/opencode-drive/run-<id>/`, with `files/` (the project), `home/` (HOME and every
  * XDG directory), `logs/` and `media/`. It is removed when the run's scope closes, except: everything is kept
  * with `keepArtifacts: true` or when the run failed (the path is printed), and `media/` is kept when the run
- * produced screenshots or recordings.
+ * produced screenshots or recordings. While the run is live, `owner.json` names its owner process: a directory
+ * whose owner died (the run was killed) is removed by the run's reaper, or else by the next run (`removeStale`).
  */
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -10,6 +11,7 @@ import * as Path from "node:path"
 import { randomBytes } from "node:crypto"
 import { Cause, Effect, Exit, type Scope } from "effect"
 import { ProjectSetupError } from "../Errors.js"
+import * as Owner from "./Owner.js"
 
 /** The paths of one run. */
 export interface RunPaths {
@@ -100,11 +102,21 @@ const removeQuietly = (path: string) => {
   }
 }
 
-/** Create the run directory; its removal is tied to the current scope (see the module doc for what is kept). */
+/**
+ * Remove the run directories of runs whose owner process is gone (killed before it could clean up), after killing
+ * whatever still carries their HOME; returns the removed paths. Every run does this before it starts.
+ */
+export const removeStale = (): ReadonlyArray<string> => Owner.removeStale(runsRoot())
+
+/**
+ * Create the run directory; its removal is tied to the current scope (see the module doc for what is kept).
+ * Stale directories of killed runs are removed first.
+ */
 export const make = (options: {
   readonly keepArtifacts: boolean
 }): Effect.Effect<RunDirectory, ProjectSetupError, Scope.Scope> =>
   Effect.gen(function* () {
+    yield* Effect.sync(removeStale)
     const id = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`
     const root = Path.join(runsRoot(), `run-${id}`)
     const paths: RunPaths = {
@@ -116,6 +128,8 @@ export const make = (options: {
     }
     yield* Effect.try({
       try: () => {
+        Fs.mkdirSync(root, { recursive: true })
+        Owner.write(root, paths.home)
         for (const dir of [paths.files, paths.logs, paths.media, ...Object.values(xdg(paths.home))]) {
           Fs.mkdirSync(dir, { recursive: true })
         }
@@ -132,6 +146,7 @@ export const make = (options: {
     )
     yield* Effect.addFinalizer((exit) =>
       Effect.sync(() => {
+        Owner.release(root)
         if (options.keepArtifacts) return
         if (Exit.isFailure(exit) && !Cause.hasInterruptsOnly(exit.cause)) {
           process.stderr.write(`opencode-drive: the run failed; its artifacts are kept in ${root}\n`)

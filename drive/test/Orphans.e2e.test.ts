@@ -1,0 +1,111 @@
+/**
+ * Nothing of a run outlives the process that runs the driver, whatever kills it. A child process runs a driver
+ * against the real OpenCode and reports its run directory; the test SIGKILLs it (as a test runner kills a worker)
+ * and scans /proc for anything carrying the run's HOME. With the reaper killed too, the next run removes what is
+ * left.
+ */
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { pathToFileURL } from "node:url"
+import { describe, expect, it } from "vitest"
+import { processesWithHome } from "../src/run/ProcessScan.js"
+import * as RunDirectory from "../src/run/RunDirectory.js"
+import { eventually } from "./support/latch.js"
+
+const testTimeout = 300_000
+const dist = pathToFileURL(Path.join(import.meta.dirname, "..", "dist", "index.js")).href
+
+/** Start a child process that runs a driver and waits forever once its TUI is ready. */
+const startDriverProcess = async () => {
+  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "drive-orphans-"))
+  const script = Path.join(dir, "driver.mjs")
+  Fs.writeFileSync(
+    script,
+    [
+      `import { Effect } from ${JSON.stringify(import.meta.resolve("effect"))}`,
+      `import { OpenCodeDriver } from ${JSON.stringify(dist)}`,
+      "await Effect.runPromise(OpenCodeDriver.use({ tools: ['shell'] }, ({ paths }) => Effect.gen(function* () {",
+      "  process.stdout.write(JSON.stringify({ root: paths.root, home: paths.home }) + '\\n')",
+      "  yield* Effect.never",
+      "})))",
+      "",
+    ].join("\n"),
+  )
+  const child = ChildProcess.spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "pipe"] })
+  let stderr = ""
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const run = await new Promise<{ root: string; home: string }>((resolve, reject) => {
+    let stdout = ""
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString()
+      if (stdout.includes("\n")) resolve(JSON.parse(stdout.split("\n")[0]))
+    })
+    child.on("exit", (code) => reject(new Error(`the driver process exited with ${code}: ${stderr}`)))
+  })
+  return { child, ...run }
+}
+
+const serverAndTuis = (home: string) =>
+  processesWithHome(home).map((pid) => {
+    try {
+      return Fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ")
+    } catch {
+      return ""
+    }
+  })
+
+/** The reaper of a run: the process whose command line names the run directory. */
+const reaperOf = (root: string): number | undefined => {
+  for (const entry of Fs.readdirSync("/proc")) {
+    const pid = Number(entry)
+    if (!Number.isInteger(pid)) continue
+    try {
+      const args = Fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
+      if (args.some((arg) => arg.endsWith("reaper.js")) && args.includes(root)) return pid
+    } catch {
+      // gone
+    }
+  }
+  return undefined
+}
+
+describe("no orphans", () => {
+  it(
+    "SIGKILL of the process running a driver takes the OpenCode server, the TUIs and the run directory with it",
+    async () => {
+      const { child, root, home } = await startDriverProcess()
+      const running = serverAndTuis(home)
+      expect(running.some((command) => command.includes(" serve "))).toBe(true)
+      expect(running.some((command) => command.includes(" attach "))).toBe(true)
+      child.kill("SIGKILL")
+      await eventually("no process carries the run's HOME and the run directory is gone", () => {
+        return processesWithHome(home).length === 0 && !Fs.existsSync(root)
+      })
+    },
+    testTimeout,
+  )
+
+  it(
+    "when the reaper is killed too, the next run kills what is left and removes the stale run directory",
+    async () => {
+      const { child, root, home } = await startDriverProcess()
+      const reaper = reaperOf(root)
+      expect(reaper).toBeDefined()
+      process.kill(reaper!, "SIGKILL")
+      child.kill("SIGKILL")
+      await eventually("the driver process is gone", () => child.exitCode !== null || child.signalCode !== null)
+      expect(processesWithHome(home).length).toBeGreaterThan(0)
+      expect(Fs.existsSync(root)).toBe(true)
+      // What every run does before it starts (and `opencode-drive clean` does on demand):
+      const removed = RunDirectory.removeStale()
+      expect(removed).toContain(root)
+      await eventually("no process carries the run's HOME", () => processesWithHome(home).length === 0)
+      expect(Fs.existsSync(root)).toBe(false)
+    },
+    testTimeout,
+  )
+})
