@@ -13,7 +13,10 @@ import * as Strict from "./Strict.js"
 export interface LoadOptions {
   /** How long to wait for a document (or an external reference) fetched over HTTP, in milliseconds (default 30,000). */
   readonly timeoutMs?: number
-  /** Headers sent when fetching the document and its external references over HTTP (e.g. `authorization`). */
+  /**
+   * Headers sent when fetching the document over HTTP (e.g. `authorization`), and its external references on the same
+   * origin; never to another origin.
+   */
   readonly headers?: { readonly [name: string]: string }
 }
 
@@ -75,13 +78,15 @@ const isLoopback = (url: string): boolean => {
   }
 }
 
-/** Fetch and parse a document over HTTP. */
-const fetchDocument = async (
+/**
+ * Download a document or an external reference over HTTP: redirects are followed within the URL's origin only (the
+ * headers may hold credentials), and at most `maxDocumentBytes` are read.
+ */
+const download = async (
   url: string,
   timeout: number,
   headers: { readonly [name: string]: string },
-): Promise<JsonObject> => {
-  let text: string
+): Promise<string> => {
   try {
     const signal = AbortSignal.timeout(timeout)
     const origin = new URL(url).origin
@@ -107,13 +112,21 @@ const fetchDocument = async (
       current = target.href
     }
     if (!response.ok) throw new DocumentError(`cannot load ${url}: HTTP ${response.status}`)
-    text = await readCapped(response, url)
+    return await readCapped(response, url)
   } catch (error) {
     if (error instanceof DocumentError) throw error
     const cause = (error as { cause?: { message?: string } }).cause
     throw new DocumentError(`cannot load ${url}: ${oneLine(cause?.message ?? (error as Error).message)}`)
   }
-  const parsed = parseText(text)
+}
+
+/** Fetch and parse a document over HTTP. */
+const fetchDocument = async (
+  url: string,
+  timeout: number,
+  headers: { readonly [name: string]: string },
+): Promise<JsonObject> => {
+  const parsed = parseText(await download(url, timeout, headers))
   if (!isObject(parsed)) throw new DocumentError(`${url} does not hold an OpenAPI document object`)
   return parsed
 }
@@ -225,9 +238,24 @@ export const load = async (source: string | object, options: LoadOptions = {}): 
     preCheck(input, where)
   }
   if (!hasExternalRefs(input)) return input as Document
+  // External references are downloaded like the document; the host's headers go only to the document's own origin.
+  const documentOrigin = base !== undefined && /^https?:\/\//i.test(base) ? new URL(base).origin : undefined
+  const headers = options.headers ?? {}
+  // The bundler replaces a reader's message with its own; the first download failure is reported as it was.
+  let downloadFailure: DocumentError | undefined
   const parserOptions = {
     resolve: {
-      http: { timeout, safeUrlResolver: !trusted, ...(options.headers ? { headers: { ...options.headers } } : {}) },
+      http: {
+        timeout,
+        safeUrlResolver: !trusted,
+        read: (file: { readonly url: string }) =>
+          download(file.url, timeout, new URL(file.url).origin === documentOrigin ? headers : {}).catch(
+            (error: DocumentError) => {
+              downloadFailure ??= error
+              throw error
+            },
+          ),
+      },
       external: true,
     },
   }
@@ -238,6 +266,7 @@ export const load = async (source: string | object, options: LoadOptions = {}): 
         ? await SwaggerParser.bundle(input as never, parserOptions)
         : await SwaggerParser.bundle(base, input as never, parserOptions)
   } catch (error) {
+    if (downloadFailure) throw new DocumentError(`cannot load ${where}: ${downloadFailure.message}`)
     throw new DocumentError(`cannot load ${where}: ${oneLine((error as Error).message ?? String(error))}`)
   }
   preCheck(bundled, where)

@@ -463,6 +463,45 @@ describe("loading a document", () => {
     ])
   })
 
+  it("external references get the host's headers on the document's origin only, and are capped too", async () => {
+    const schema = JSON.stringify({ type: "object", properties: { id: { type: "string" } } })
+    const withRefs = (ref: string) =>
+      JSON.stringify(
+        doc({
+          "/x": {
+            get: {
+              operationId: "x",
+              responses: ok({ $ref: `${server.url}/schemas/item.json` }),
+            },
+            post: { operationId: "y", responses: ok({ $ref: ref }) },
+          },
+        }),
+      )
+    let document = withRefs(`${other.url}/schemas/other.json`)
+    const answer: typeof server.handler = (req, res) => {
+      res.writeHead(200, { "content-type": "application/json" })
+      res.end(req.url === "/openapi.json" ? document : schema)
+    }
+    server.handler = answer
+    other.handler = answer
+    const headers = { "x-doc-key": "DOCUMENTKEY" }
+    const loaded = await OpenAPI.load(`${server.url}/openapi.json`, { headers })
+    expect(Object.keys(OpenAPI.fromSpec({ spec: loaded, baseUrl: server.url }).tools)).toEqual(["x", "y"])
+    expect(server.requests.map((r) => [r.url, r.headers["x-doc-key"]])).toEqual([
+      ["/openapi.json", "DOCUMENTKEY"],
+      ["/schemas/item.json", "DOCUMENTKEY"],
+    ])
+    expect(other.requests.map((r) => [r.url, r.headers["x-doc-key"]])).toEqual([["/schemas/other.json", undefined]])
+    document = withRefs(`${other.url}/schemas/huge.json`)
+    other.handler = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(2 ** 30) })
+      res.write("{")
+    }
+    await expect(OpenAPI.load(`${server.url}/openapi.json`, { headers })).rejects.toThrow(
+      /the document is 1073741824 bytes, over the 67108864-byte limit/,
+    )
+  })
+
   it("reads at most 64 MiB of a document, declared or streamed", async () => {
     server.handler = (_req, res) => {
       res.writeHead(200, { "content-type": "application/json", "content-length": String(2 ** 30) })
