@@ -9,12 +9,13 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { Recorder } from "@codemode/core"
 import { layer as recorderLayer, layerWith as recorderLayerWith } from "@codemode/recorder"
-import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk/v2/client"
+import { createOpencodeClient } from "@opencode-ai/sdk/v2/client"
 import { Context, Deferred, Effect, Fiber, Layer, type Scope } from "effect"
 import { unavailable as unavailableTools, PluginPackage } from "@codemode/tool-adapters"
 import { type DriverError, type OpenCodeExitedError, ProjectSetupError } from "./Errors.js"
 import * as FakeLlm from "./fake-llm/FakeLlm.js"
 import * as Options from "./Options.js"
+import * as Client from "./opencode/Client.js"
 import * as Compatibility from "./opencode/Compatibility.js"
 import * as OpenCodeBinary from "./opencode/OpenCodeBinary.js"
 import * as OpenCodeConfig from "./opencode/OpenCodeConfig.js"
@@ -69,8 +70,11 @@ export interface Driver {
   readonly tuis: Tuis.Tuis
   /** Live control of the simulated model. */
   readonly llm: FakeLlm.LlmControl
-  /** The `@opencode-ai/sdk` (v2) client, authenticated and bound to the project directory. */
-  readonly opencode: OpencodeClient
+  /**
+   * The OpenCode SDK client (`@opencode-ai/sdk` v2), authenticated and bound to the project directory, with every
+   * method returning an Effect (`yield* opencode.session.list()`); `opencode.raw` is the Promise client.
+   */
+  readonly opencode: Client.OpenCodeClient
   /** Tool interception (see `options.tools`). */
   readonly tools: Tools
   readonly server: ServerInfo
@@ -218,11 +222,13 @@ export const start = <E = never>(
         : yield* Effect.all([serverReady, manager.launchNamed("primary", opts.tui, true)], { concurrency: 2 })
     const server = startedServer!
 
-    const opencode = createOpencodeClient({
-      baseUrl: server.url,
-      directory: paths.files,
-      headers: { authorization: server.authorization },
-    })
+    const opencode = Client.fromSdk(
+      createOpencodeClient({
+        baseUrl: server.url,
+        directory: paths.files,
+        headers: { authorization: server.authorization },
+      }),
+    )
 
     const settlement = yield* Deferred.make<RunReport, DriverError>()
     let settling = false

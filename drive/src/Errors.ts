@@ -38,6 +38,17 @@ export class OpenCodeExitedError extends Data.TaggedError("OpenCodeExitedError")
   readonly logTail: string
 }> {}
 
+/** A call of the OpenCode SDK client (`driver.opencode`) failed: the server answered with an error or was unreachable. */
+export class OpenCodeApiError extends Data.TaggedError("OpenCodeApiError")<{
+  readonly message: string
+  /** The SDK method, e.g. `session.messages`. */
+  readonly operation: string
+  /** The HTTP status, when the server answered. */
+  readonly status: number | undefined
+  /** The server's error body, when it answered. */
+  readonly body: unknown
+}> {}
+
 /** `opencode.compatibility: "required"` asked for a capability the running OpenCode does not offer. */
 export class CompatibilityError extends Data.TaggedError("CompatibilityError")<{
   readonly message: string
@@ -139,6 +150,7 @@ export type DriverError =
   | ProjectSetupError
   | OpenCodeStartError
   | OpenCodeExitedError
+  | OpenCodeApiError
   | CompatibilityError
   | TuiLaunchError
   | TuiExitedError

@@ -16,6 +16,7 @@ export type { ClickOptions, IdleOptions, Screen, ScreenCondition, Ui, UiNodeQuer
 export type { LlmControl, LlmSummary, LlmWaitOptions, ResponseHandler } from "./fake-llm/FakeLlm.js"
 export type { ChatMessage, LlmRequest, ToolDefinition } from "./fake-llm/Requests.js"
 export type { CompatibilityReport } from "./opencode/Compatibility.js"
+export type { EffectApi, EffectMethod, OpenCodeClient } from "./opencode/Client.js"
 export type { ProjectFs } from "./run/ProjectFs.js"
 export type { Retention } from "./run/RunDirectory.js"
 export { ToolAdapters } from "./tools/ToolAdapters.js"

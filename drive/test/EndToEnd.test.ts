@@ -115,7 +115,10 @@ describe("opencode-drive against the real OpenCode", () => {
           { tui: { viewport: { cols: 100, rows: 30 }, recording: true } },
           ({ ui, llm, tuis, opencode }) =>
             Effect.gen(function* () {
-              const health = yield* Effect.promise(() => opencode.global.health())
+              const health = yield* opencode.health.get()
+              const sameHealth = yield* opencode.global.health()
+              const raw = yield* Effect.promise(() => opencode.raw.global.health())
+              const missing = yield* Effect.flip(opencode.session.get({ sessionID: "ses_missing" }))
               const secondary = yield* tuis.launch("secondary", { viewport: { cols: 110, rows: 32 } })
               yield* llm.queue(Llm.text("Answer for the secondary TUI."))
               yield* secondary.ui.submit("Prompt from the secondary TUI")
@@ -130,7 +133,10 @@ describe("opencode-drive against the real OpenCode", () => {
               yield* ui.resize(104, 30)
               const primaryShot = yield* ui.screenshot()
               return {
-                health: health.data,
+                health,
+                sameHealth,
+                raw: raw.data,
+                missing,
                 shot,
                 closedError,
                 names,
@@ -143,6 +149,11 @@ describe("opencode-drive against the real OpenCode", () => {
         ),
       )
       expect(value.health).toMatchObject({ healthy: true, version: "1.18.33" })
+      expect(value.sameHealth).toEqual(value.health)
+      expect(value.raw).toEqual(value.health)
+      expect(value.missing._tag).toBe("OpenCodeApiError")
+      expect(value.missing.operation).toBe("session.get")
+      expect(value.missing.status).toBeGreaterThanOrEqual(400)
       expect(value.closedError._tag).toBe("TuiExitedError")
       expect(value.duplicate.message).toContain('a TUI named "secondary" is already open')
       expect(value.names).toEqual(["primary", "secondary", "tui-1"])

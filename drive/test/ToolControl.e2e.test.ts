@@ -94,11 +94,11 @@ describe("tool control against the real OpenCode", () => {
               yield* ui.waitFor("Deploy failed, but I read the notes.", answer)
 
               // OpenCode's own record of the calls: the session's tool parts, by model call id.
-              const sessions = yield* Effect.promise(() => opencode.session.list())
+              const sessions = yield* opencode.session.list()
               const parts: Record<string, unknown> = {}
-              for (const session of sessions.data ?? []) {
-                const messages = yield* Effect.promise(() => opencode.session.messages({ sessionID: session.id }))
-                for (const message of messages.data ?? []) {
+              for (const session of sessions) {
+                const messages = yield* opencode.session.messages({ sessionID: session.id })
+                for (const message of messages) {
                   for (const part of message.parts)
                     if (part.type === "tool") parts[part.callID] = { tool: part.tool, state: part.state }
                 }
