@@ -8,6 +8,7 @@ const packages = [
   "plugins/lang-lua",
   "plugins/lang-js",
   "plugins/openapi",
+  "plugins/mcp",
   "plugins/recorder",
   "plugins/tool-adapters",
   "drive",
