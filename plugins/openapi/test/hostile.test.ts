@@ -253,6 +253,9 @@ describe("redirects", () => {
       expect(message).toBe(
         `GET /start: the server redirected to another origin (${other.url}); redirects are followed only within ${server.url}`,
       )
+      // A protocol-relative location is another origin too.
+      const relative = api(() => `//${other.url.replace("http://", "")}/steal`)
+      expect(await refused(relative.start, {}, client)).toContain("the server redirected to another origin")
       expect(other.requests).toEqual([])
     })
 
