@@ -167,12 +167,10 @@ export const make = async (options: Options): Promise<CodeModeServer> => {
         : Effect.provideService(program, CallReporter, {
             report: (path) => {
               calls++
-              extra
-                .sendNotification({
-                  method: "notifications/progress",
-                  params: { progressToken: token, progress: calls, message: `tool call ${calls}: ${path}` },
-                })
-                .catch(() => undefined)
+              return extra.sendNotification({
+                method: "notifications/progress",
+                params: { progressToken: token, progress: calls, message: `tool call ${calls}: ${path}` },
+              })
             },
           })
     const result = await services.runPromise(reported, { signal: extra.signal })

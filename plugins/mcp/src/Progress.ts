@@ -5,10 +5,15 @@
 import { Namespace, Tool } from "@codemode/core"
 import { Context, Effect, Option } from "effect"
 
-/** Told of each tool call an execution makes, before the tool runs (after its input was decoded and admitted). */
-export class CallReporter extends Context.Service<CallReporter, { readonly report: (path: string) => void }>()(
-  "@codemode/mcp/CallReporter",
-) {}
+/**
+ * Told of each tool call an execution makes, before the tool runs (after its input was decoded and admitted). The
+ * call waits for the returned promise, so a reader that falls behind slows the program instead of growing a buffer;
+ * a rejection is ignored.
+ */
+export class CallReporter extends Context.Service<
+  CallReporter,
+  { readonly report: (path: string) => Promise<unknown> | undefined }
+>()("@codemode/mcp/CallReporter") {}
 
 const reporting = (tool: Tool.Any, path: string): Tool.Any =>
   Tool.make({
@@ -16,10 +21,14 @@ const reporting = (tool: Tool.Any, path: string): Tool.Any =>
     input: tool.input,
     ...(tool.output !== undefined ? { output: tool.output } : {}),
     execute: (input: unknown) =>
-      Effect.flatMap(Effect.serviceOption(CallReporter), (reporter) => {
-        if (Option.isSome(reporter)) reporter.value.report(path)
-        return tool.execute(input)
-      }),
+      Effect.flatMap(Effect.serviceOption(CallReporter), (reporter) =>
+        Option.isNone(reporter)
+          ? tool.execute(input)
+          : Effect.andThen(
+              Effect.promise(() => Promise.resolve(reporter.value.report(path)).catch(() => undefined)),
+              tool.execute(input),
+            ),
+      ),
   })
 
 /**

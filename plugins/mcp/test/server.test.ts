@@ -281,7 +281,9 @@ describe("HTTP guards", () => {
   it("refuses a foreign Origin and a foreign Host, accepts loopback origins", async () => {
     const evil = await post({ origin: "http://evil.example" })
     expect(evil.status).toBe(403)
-    expect((await evil.json()).error.message).toBe('forbidden: Origin "http://evil.example" is not allowed')
+    expect(((await evil.json()) as { error: { message: string } }).error.message).toBe(
+      'forbidden: Origin "http://evil.example" is not allowed',
+    )
     // fetch cannot set Host; a plain request can, as a rebinding page's browser would.
     const rebound = await new Promise<number | undefined>((resolve, reject) => {
       const request = httpRequest(
