@@ -5,13 +5,14 @@
  * One credential is matched character by character, each character raw or encoded the way servers echo text:
  * percent-encoded (either hex case, or twice), `+` for a space, JSON (`\u002f`, `\/`, `\"`), HTML (`&#47;`, `&#x2F;`,
  * `&amp;`). The forms mix freely, so a partly encoded echo is caught too. Base64 (standard and URL alphabets, at any
- * byte alignment, so an echo of `Authorization: Bearer <token>` encoded whole is caught) and hex are matched as whole
- * strings. A credential of fewer than four characters is matched only as a whole word. A text cut before it is redacted may end in the first characters of a credential; `tail` says how many
- * characters to drop from such a cut so that no prefix survives.
+ * byte alignment, so an echo of `Authorization: Bearer <token>` encoded whole is caught; of the raw and of the
+ * percent-encoded credential) and hex are matched as whole strings. A credential of fewer than four characters is
+ * matched only as a whole word. A text cut before it is redacted may end in the first characters of a credential;
+ * `tail` says how many characters to drop from such a cut so that no prefix survives.
  */
 
 /** What replaces a credential. */
-export const marker = "[redacted]"
+const marker = "[redacted]"
 
 /** Redacts the credentials of one request. */
 export interface Redactor {
@@ -137,8 +138,11 @@ const build = (unique: ReadonlyArray<string>): Redactor => {
     tail = Math.max(tail, longest)
     const bytes = encoder.encode(secret)
     const hexText = Buffer.from(bytes).toString("hex")
-    for (const form of [...base64Cores(bytes), hexText, hexText.toUpperCase()])
-      if (form.length >= shortestWholeForm && form !== secret) whole.add(form)
+    // Base64 of the percent-encoded form too: a server that encodes a whole request URL (query key included).
+    const escaped = encodeURIComponent(secret)
+    const forms = [...base64Cores(bytes), hexText, hexText.toUpperCase()]
+    if (escaped !== secret) forms.push(...base64Cores(encoder.encode(escaped)))
+    for (const form of forms) if (form.length >= shortestWholeForm && form !== secret) whole.add(form)
   }
   for (const form of whole) shortest = Math.min(shortest, form.length)
   const wholeForms = [...whole].sort((a, b) => b.length - a.length).map(escapeRegExp)

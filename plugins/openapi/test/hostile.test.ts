@@ -342,6 +342,7 @@ describe("credentials never reach a result or a message", () => {
         Buffer.from(`Authorization: Bearer ${secret}`).toString("base64"),
         Buffer.from(`x${secret}`).toString("base64"),
         Buffer.from(`xy${secret}`).toString("base64"),
+        Buffer.from(`/query?api_key=${encodeURIComponent(secret)}`).toString("base64url"),
         bytes.toString("hex"),
         bytes.toString("hex").toUpperCase(),
       ]
