@@ -7,6 +7,7 @@
  * - `execute` round trip of a trivial Lua program (`return 1`) through the official SDK client: over stdio (the
  *   server in a child process, as MCP clients run it) and over Streamable HTTP (loopback), p50 and p99, each as a
  *   ratio to the same program run directly with `runtime.execute` in this process (the peer: CodeMode without MCP).
+ *   The three are timed round-robin, one call of each per round.
  * - The size of `tools/list` for the GitHub REST description (its ~1,000 operations as tools): our two tools against
  *   one tool per operation (each operation's input schema with its local `$ref`s inlined, as a server that lists
  *   every operation must send). Tokens are estimated as bytes / 4.
@@ -47,15 +48,19 @@ const percentile = (samples, q) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
 }
 
-const time = async (call) => {
-  for (let i = 0; i < warmup; i++) await call()
-  const samples = []
-  for (let i = 0; i < rounds; i++) {
-    const started = performance.now()
-    await call()
-    samples.push(performance.now() - started)
-  }
-  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) }
+/** Time the calls round-robin (one of each per round), so load that comes and goes weighs on all of them alike. */
+const timeTogether = async (calls) => {
+  for (let i = 0; i < warmup; i++) for (const call of Object.values(calls)) await call()
+  const samples = Object.fromEntries(Object.keys(calls).map((name) => [name, []]))
+  for (let i = 0; i < rounds; i++)
+    for (const [name, call] of Object.entries(calls)) {
+      const started = performance.now()
+      await call()
+      samples[name].push(performance.now() - started)
+    }
+  return Object.fromEntries(
+    Object.entries(samples).map(([name, list]) => [name, { p50: percentile(list, 0.5), p99: percentile(list, 0.99) }]),
+  )
 }
 
 const roundTrips = async () => {
@@ -68,28 +73,27 @@ const roundTrips = async () => {
   const check = (answer) => {
     if (answer.structuredContent?.value !== 1) throw new Error(`unexpected answer ${JSON.stringify(answer)}`)
   }
-
   const server = await makeServer()
-  const direct = await time(async () => {
-    const result = await Effect.runPromise(server.runtime.execute(code))
-    if (result.value !== 1) throw new Error("unexpected result")
-  })
-
   const stdioClient = new Client({ name: "bench", version: "1" })
   await stdioClient.connect(
     new StdioClientTransport({ command: process.execPath, args: [self, "--serve-stdio"], stderr: "inherit" }),
   )
-  const stdio = await time(async () => check(await stdioClient.callTool({ name: "execute", arguments: { code } })))
-  await stdioClient.close()
-
   const listening = await McpHttp.listen(server, { port: 0 })
   const httpClient = new Client({ name: "bench", version: "1" })
   await httpClient.connect(new StreamableHTTPClientTransport(new URL(listening.url)))
-  const http = await time(async () => check(await httpClient.callTool({ name: "execute", arguments: { code } })))
+  const times = await timeTogether({
+    direct: async () => {
+      const result = await Effect.runPromise(server.runtime.execute(code))
+      if (result.value !== 1) throw new Error("unexpected result")
+    },
+    stdio: async () => check(await stdioClient.callTool({ name: "execute", arguments: { code } })),
+    http: async () => check(await httpClient.callTool({ name: "execute", arguments: { code } })),
+  })
+  await stdioClient.close()
   await httpClient.close()
   await listening.close()
   await server.close()
-  return { direct, stdio, http }
+  return times
 }
 
 /** Inline the local `$ref`s of `schema` against `root` (a reference back into itself stays a `$ref`). */
