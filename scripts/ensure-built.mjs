@@ -9,7 +9,7 @@
  * whose stdout is a protocol (`codemode mcp`) stays clean.
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -54,17 +54,65 @@ export const missingBuilds = (folders) => {
     .map(({ folder }) => folder)
 }
 
+const lockDir = join(root, "node_modules", ".codemode-build.lock")
+
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+
+/** Whether the process that holds the lock is gone (a build interrupted with Ctrl-C leaves its lock behind). */
+const lockIsStale = () => {
+  let pid
+  try {
+    pid = Number(readFileSync(join(lockDir, "pid"), "utf8"))
+  } catch {
+    // Just created, its pid not written yet; or just released.
+    return false
+  }
+  try {
+    process.kill(pid, 0)
+    return false
+  } catch (error) {
+    return error.code === "ESRCH"
+  }
+}
+
+/**
+ * Hold the build lock while `run` runs, so commands started together (an MCP client launching several servers
+ * after a fresh install) build once instead of deleting each other's `dist/`.
+ */
+const withBuildLock = (run) => {
+  for (;;) {
+    try {
+      mkdirSync(lockDir)
+      writeFileSync(join(lockDir, "pid"), String(process.pid))
+      break
+    } catch (error) {
+      if (error.code !== "EEXIST") throw error
+      if (lockIsStale()) rmSync(lockDir, { recursive: true, force: true })
+      else sleep(250)
+    }
+  }
+  try {
+    return run()
+  } finally {
+    rmSync(lockDir, { recursive: true, force: true })
+  }
+}
+
 /** Build what `folders` need; returns false (after saying why on stderr) when a build fails. */
 export const ensureBuilt = (folders, who = "codemode") => {
-  const missing = missingBuilds(folders)
+  if (missingBuilds(folders).length === 0) return true
+  return withBuildLock(() => build(missingBuilds(folders), who))
+}
+
+const build = (missing, who) => {
   if (missing.length === 0) return true
   process.stderr.write(`${who}: building ${missing.join(", ")} first (once, after a fresh install)…\n`)
   for (const folder of missing) {
-    const build = spawnSync("npm", ["run", "build", "--workspace", folder], {
+    const result = spawnSync("npm", ["run", "build", "--workspace", folder], {
       cwd: root,
       stdio: ["ignore", process.stderr, process.stderr],
     })
-    if (build.status !== 0) {
+    if (result.status !== 0) {
       process.stderr.write(
         `${who}: the build of ${folder} failed; run \`npm run build\` at the repository root to see why\n`,
       )
