@@ -113,6 +113,8 @@ export const mcp = async (args: ReadonlyArray<string>): Promise<number> => {
     ...(values["allow-origin"] ? { allowedOrigins: values["allow-origin"] } : {}),
   })
   log(`listening on ${listening.url}${token !== undefined ? " (bearer token required)" : ""}`)
+  if (token === undefined && values.host !== undefined && !/^(127\.|localhost$|::1$|\[::1\]$)/.test(values.host))
+    log("warning: listening beyond loopback without --token-env; anyone who reaches this port can run programs")
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve)
     process.once("SIGTERM", resolve)
