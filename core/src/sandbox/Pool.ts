@@ -9,6 +9,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import type { Readable, Writable } from "node:stream"
 import { availableParallelism, totalmem } from "node:os"
+import { fileURLToPath } from "node:url"
 import { encodeFrame, FrameReader } from "./frames.js"
 import type { HostMessage, SandboxMessage } from "./messages.js"
 import type { HostOutcome, RunRequest } from "./protocol.js"
@@ -84,7 +85,7 @@ export class Sandbox {
     stackMb: number,
     private readonly onGone: (sandbox: Sandbox) => void,
   ) {
-    this.child = spawn(process.execPath, [processEntry().pathname, JSON.stringify({ heapMb, stackMb })], {
+    this.child = spawn(process.execPath, [fileURLToPath(processEntry()), JSON.stringify({ heapMb, stackMb })], {
       stdio: ["pipe", "ignore", "pipe", "pipe", "pipe"],
       env: sandboxEnv(),
       windowsHide: true,

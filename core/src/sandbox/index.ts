@@ -15,3 +15,4 @@ export {
   keyPath,
 } from "../Data.js"
 export { isKind, kinds, make as diagnostic } from "../Diagnostic.js"
+export { HEAP_PRESSURE_SHARE, memoryNearlyFull, outOfMemoryMessage } from "./memory.js"

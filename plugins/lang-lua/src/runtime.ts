@@ -3,6 +3,7 @@
  * and the helpers that raise errors at a source location. One worker runs one program at a time, so this state is
  * module-level and reset by {@link resetRuntime} before each run.
  */
+import { memoryNearlyFull, outOfMemoryMessage } from "@codemode/core/sandbox"
 import { LuaError, LuaFatal } from "./errors.js"
 import type { Kind, Location } from "./protocol.js"
 
@@ -15,6 +16,11 @@ export const CHUNK_NAME = "input"
 export const MAX_CALL_DEPTH = 10_000
 /** The most interpreter work steps one run may spend (loop iterations, calls, and library work). */
 export const MAX_STEPS = 1_000_000_000
+/**
+ * The most values one call may return (`table.unpack`, `string.byte`, `utf8.codepoint`): PUC Lua's stack holds
+ * 1,000,000 slots, less those in use.
+ */
+export const MAX_RESULTS = 999_000
 /** The longest string a program may build, in bytes. */
 export const MAX_STRING_BYTES = 16 * 1024 * 1024
 /** Steps between two looks at the clock. */
@@ -66,6 +72,7 @@ export const meter = (site: number): void => {
       locationOf(site),
     )
   if (Date.now() > rt.deadline) throw new LuaFatal("TimeoutExceeded", "the execution timed out", locationOf(site))
+  if (memoryNearlyFull()) throw new LuaFatal("ExecutionFailure", outOfMemoryMessage, locationOf(site))
 }
 
 /** Charge `n` steps of library work to the meter, at the location of the call in progress. */

@@ -3,6 +3,7 @@
  * the data they touch. Compiled code decrements `rt.fuel` inline and calls `refuel` when it runs out; `refuel`
  * enforces the fixed work budget and checks the host's deadline.
  */
+import { memoryNearlyFull, outOfMemoryMessage } from "@codemode/core/sandbox"
 import { DEADLINE_CHECK_INTERVAL, MAX_CALL_DEPTH, WORK_BUDGET } from "../limits.js"
 import type { Location } from "../protocol.js"
 import { fatal } from "./errors.js"
@@ -40,12 +41,20 @@ export const refuel = (location?: Location): void => {
   if (deadline !== Infinity && Date.now() > deadline) {
     fatal("TimeoutExceeded", "The execution timed out", location ?? rt.loc)
   }
+  if (memoryNearlyFull()) fatal("ExecutionFailure", outOfMemoryMessage, location ?? rt.loc)
   allowance = Math.min(DEADLINE_CHECK_INTERVAL, budget - rt.spent)
   rt.fuel = allowance
 }
 
-/** Charge `units` of work for a built-in that touches that many elements or characters. */
+/**
+ * Charge `units` of work for a built-in that touches that many elements or characters. Anything but a positive
+ * number charges nothing (a `NaN` or negative count must never add fuel).
+ */
 export const charge = (units: number): void => {
+  if (!(units > 0)) {
+    if (rt.fuel < 0) refuel()
+    return
+  }
   rt.fuel -= units
   if (rt.fuel < 0) refuel()
 }

@@ -1,0 +1,27 @@
+/**
+ * Memory pressure inside the sandbox. Near its heap limit V8 spends seconds in repeated full collections before it
+ * gives up, so an interpreter that looks at this when it looks at the clock ends a memory bomb in about the time it
+ * takes to fill the heap, with a located diagnostic, instead of waiting for the engine to abort its process.
+ */
+import { getHeapStatistics } from "node:v8"
+import { resourceLimits } from "node:worker_threads"
+
+/** The share of the old generation's limit past which a program is stopped. */
+export const HEAP_PRESSURE_SHARE = 0.8
+
+const MB = 1024 * 1024
+/** The old generation's limit: the sandbox thread's own when it has one, else the process's heap limit. */
+const limit = (() => {
+  const old = resourceLimits.maxOldGenerationSizeMb
+  return typeof old === "number" && old > 0 ? old * MB : getHeapStatistics().heap_size_limit
+})()
+
+/** True when the heap (with the memory of array buffers) is nearly full. About a microsecond; call it rarely. */
+export const memoryNearlyFull = (): boolean => {
+  const s = getHeapStatistics()
+  return s.used_heap_size + s.external_memory > limit * HEAP_PRESSURE_SHARE
+}
+
+/** The message interpreters give when {@link memoryNearlyFull} stops a program. */
+export const outOfMemoryMessage =
+  "the program ran out of memory (the sandbox's heap is nearly full); work on less data at a time"
