@@ -83,5 +83,21 @@ export const read = (plan: Plan, input: unknown): { readonly values: Values } | 
     }
   if (plan.body?.required && body === undefined)
     return { error: `missing required input "${bodyKey}" (the request body)` }
+  for (const p of plan.parameters) {
+    const value = values[p.name]
+    if (value === undefined || value === null || p.shape === undefined) continue
+    const shape = Array.isArray(value) ? "array" : typeof value === "object" ? "object" : "scalar"
+    // A single value is sent as it is whatever the schema says; a list or an object where the schema declares
+    // another shape would be flattened into a form the API does not expect.
+    if (shape !== "scalar" && shape !== p.shape)
+      return {
+        error: `${p.in} parameter "${p.name}" takes ${p.shape === "scalar" ? "a single value (a string, number or boolean)" : `an ${p.shape}`}, got ${describeValue(value)}`,
+      }
+  }
+  const bodyTakesFields = plan.nested.some((entry) => entry.key === bodyKey)
+  if (bodyTakesFields && typeof body === "string" && /^\s*[[{]/.test(body))
+    return {
+      error: `"${bodyKey}" is JSON text; pass the value itself (${bodyKey} = { … }), which is sent as JSON`,
+    }
   return { values }
 }

@@ -219,7 +219,23 @@ interface ParameterAnalysis {
   readonly deprecated: boolean
 }
 
-const analyzeParameter = (param: JsonObject, reasons: string[]): ParameterAnalysis | undefined => {
+/** The shape a parameter schema declares (its single non-null `type`), if it declares one. */
+const shapeOf = (document: Document, schema: unknown): Parameter.Plan["shape"] => {
+  let resolved: unknown
+  try {
+    resolved = deref(document, schema)
+  } catch {
+    return undefined
+  }
+  if (!isObject(resolved)) return undefined
+  const types = (Array.isArray(resolved.type) ? resolved.type : [resolved.type]).filter((t) => t !== "null")
+  if (types.length !== 1) return undefined
+  const type = types[0]
+  if (type === "object" || type === "array") return type
+  return type === "string" || type === "number" || type === "integer" || type === "boolean" ? "scalar" : undefined
+}
+
+const analyzeParameter = (document: Document, param: JsonObject, reasons: string[]): ParameterAnalysis | undefined => {
   const name = param.name as string
   const location = param.in as string
   if (location === "cookie") {
@@ -268,6 +284,7 @@ const analyzeParameter = (param: JsonObject, reasons: string[]): ParameterAnalys
       explode,
       allowReserved: location === "query" && param.allowReserved === true,
       json,
+      shape: json ? undefined : shapeOf(document, schema),
     },
     schema,
     description: text(param.description),
@@ -452,7 +469,7 @@ export const analyze = (
       )
       continue
     }
-    const analysis = analyzeParameter(raw, reasons)
+    const analysis = analyzeParameter(document, raw, reasons)
     if (analysis) parameters.push(analysis)
   }
 

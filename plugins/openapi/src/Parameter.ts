@@ -28,6 +28,11 @@ export interface Plan {
   readonly allowReserved: boolean
   /** The parameter is described with `content: application/json`: its value is sent as JSON text. */
   readonly json: boolean
+  /**
+   * The shape the schema declares (`scalar` for string, number, integer and boolean), or `undefined` when it does not
+   * say: a value of another shape is refused rather than sent in a form the server does not expect.
+   */
+  readonly shape?: "scalar" | "array" | "object" | undefined
 }
 
 /** A value that the parameter's style cannot express; the message names the parameter. */

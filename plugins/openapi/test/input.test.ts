@@ -110,6 +110,20 @@ describe("misplaced and mistyped input keys", () => {
     expect(server.requests).toEqual([])
   })
 
+  it("a list or an object where the schema declares another shape, and a body given as JSON text", async () => {
+    const messages = api()["session.messages"]
+    expect(await failure(messages, { sessionID: { id: "s" } })).toBe(
+      'GET /session/{sessionID}/message: path parameter "sessionID" takes a single value (a string, number or boolean), got an object',
+    )
+    expect(await failure(messages, { sessionID: "s", filter: ["user"] })).toBe(
+      'GET /session/{sessionID}/message: query parameter "filter" takes an object, got an array',
+    )
+    expect(await failure(api()["session.create"], { body: '{"title":"x"}' })).toBe(
+      'POST /session: "body" is JSON text; pass the value itself (body = { … }), which is sent as JSON',
+    )
+    expect(server.requests).toEqual([])
+  })
+
   it("an input key that names an inherited property is still just a key", async () => {
     const tool = OpenAPI.fromSpec({
       spec: doc({
