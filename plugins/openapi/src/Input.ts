@@ -32,7 +32,7 @@ const quoted = (names: Iterable<string>) => [...names].map((name) => `"${clip(na
 
 /** Where an unknown top-level key most likely belongs, as a clause for the message, or `""`. */
 const hint = (plan: Plan, known: ReadonlyArray<string>, key: string, value: unknown): string => {
-  if (plan.hostSupplied.includes(key)) return " (the host supplies it)"
+  if (plan.hostSupplied.some((name) => name.toLowerCase() === key.toLowerCase())) return " (the host supplies it)"
   if (key === bodyKey && !plan.body) return " (this operation has no request body)"
   const below = plan.nested.find((entry) => entry.properties.includes(key))
   if (below) return ` (did you mean ${below.key}.${key}?)`

@@ -72,10 +72,7 @@ const fillPath = (plan: Plan, values: Values): string => {
 
 /** The query keys a piece of the query string sets, as a server would read them (decoded, lower case). */
 const keysOf = (piece: string): ReadonlyArray<string> =>
-  piece.split(/[&;]/).map((pair) => {
-    const key = decoded(pair.split("=")[0]).trim().toLowerCase()
-    return key
-  })
+  piece.split(/[&;]/).map((pair) => decoded(pair.split("=")[0]).trim().toLowerCase())
 
 /** Refuse any query key a credential uses, however a style or `allowReserved` wrote it. */
 const checkReserved = (plan: Plan, pieces: ReadonlyArray<string>): void => {
