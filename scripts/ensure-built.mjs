@@ -5,8 +5,8 @@
  *   node scripts/ensure-built.mjs plugins/cli [drive …]
  *
  * Each folder's workspace dependencies (its `dependencies` that are packages of this repository) are built first,
- * in dependency order; a package whose `main` file exists is left alone. Build output goes to stderr, so a command
- * whose stdout is a protocol (`codemode mcp`) stays clean.
+ * in dependency order; a package whose `main` file exists is left alone. Only one line (or a failed build's last
+ * lines) goes to stderr, and nothing to stdout, so a command whose stdout is a protocol (`codemode mcp`) stays clean.
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -110,12 +110,13 @@ const build = (missing, who) => {
   for (const folder of missing) {
     const result = spawnSync("npm", ["run", "build", "--workspace", folder], {
       cwd: root,
-      stdio: ["ignore", process.stderr, process.stderr],
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      maxBuffer: 16 * 1024 * 1024,
     })
     if (result.status !== 0) {
-      process.stderr.write(
-        `${who}: the build of ${folder} failed; run \`npm run build\` at the repository root to see why\n`,
-      )
+      const output = `${result.stdout ?? ""}${result.stderr ?? ""}`.trimEnd().split("\n").slice(-20).join("\n")
+      process.stderr.write(`${output}\n${who}: the build of ${folder} failed (its last lines are above)\n`)
       return false
     }
   }
