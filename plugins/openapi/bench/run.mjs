@@ -45,7 +45,7 @@ const childFromSpec = async () => {
 /** In a child: build the catalog and time search. */
 const childSearch = async () => {
   const { OpenAPI } = await import("@codemode/openapi")
-  const { CodeMode, Language } = await import("@codemode/core")
+  const { CodeMode } = await import("@codemode/core")
   const spec = JSON.parse(readFileSync(githubPath, "utf8"))
   const api = OpenAPI.fromSpec({ spec })
   let t = performance.now()
