@@ -4,9 +4,11 @@
 // the ratio of each peer to lang-js, and geometric means.
 //
 // Usage: node bench/run.mjs [--quick] [--only=name,...]   (build first: npx tsup)
+// Then the compile-time table of bench/compile.mjs.
 import { createRequire } from "node:module"
 import { performance } from "node:perf_hooks"
 import { run } from "../dist/worker.js"
+import { compileBench } from "./compile.mjs"
 
 const require = createRequire(import.meta.url)
 const args = process.argv.slice(2)
@@ -232,3 +234,4 @@ const main = async () => {
 }
 
 await main()
+compileBench()

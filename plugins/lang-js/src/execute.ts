@@ -129,7 +129,7 @@ export const runProgram = (request: RunRequest, host: SandboxHost): RunOutcome =
     const realm = acquireRealm()
     bridge = new Bridge(realm, host)
     bridge.install(request)
-    const program = compileProgram(analysis, realm, request.code, bridge.resolveModule, parsed.program)
+    const program = compileProgram(analysis, realm, request.code, parsed.locate, bridge.resolveModule, parsed.program)
     let record: PromiseRecord
     try {
       record = start(program)
@@ -162,7 +162,8 @@ export const runProgram = (request: RunRequest, host: SandboxHost): RunOutcome =
   } catch (e) {
     if (e instanceof FatalError) outcome = { ok: false, error: e.diagnostic }
     else if (e instanceof CompileError) {
-      outcome = { ok: false, error: diagnostic("UnsupportedSyntax", `${e.message}. ${e.hint}`, e.location) }
+      const location = parsed.locate(e.offset)
+      outcome = { ok: false, error: diagnostic("UnsupportedSyntax", `${e.message}. ${e.hint}`, location) }
     } else if (rt.dead || e instanceof Error) {
       outcome = {
         ok: false,

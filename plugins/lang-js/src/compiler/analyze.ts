@@ -362,7 +362,12 @@ class Analyzer {
 
   private markSuspend(): void {
     this.fn.suspends = true
-    for (const n of this.path) this.suspends.add(n)
+    // Innermost first: once a node is marked, so are all its ancestors (linear over the whole analysis).
+    for (let i = this.path.length - 1; i >= 0; i--) {
+      const n = this.path[i]
+      if (this.suspends.has(n)) break
+      this.suspends.add(n)
+    }
   }
 
   private withPath<T>(node: Node, visit: () => T): T {

@@ -19,14 +19,7 @@ import { type ClassElement, defineMethodProperty } from "./ops.js"
 import { scopeEnter } from "./scopes.js"
 
 /** Defines one element of a class being created, given its evaluated key. */
-export type ElementDefiner = (
-  env: Env,
-  F: Value,
-  proto: Value,
-  instance: ClassElement[],
-  statics: Array<() => void>,
-  key: PropertyKey,
-) => void
+export type ElementDefiner = (c: ClassUnderConstruction, key: PropertyKey) => void
 
 /** One element of a class definition: where its key comes from and how it is defined. */
 export interface ClassElementPlan {
@@ -98,23 +91,22 @@ const methodElement = (ctx: CompileContext, el: Node): ClassElementPlan => {
   )
   const isStatic: boolean = el.static
   const SF = ctx.realm.SF
-  const define: ElementDefiner = (env, F, proto, instance, _statics, k) => {
+  const define: ElementDefiner = (c, k) => {
     const meta: FunctionMeta = staticName === undefined ? { ...t.meta, name: methodName(kind, keyName(k)) } : t.meta
-    const home = isStatic ? F : proto
-    const fn = new SF(t.call, t.construct, env, meta, home, t.call3)
+    const home = isStatic ? c.F : c.proto
+    const fn = new SF(t.call, t.construct, c.env, meta, home, t.call3)
     if (isPrivate && !isStatic) {
-      const existing = instance.find((x) => x.key === k)
-      if (kind === "method") instance.push({ kind: "method", key: k, isPrivate: true, init: fn })
-      else if (existing && existing.kind === "accessor") {
-        ;(existing as { get?: Value; set?: Value })[kind] = kind === "get" ? hostGetter(fn) : hostSetter(fn)
-      } else {
-        instance.push({
-          kind: "accessor",
-          key: k,
-          isPrivate: true,
-          get: kind === "get" ? hostGetter(fn) : undefined,
-          set: kind === "set" ? hostSetter(fn) : undefined,
-        })
+      if (kind === "method") {
+        c.instance.push({ kind: "method", key: k, isPrivate: true, init: fn })
+        return
+      }
+      const accessor = kind === "get" ? hostGetter(fn) : hostSetter(fn)
+      const existing = c.privateAccessors.get(k)
+      if (existing !== undefined) existing[kind] = accessor
+      else {
+        const element: ClassElement = { kind: "accessor", key: k, isPrivate: true, [kind]: accessor }
+        c.privateAccessors.set(k, element)
+        c.instance.push(element)
       }
       return
     }
@@ -131,13 +123,14 @@ const fieldElement = (ctx: CompileContext, el: Node): ClassElementPlan => {
   const staticName = isPrivate ? `#${el.key.name}` : propertyKeyName(el.key, el.computed)
   const t = info ? functionTemplate(ctx, el, info, staticName ?? "", "field") : undefined
   const SF = ctx.realm.SF
-  const define: ElementDefiner = (env, F, proto, instance, statics, k) => {
-    const init = t ? new SF(t.call, undefined, env, t.meta, isStatic ? F : proto) : undefined
+  const define: ElementDefiner = (c, k) => {
+    const F = c.F
+    const init = t ? new SF(t.call, undefined, c.env, t.meta, isStatic ? F : c.proto) : undefined
     if (!isStatic) {
-      instance.push({ kind: "field", key: k, isPrivate, init })
+      c.instance.push({ kind: "field", key: k, isPrivate, init })
       return
     }
-    statics.push(() => {
+    c.statics.push(() => {
       const value = init ? call(init, F, NO_ARGS) : undefined
       if (isPrivate) Object.defineProperty(F, k, { value, writable: true, enumerable: false, configurable: false })
       else Object.defineProperty(F, k, { value, writable: true, enumerable: true, configurable: true })
@@ -150,9 +143,10 @@ const fieldElement = (ctx: CompileContext, el: Node): ClassElementPlan => {
 const staticBlock = (ctx: CompileContext, el: Node): ClassElementPlan => {
   const t = functionTemplate(ctx, el, ctx.analysis.functions.get(el)!, "", "static")
   const SF = ctx.realm.SF
-  const define: ElementDefiner = (env, F, _proto, _instance, statics) => {
-    const fn = new SF(t.call, undefined, env, t.meta, F)
-    statics.push(() => call(fn, F, NO_ARGS))
+  const define: ElementDefiner = (c) => {
+    const F = c.F
+    const fn = new SF(t.call, undefined, c.env, t.meta, F)
+    c.statics.push(() => call(fn, F, NO_ARGS))
   }
   return { computedKey: undefined, fixedKey: () => "", define }
 }
@@ -175,6 +169,8 @@ export interface ClassUnderConstruction {
   readonly F: Value
   readonly proto: Value
   readonly instance: ClassElement[]
+  /** The private accessors among `instance`, by private name (a getter and a setter share one element). */
+  readonly privateAccessors: Map<PropertyKey, ClassElement>
   readonly statics: Array<() => void>
 }
 
@@ -214,12 +210,12 @@ export const createClass = (ctx: CompileContext, plan: ClassPlan, env: Env, pare
   if (ctorParent !== realm.FunctionProto) Object.setPrototypeOf(F, ctorParent)
   Object.defineProperty(F, "prototype", { value: proto, writable: false, enumerable: false, configurable: false })
   Object.defineProperty(proto, "constructor", { value: F, writable: true, enumerable: false, configurable: true })
-  return { env, F, proto, instance: [], statics: [] }
+  return { env, F, proto, instance: [], privateAccessors: new Map(), statics: [] }
 }
 
 /** Define one element with its evaluated key. */
 export const defineElement = (c: ClassUnderConstruction, el: ClassElementPlan, key: PropertyKey): void =>
-  el.define(c.env, c.F, c.proto, c.instance, c.statics, key)
+  el.define(c, key)
 
 /** Finish the class: instance elements, the inner name binding, then static fields and blocks in order. */
 export const finishClass = (plan: ClassPlan, c: ClassUnderConstruction): Value => {

@@ -8,7 +8,7 @@
  *
  * This module wires the syntax modules into one `CompileContext` and compiles the program's top level.
  */
-import type { Node } from "../parse.js"
+import type { Locator, Node } from "../parse.js"
 import type { Realm } from "../runtime/realm.js"
 import type { Analysis } from "./analyze.js"
 import { tdzSlots } from "./bindings.js"
@@ -52,10 +52,11 @@ export const compileProgram = (
   analysis: Analysis,
   realm: Realm,
   source: string,
+  locate: Locator,
   resolveModule: ModuleResolver,
   program: Node,
 ): CompiledProgram => {
-  const ctx = new CompileContext(analysis, realm, source, resolveModule, dispatch)
+  const ctx = new CompileContext(analysis, realm, source, locate, resolveModule, dispatch)
   const info = analysis.program
   const scope = info.scope
   const size = scope.size

@@ -9,8 +9,7 @@
  * Every node compiled through a recursion point is charged one unit of the work meter, which also checks the host's
  * deadline: compilation is linear in the source and ends at the execution's timeout like the run itself.
  */
-import type { Node } from "../parse.js"
-import { locationOf } from "../parse.js"
+import type { Locator, Node } from "../parse.js"
 import type { Location } from "../protocol.js"
 import type { Value } from "../runtime/functions.js"
 import { refuel } from "../runtime/meter.js"
@@ -61,7 +60,6 @@ export interface Dispatch {
 
 /** The state of one compilation and its recursion points. */
 export class CompileContext {
-  private readonly locations = new Map<Node, Location>()
   private readonly labels = new Map<string, LabelSignals>()
   /** The functions whose bodies are being compiled in resumable form, innermost last. */
   readonly resumableFunctions: FunctionInfo[] = []
@@ -70,24 +68,20 @@ export class CompileContext {
     readonly analysis: Analysis,
     readonly realm: Realm,
     readonly source: string,
+    private readonly locate: Locator,
     readonly resolveModule: ModuleResolver,
     private readonly dispatch: Dispatch,
   ) {}
 
-  /** The 1-based location of a node (cached: compiled closures keep one object per node). */
+  /** The 1-based location of a node's start. */
   loc(node: Node): Location {
-    let l = this.locations.get(node)
-    if (l === undefined) {
-      l = locationOf(node)
-      this.locations.set(node, l)
-    }
-    return l
+    return this.locate(node.start)
   }
 
   /** The source text of a node, shortened for messages. */
   text(node: Node): string {
-    const t = this.source.slice(node.start, node.end)
-    return t.length > 60 ? `${t.slice(0, 57)}...` : t
+    if (node.end - node.start <= 60) return this.source.slice(node.start, node.end)
+    return `${this.source.slice(node.start, node.start + 57)}...`
   }
 
   /** The signals of a label. */

@@ -123,8 +123,9 @@ export interface ClassElement {
   readonly key: PropertyKey
   readonly isPrivate: boolean
   readonly init?: Value
-  readonly get?: Value
-  readonly set?: Value
+  /** Accessors: a private getter and setter of one name share the element. */
+  get?: Value
+  set?: Value
 }
 
 /** Install a class's instance elements on a new instance (private methods first, then fields in order). */

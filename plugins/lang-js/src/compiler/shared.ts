@@ -3,8 +3,6 @@
  * modules.
  */
 import type { Node } from "../parse.js"
-import { locationOf } from "../parse.js"
-import type { Location } from "../protocol.js"
 import type { Value } from "../runtime/functions.js"
 
 /** An environment: slot 0 links to the parent environment, the other slots hold variables. */
@@ -39,16 +37,16 @@ export const TDZ: Value = Object.freeze({ tdz: true })
 /** What an optional chain link produces when it short-circuits. Never visible to programs. */
 export const SHORT: Value = Object.freeze({ short: true })
 
-/** Syntax the interpreter does not support: becomes an `UnsupportedSyntax` diagnostic. */
+/** Syntax the interpreter does not support: becomes an `UnsupportedSyntax` diagnostic at `offset`. */
 export class CompileError extends Error {
-  readonly location: Location
+  readonly offset: number
   constructor(
     node: Node,
     message: string,
     readonly hint: string,
   ) {
     super(message)
-    this.location = locationOf(node)
+    this.offset = node.start
   }
 }
 

@@ -5,6 +5,7 @@
 import type { Node } from "../parse.js"
 import { caught, throwValue } from "../runtime/errors.js"
 import type { Value } from "../runtime/functions.js"
+import { refuel } from "../runtime/meter.js"
 import { toNumber, toPrimitive } from "../runtime/operators.js"
 import { rt } from "../runtime/state.js"
 import { initWriter, plainLocalSlot } from "./bindings.js"
@@ -304,17 +305,22 @@ const switchStatement = (ctx: CompileContext, n: Node): Stmt => {
   }))
   const enter = blockEnter(ctx, ctx.analysis.scopes.get(n))
   const defaultIndex = n.cases.findIndex((c: Node) => !c.test)
+  const loc = ctx.loc(n)
   return (env) => {
     const d = discriminant(env)
     const e = enter(env)
     let start = -1
-    for (let i = 0; i < cases.length; i++) {
+    let i = 0
+    for (; i < cases.length; i++) {
       const t = cases[i].test
       if (t !== undefined && t(e) === d) {
         start = i
         break
       }
     }
+    // Each case tested is a step of work (a switch with many cases inside a loop is no free lunch).
+    rt.fuel -= i
+    if (rt.fuel < 0) refuel(loc)
     if (start < 0) start = defaultIndex
     if (start < 0) return undefined
     for (let i = start; i < cases.length; i++) {

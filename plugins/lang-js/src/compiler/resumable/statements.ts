@@ -5,6 +5,7 @@
  */
 import type { Node } from "../../parse.js"
 import { caught, throwValue } from "../../runtime/errors.js"
+import { refuel } from "../../runtime/meter.js"
 import { rt } from "../../runtime/state.js"
 import { initWriter } from "../bindings.js"
 import type { CompileContext, GStmt, GWriter, Stmt } from "../context.js"
@@ -195,17 +196,21 @@ const gSwitchStatement = (ctx: CompileContext, n: Node): GStmt => {
     body: ctx.gstatementList(k.consequent, false),
   }))
   const defaultIndex = n.cases.findIndex((k: Node) => !k.test)
+  const loc = ctx.loc(n)
   return function* (env) {
     const d = yield* discriminant(env)
     const e = enter(env)
     let start = -1
-    for (let i = 0; i < cases.length; i++) {
+    let i = 0
+    for (; i < cases.length; i++) {
       const t = cases[i].test
       if (t !== undefined && (yield* t(e)) === d) {
         start = i
         break
       }
     }
+    rt.fuel -= i
+    if (rt.fuel < 0) refuel(loc)
     if (start < 0) start = defaultIndex
     if (start < 0) return undefined
     for (let i = start; i < cases.length; i++) {
