@@ -17,6 +17,7 @@ import type { Chunk, Node } from "luaparse"
 import { arith, Op, stringToNumber } from "./numbers.js"
 import { INTRINSICS } from "./intrinsics.js"
 import { ABSENT } from "./lib/absent.js"
+import { decodeStringLiteral, needsOwnDecoding } from "./literals.js"
 import { compileTimeout, parse, ParenFinder, ParseFailure, type Parsed } from "./parse.js"
 import type { Location } from "./protocol.js"
 import { CHUNK_NAME, MAX_CALL_DEPTH } from "./runtime.js"
@@ -162,6 +163,7 @@ class Generator {
   private readonly resolved: Resolved
   private readonly gotos: GotoPlan
   private readonly parens: ParenFinder
+  private readonly source: string
   private readonly names = new Map<VarInfo, string>()
   private readonly constantNames = new Map<string, string>()
   private counter = 0
@@ -178,6 +180,7 @@ class Generator {
     this.resolved = resolve(parsed.chunk)
     this.gotos = planGotos(parsed.chunk, this.resolved)
     this.parens = new ParenFinder(parsed.source)
+    this.source = parsed.source
   }
 
   /** The factory's source: binds the intrinsics and constants, returns the main function. */
@@ -303,7 +306,9 @@ class Generator {
       case "NumericLiteral":
         return this.number(node)
       case "StringLiteral":
-        return node.value as string
+        return needsOwnDecoding(node.raw as string)
+          ? decodeStringLiteral(this.source.slice(node.range![0], node.range![1]))
+          : (node.value as string)
       case "BooleanLiteral":
         return node.value as boolean
       case "NilLiteral":
@@ -314,7 +319,8 @@ class Generator {
   }
 
   private number(node: Node): LuaValue {
-    const n = stringToNumber(node.raw as string)
+    // The program's own text: luaparse may have read a rewritten one (see literals.ts).
+    const n = stringToNumber(this.source.slice(node.range![0], node.range![1]))
     return n === undefined ? (node.value as number) : n
   }
 

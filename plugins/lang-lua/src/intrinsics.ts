@@ -5,23 +5,24 @@
  * binds each entry to a `$name` constant once.
  */
 import { ipairsIterator, next } from "./lib/base.js"
-import { arith, intAdd, lessEqual, lessThan, normaliseKey, type LuaNumber } from "./numbers.js"
+import { arith, intAdd, lessEqual, lessThan, normaliseKey, stringToNumber, type LuaNumber } from "./numbers.js"
 import { addNN, divNN, idivNN, luaEq, modNN, mulNN, powNN, subNN } from "./operators.js"
 import { callError, concatValues, index, indexError, length, setIndex, stringMeta, tableFull } from "./ops.js"
 import { callDepthError, callSites, checkStringLength, errorAt, MAX_STRING_BYTES, meter, rt } from "./runtime.js"
 import {
+  EMPTY,
   Fields,
   LuaFloat,
   LuaTable,
   MAX_TABLE_ENTRIES,
   typeName,
   makeFloat,
+  MAX_INTEGER,
+  MIN_INTEGER,
+  normaliseInteger,
   type LuaFunction,
   type LuaValue,
 } from "./value.js"
-
-/** The result of a function that returns nothing. */
-export const EMPTY: Array<LuaValue> = Object.freeze([]) as unknown as Array<LuaValue>
 
 /** The first value of a call's results (one value, or a JS array of values). */
 const first = (r: LuaValue | Array<LuaValue>): LuaValue => (Array.isArray(r) ? r[0] : r)
@@ -203,7 +204,7 @@ export const resetIntrinsics = (): void => {
 
 const isNumber = (v: LuaValue): v is LuaNumber =>
   typeof v === "number" || typeof v === "bigint" || v instanceof LuaFloat
-const isInt = (v: LuaNumber) => typeof v === "bigint" || (typeof v === "number" && Number.isSafeInteger(v))
+const isInt = (v: LuaValue) => typeof v === "bigint" || (typeof v === "number" && Number.isSafeInteger(v))
 
 /** Plan a numeric `for` as Lua 5.4 does (errors for non-numbers and a zero step); see {@link FP}. */
 const forPrep = (a: LuaValue, b: LuaValue, c: LuaValue, site: number): number => {
@@ -225,23 +226,28 @@ const forPrep = (a: LuaValue, b: LuaValue, c: LuaValue, site: number): number =>
       return 0
     }
   }
-  if (!isNumber(a)) throw errorAt(`bad 'for' initial value (number expected, got ${typeName(a)})`, site)
-  if (!isNumber(b)) throw errorAt(`bad 'for' limit (number expected, got ${typeName(b)})`, site)
-  if (!isNumber(c)) throw errorAt(`bad 'for' step (number expected, got ${typeName(c)})`, site)
   if (isInt(a) && isInt(c)) {
+    // Lua 5.4's integer loop: the step is checked, then the limit is converted (a float limit is floored or
+    // ceiled; one beyond the integers either skips the loop or is clamped).
     const ia = a as number | bigint
     const ic = c as number | bigint
     // eslint-disable-next-line eqeqeq
     if (ic == 0) throw errorAt("'for' step is zero", site)
+    const limit = typeof b === "string" ? stringToNumber(b) : isNumber(b) ? b : undefined
+    if (limit === undefined) throw errorAt(`bad 'for' limit (number expected, got ${typeName(b)})`, site)
     let lim: number | bigint
-    if (isInt(b)) lim = b as number | bigint
+    if (isInt(limit)) lim = limit as number | bigint
     else {
-      const d = b instanceof LuaFloat ? b.n : (b as number)
-      if (Number.isNaN(d)) return skip()
+      const d = limit instanceof LuaFloat ? limit.n : (limit as number)
       const fl = ic > 0 ? Math.floor(d) : Math.ceil(d)
-      if (fl >= 9223372036854775807) lim = 0x7fffffffffffffffn
-      else if (fl <= -9223372036854775808) lim = -0x8000000000000000n
-      else lim = BigInt(fl)
+      if (fl >= -9223372036854775808 && fl < 9223372036854775808) lim = normaliseInteger(BigInt(fl))
+      else if (d > 0) {
+        if (ic < 0) return skip()
+        lim = MAX_INTEGER
+      } else {
+        if (ic > 0) return skip()
+        lim = MIN_INTEGER
+      }
     }
     if (ic > 0 ? ia > lim : ia < lim) return skip()
     // The iteration count, computed without overflow as Lua 5.4 does.
@@ -252,12 +258,22 @@ const forPrep = (a: LuaValue, b: LuaValue, c: LuaValue, site: number): number =>
     FP.step = 1
     return 2
   }
-  const z = c instanceof LuaFloat ? c.n : Number(c)
-  if (z === 0) throw errorAt("'for' step is zero", site)
-  FP.i = a instanceof LuaFloat ? a.n : Number(a)
-  FP.lim = b instanceof LuaFloat ? b.n : Number(b)
-  FP.step = z
+  // A float loop; strings are converted (the limit first, then the step, then the initial value, as Lua does).
+  const fb = forFloat(b, "limit", site)
+  const fc = forFloat(c, "step", site)
+  const fa = forFloat(a, "initial value", site)
+  if (fc === 0) throw errorAt("'for' step is zero", site)
+  FP.i = fa
+  FP.lim = fb
+  FP.step = fc
   return 1
+}
+
+/** A `for` control value as a float (numbers and numeric strings), or Lua's error naming it. */
+const forFloat = (v: LuaValue, what: string, site: number): number => {
+  const n = typeof v === "string" ? stringToNumber(v) : isNumber(v) ? v : undefined
+  if (n === undefined) throw errorAt(`bad 'for' ${what} (number expected, got ${typeName(v)})`, site)
+  return n instanceof LuaFloat ? n.n : Number(n)
 }
 
 /** A plan that runs no iteration. */

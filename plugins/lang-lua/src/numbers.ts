@@ -3,6 +3,7 @@
  * bitwise operators and comparisons, string ↔ number conversion, and integer/float conversions. Compiled code
  * handles the common cases inline and calls here for everything else.
  */
+import { floatMod, floatPow, scaleToDouble } from "./floats.js"
 import { formatFloat14g } from "./lstrings/numfmt.js"
 import { errorAt } from "./runtime.js"
 import { floatToInteger, LuaFloat, makeFloat, normaliseInteger, typeName, type LuaValue } from "./value.js"
@@ -60,14 +61,28 @@ export const stringToNumber = (s: string): LuaNumber | undefined => {
   }
   m = HEX_FLOAT.exec(t)
   if (m !== null && (m[2].length > 0 || (m[3] !== undefined && m[3].length > 0))) {
-    const digits = m[2] + (m[3] ?? "")
-    let mantissa = 0
-    for (let i = 0; i < digits.length; i++) mantissa = mantissa * 16 + parseInt(digits[i], 16)
-    const exp = (m[4] === undefined ? 0 : Number(m[4])) - 4 * (m[3] ?? "").length
-    const v = mantissa * Math.pow(2, exp)
+    const v = hexFloat(m[2], m[3] ?? "", m[4])
     return makeFloat(m[1] === "-" ? -v : v)
   }
   return undefined
+}
+
+/**
+ * A hexadecimal float from its integer digits, fraction digits and binary exponent, rounded once as C's `strtod`
+ * does: at most 32 significant digits are kept, the rest fold into a sticky bit.
+ */
+const hexFloat = (int: string, frac: string, exp: string | undefined): number => {
+  let digits = (int + frac).replace(/^0+/, "")
+  let e = -4 * frac.length + (exp === undefined ? 0 : Math.max(-100000, Math.min(100000, Number(exp))))
+  if (digits.length === 0) return 0
+  let sticky = 0n
+  if (digits.length > 32) {
+    if (/[^0]/.test(digits.slice(32))) sticky = 1n
+    e += 4 * (digits.length - 32)
+    digits = digits.slice(0, 32)
+  }
+  const n = (BigInt("0x" + digits) << 1n) | sticky
+  return scaleToDouble(n, e - 1)
 }
 
 /** `tostring` of a number: integers in decimal, floats with `%.14g` (and `.0` when they look like integers). */
@@ -146,24 +161,12 @@ export const intMod = (a: number | bigint, b: number | bigint): number | bigint 
   return normaliseInteger(r !== 0n && r < 0n !== y < 0n ? r + y : r)
 }
 
-/** Lua's float modulo: C's `fmod`, adjusted to take the sign of the divisor. */
-export const floatMod = (a: number, b: number): number => {
-  let m = a % b
-  if (m > 0 ? b < 0 : m < 0 && b !== m) m += b
-  return m
-}
-
 /** Convert a number to an integer for bitwise operators, or throw "number has no integer representation". */
-const bitOperand = (v: LuaNumber, site: number): number | bigint => {
-  if (typeof v === "number") {
-    if (Number.isSafeInteger(v)) return v
-    const i = floatToInteger(v)
-    if (i === undefined) throw errorAt("number has no integer representation", site)
-    return i
-  }
+const bitOperand = (v: LuaNumber, site: number, desc: string): number | bigint => {
+  if (typeof v === "number" && Number.isSafeInteger(v)) return v
   if (typeof v === "bigint") return v
-  const i = floatToInteger(v.n)
-  if (i === undefined) throw errorAt("number has no integer representation", site)
+  const i = floatToInteger(typeof v === "number" ? v : v.n)
+  if (i === undefined) throw errorAt(`number${desc} has no integer representation`, site)
   return i
 }
 
@@ -212,8 +215,8 @@ const bitwise = (op: Op, a: number | bigint, b: number | bigint): number | bigin
 /** True for the bitwise operators. */
 const isBitwise = (op: Op): boolean => (op >= Op.BAnd && op <= Op.Shr) || op === Op.BNot
 
-export const arithNumbers = (op: Op, a: LuaNumber, b: LuaNumber, site: number): LuaValue => {
-  if (isBitwise(op)) return bitwise(op, bitOperand(a, site), bitOperand(b, site))
+export const arithNumbers = (op: Op, a: LuaNumber, b: LuaNumber, site: number, descA = "", descB = ""): LuaValue => {
+  if (isBitwise(op)) return bitwise(op, bitOperand(a, site, descA), bitOperand(b, site, descB))
   if (op !== Op.Pow && op !== Op.Div && isInt(a) && isInt(b)) {
     switch (op) {
       case Op.Add:
@@ -246,7 +249,7 @@ export const arithNumbers = (op: Op, a: LuaNumber, b: LuaNumber, site: number): 
     case Op.Mod:
       return makeFloat(floatMod(x, y))
     case Op.Pow:
-      return makeFloat(Math.pow(x, y))
+      return makeFloat(floatPow(x, y))
     case Op.IDiv:
       return makeFloat(Math.floor(x / y))
     default:
@@ -261,7 +264,7 @@ export const arithNumbers = (op: Op, a: LuaNumber, b: LuaNumber, site: number): 
 export const arith = (op: Op, a: LuaValue, b: LuaValue, site: number, descA = "", descB = ""): LuaValue => {
   const bitwiseOp = isBitwise(op)
   const isNum = (v: LuaValue) => typeof v === "number" || typeof v === "bigint" || v instanceof LuaFloat
-  if (isNum(a) && isNum(b)) return arithNumbers(op, a as LuaNumber, b as LuaNumber, site)
+  if (isNum(a) && isNum(b)) return arithNumbers(op, a as LuaNumber, b as LuaNumber, site, descA, descB)
   if (!bitwiseOp && (typeof a === "string" || typeof b === "string")) {
     const x = toNumeric(a)
     const y = toNumeric(b)

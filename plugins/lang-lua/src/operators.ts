@@ -2,7 +2,8 @@
  * The number × number paths of Lua's arithmetic operators, which generated code calls after checking both operands
  * are JS numbers (V8 inlines them), and raw equality.
  */
-import { equalSlow, intAdd, intIDiv, intMul, intSub, floatMod } from "./numbers.js"
+import { floatMod, floatPow } from "./floats.js"
+import { equalSlow, intAdd, intIDiv, intMul, intSub } from "./numbers.js"
 import { LuaFloat, type LuaValue } from "./value.js"
 
 // ------------------------------------------------------------------------------------------------ number × number
@@ -63,7 +64,7 @@ export const idivNN = (a: number, b: number): LuaValue => {
 
 /** `a ^ b` for two JS numbers (always a float). */
 export const powNN = (a: number, b: number): LuaValue => {
-  const r = Math.pow(a, b)
+  const r = floatPow(a, b)
   return Number.isSafeInteger(r) ? new LuaFloat(r) : r
 }
 

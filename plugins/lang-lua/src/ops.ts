@@ -93,7 +93,7 @@ let addresses = new WeakMap<object, number>()
 let stringAddresses = new Map<string, number>()
 let nextAddress = FIRST_ADDRESS
 
-const hex = (a: number): string => "0x" + a.toString(16).padStart(14, "0")
+const hex = (a: number): string => "0x" + a.toString(16).padStart(12, "0")
 
 /** A stable pseudo-address for a table or function, for `tostring`. */
 export const addressOf = (o: object): string => {

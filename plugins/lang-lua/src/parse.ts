@@ -5,6 +5,7 @@
 import luaparse, { type Chunk, type Node } from "luaparse"
 import { LuaFatal } from "./errors.js"
 import type { Diagnostic } from "./protocol.js"
+import { parserSource } from "./literals.js"
 import { CHUNK_NAME } from "./runtime.js"
 import { utf8Encode } from "./utf8.js"
 
@@ -50,7 +51,7 @@ export const parse = (code: string, deadline = Infinity): Parsed => {
   let chunk: Chunk
   let nodes = 0
   try {
-    chunk = luaparse.parse(source, {
+    chunk = luaparse.parse(parserSource(source), {
       luaVersion: "5.3",
       encodingMode: "pseudo-latin1",
       locations: true,

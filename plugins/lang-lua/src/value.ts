@@ -26,6 +26,9 @@ export type LuaFunction = (...args: Array<LuaValue>) => LuaValue | Results
  */
 export type Results = Array<LuaValue>
 
+/** The results of a function that returns nothing (shared, frozen). */
+export const EMPTY: Array<LuaValue> = Object.freeze([]) as unknown as Array<LuaValue>
+
 /** Any Lua value. */
 export type LuaValue = undefined | boolean | number | bigint | string | LuaFloat | LuaTable | LuaFunction
 

@@ -20,7 +20,7 @@ const hostile = (
   else expect(outcome.error.message).toMatch(message)
   if (line !== undefined) expect(outcome.error.location?.line).toBe(line)
   const after = runLua("local t = {} for i = 1, 10 do t[i] = i * i end return t[10] + #tostring(t)")
-  expect(after.outcome).toEqual({ ok: true, value: 100 + "table: 0x".length + 14 })
+  expect(after.outcome).toEqual({ ok: true, value: 100 + "table: ".length + 14 })
 }
 
 const shortDeadline = () => ({ deadline: Date.now() + 300 })
@@ -111,11 +111,11 @@ describe("memory bombs", () => {
       "too many results to unpack",
       3,
     ))
-  it("a table constructor with too many items", () =>
+  it("a table constructor fed more results than a call may return", () =>
     hostile(
       "local t = {}\nfor i = 1, 1e6 do t[i] = i end\nlocal u = {0, table.unpack(t)}",
       "ExecutionFailure",
-      "1,000,000 entries",
+      "too many results to unpack",
       3,
     ))
 })

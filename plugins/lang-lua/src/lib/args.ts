@@ -3,12 +3,16 @@
  * `bad argument #1 to 'insert' (table expected, got nil)`.
  */
 import { numberToString, stringToNumber, toIntegerExact } from "../numbers.js"
-import { libError } from "../runtime.js"
+import { libError, rt } from "../runtime.js"
 import { LuaFloat, LuaTable, typeName, type LuaFunction, type LuaValue } from "../value.js"
 
-/** The error for argument `n` of function `fname`. */
+/**
+ * The error for argument `n` of function `fname` (its qualified name, `table.insert`). Lua names the function as
+ * the call names it: by its field (`insert`) when Lua code calls it, by its qualified name when a library function
+ * such as `pcall` does (the call site is then negative, see `locationOf`).
+ */
 export const argError = (n: number, fname: string, reason: string) =>
-  libError(`bad argument #${n} to '${fname}' (${reason})`)
+  libError(`bad argument #${n} to '${rt.site < 0 ? fname : fname.slice(fname.lastIndexOf(".") + 1)}' (${reason})`)
 
 /** "got nil" or "got no value", as Lua says it. */
 const got = (v: LuaValue, present: boolean): string => (present ? typeName(v) : "no value")

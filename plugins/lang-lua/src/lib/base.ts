@@ -3,19 +3,16 @@
  * `ipairs`, `pairs`, `next`, `rawequal`, `rawlen`, `rawget`, `rawset`.
  */
 import { LuaError } from "../errors.js"
-import { luaEquals, normaliseKey, stringToNumber } from "../numbers.js"
-import { setIndex, tostring } from "../ops.js"
-import { callSites, charge, checkStringLength, libError, locationOf, rt, where } from "../runtime.js"
-import { normaliseInteger, LuaFloat, LuaTable, typeName, type LuaFunction, type LuaValue } from "../value.js"
+import { intAdd, luaEquals, normaliseKey, stringToNumber } from "../numbers.js"
+import { index, setIndex, tostring } from "../ops.js"
+import { callSites, charge, checkStringLength, errorAt, locationOf, rt, where } from "../runtime.js"
+import { EMPTY, normaliseInteger, LuaFloat, LuaTable, typeName, type LuaFunction, type LuaValue } from "../value.js"
 import { argError, checkAny, checkInteger, checkTable } from "./args.js"
-
-/** Results of a function call as a JS array. */
-const results = (r: LuaValue | Array<LuaValue>): Array<LuaValue> => (Array.isArray(r) ? r : [r])
 
 /** `ipairs`' iterator; generic `for` recognises it and walks the table directly. */
 export const ipairsIterator: LuaFunction = function (t: LuaValue, i: LuaValue) {
-  const k = (i as number) + 1
-  const v = t instanceof LuaTable ? t.getInt(k) : undefined
+  const k = typeof i === "number" && i < Number.MAX_SAFE_INTEGER ? i + 1 : intAdd(checkInteger(i, 2, "ipairs"), 1)
+  const v = t instanceof LuaTable ? t.get(k) : index(t, k, rt.site, "")
   return v === undefined ? undefined : [k, v]
 }
 
@@ -78,7 +75,7 @@ const nextField = (table: LuaTable, key: string): LuaValue | Array<LuaValue> => 
     cursor.table = undefined
     keys = fieldKeys(table)
     at = keys.indexOf(key)
-    if (at < 0) throw libError("invalid key to 'next'")
+    if (at < 0) throw errorAt("invalid key to 'next'", -Math.abs(rt.site))
   }
   return fieldFrom(table, keys, at + 1)
 }
@@ -99,14 +96,14 @@ const nextInHash = (table: LuaTable, key: LuaValue): LuaValue | Array<LuaValue> 
     }
     if (found) return undefined
   }
-  throw libError("invalid key to 'next'")
+  throw errorAt("invalid key to 'next'", -Math.abs(rt.site))
 }
 
 /** `tonumber(s, base)` for an explicit base: digits and letters, an optional minus, wrapping at 64 bits. */
 const toNumberInBase = (s: string, base: number): LuaValue => {
   const t = s.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, "")
   const neg = t.startsWith("-")
-  const digits = neg ? t.slice(1) : t
+  const digits = neg || t.startsWith("+") ? t.slice(1) : t
   if (digits.length === 0) return undefined
   let n = 0n
   const b = BigInt(base)
@@ -122,6 +119,9 @@ const toNumberInBase = (s: string, base: number): LuaValue => {
 const notCallable = (fn: LuaValue, site: number): LuaError =>
   new LuaError(`attempt to call a ${typeName(fn)} value`, locationOf(site))
 
+/** How often an error in an `xpcall` handler goes back to the handler before "error in error handling". */
+const MAX_HANDLER_ERRORS = 200
+
 /** Build the basic library into `G`. `log` receives `print`'s lines. */
 export const installBase = (G: LuaTable, log: (line: string) => void): void => {
   const def = (name: string, fn: LuaFunction) => G.setStr(name, fn)
@@ -135,7 +135,24 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
     }
     charge(1 + (line.length >> 6))
     log(line)
-    return undefined
+    return EMPTY
+  })
+
+  // warn: off until "@on", as in the standalone lua; when on, a warning is a log line.
+  let warnings = false
+  def("warn", function (...args: Array<LuaValue>) {
+    if (args.length === 0) throw argError(1, "warn", "string expected, got no value")
+    let message = ""
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]
+      if (typeof a !== "string" && typeof a !== "number" && typeof a !== "bigint" && !(a instanceof LuaFloat))
+        throw argError(i + 1, "warn", `string expected, got ${typeName(a)}`)
+      message += tostring(a)
+    }
+    if (args.length === 1 && message === "@on") warnings = true
+    else if (args.length === 1 && message === "@off") warnings = false
+    else if (warnings && !(args.length === 1 && message.startsWith("@"))) log(`Lua warning: ${message}`)
+    return EMPTY
   })
 
   def("type", function (v: LuaValue) {
@@ -181,28 +198,50 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
   })
 
   def("xpcall", function (fn: LuaValue, handler: LuaValue, ...args: Array<LuaValue>) {
-    if (typeof handler !== "function") throw argError(2, "xpcall", `function expected, got ${typeName(handler)}`)
+    if (typeof handler !== "function")
+      throw argError(2, "xpcall", `function expected, got ${arguments.length >= 2 ? typeName(handler) : "no value"}`)
     const depth = rt.depth
     const site = rt.site
     try {
       if (typeof fn !== "function") throw notCallable(fn, site)
+      rt.site = -Math.abs(site)
       const r = fn(...args)
       if (Array.isArray(r)) return [true, ...r]
       return [true, r]
     } catch (e) {
       if (!(e instanceof LuaError)) throw e
+      // The handler gets the error; an error in the handler goes to the handler again, as in Lua, until Lua would
+      // run out of C stack and report "error in error handling".
+      let value = e.value
+      for (let attempt = 0; attempt < MAX_HANDLER_ERRORS; attempt++) {
+        rt.depth = depth
+        rt.site = -Math.abs(site)
+        try {
+          const r = handler(value)
+          rt.site = site
+          return [false, Array.isArray(r) ? r[0] : r]
+        } catch (again) {
+          if (!(again instanceof LuaError)) throw again
+          value = again.value
+        }
+      }
       rt.depth = depth
       rt.site = site
-      return [false, ...results(handler(e.value))]
+      return [false, "error in error handling"]
     }
   })
 
   def("error", function (v: LuaValue, level: LuaValue) {
     const site = rt.site
     const lvl = level === undefined ? 1 : Number(checkInteger(level, 2, "error"))
-    let at = site
-    if (lvl >= 2) {
-      const d = rt.depth - lvl + 2
+    // Level 1 is the function that called error: a library function (pcall, xpcall) when the site is negative,
+    // which has no position; then the running Lua function (at its current line), then its callers.
+    const viaLibrary = site < 0 ? 1 : 0
+    const j = lvl - viaLibrary
+    let at = 0
+    if (j === 1) at = Math.abs(site)
+    else if (j >= 2) {
+      const d = rt.depth - j + 2
       at = d >= 1 && d <= rt.depth ? callSites[d] : 0
     }
     const value = typeof v === "string" && lvl > 0 ? where(at) + v : v
@@ -252,7 +291,7 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
   def("rawlen", function (v: LuaValue) {
     if (v instanceof LuaTable) return v.arr.length
     if (typeof v === "string") return v.length
-    throw argError(1, "rawlen", "table or string expected")
+    throw argError(1, "rawlen", `table or string expected, got ${arguments.length >= 1 ? typeName(v) : "no value"}`)
   })
 
   def("rawget", function (t: LuaValue, k: LuaValue) {

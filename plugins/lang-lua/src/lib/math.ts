@@ -3,6 +3,7 @@
  * `math.tointeger`, `math.ult`) and its xoshiro256** generator for `math.random`. The generator starts from a fixed
  * seed on every run, so runs are reproducible; `math.randomseed(n)` reseeds it exactly as Lua 5.4 does.
  */
+import { cFmod, cLog } from "../floats.js"
 import { lessThan, toIntegerExact } from "../numbers.js"
 import { libError, rt } from "../runtime.js"
 import {
@@ -62,6 +63,13 @@ const toDouble = (v: number | bigint | LuaFloat): number =>
 const isInt = (v: LuaValue): v is number | bigint =>
   typeof v === "bigint" || (typeof v === "number" && Number.isSafeInteger(v))
 
+/**
+ * A numeric string argument as the float Lua's `luaL_checknumber` makes of it: functions that keep integers
+ * (`abs`, `fmod`, `modf`) test the argument itself for an integer, and a string is none.
+ */
+const asFloatIfString = (arg: LuaValue, v: number | bigint | LuaFloat): number | bigint | LuaFloat =>
+  typeof arg === "string" ? makeFloat(toDouble(v)) : v
+
 /** `floor`/`ceil` result: an integer when it fits, else the float. */
 const integralResult = (f: number): LuaValue => {
   const i = floatToInteger(f)
@@ -74,7 +82,7 @@ export const createMathLib = (): LuaTable => {
   const def = (name: string, fn: LuaFunction) => M.setStr(name, fn)
   const float1 = (name: string, op: (x: number) => number) =>
     def(name, function (x: LuaValue) {
-      return makeFloat(op(checkDouble(x, 1, name, arguments.length >= 1)))
+      return makeFloat(op(checkDouble(x, 1, `math.${name}`, arguments.length >= 1)))
     })
   const gen = new Xoshiro()
 
@@ -84,20 +92,22 @@ export const createMathLib = (): LuaTable => {
   M.setStr("mininteger", MIN_INTEGER)
 
   def("abs", function (x: LuaValue) {
-    const v = checkNumber(x, 1, "abs", arguments.length >= 1)
+    const v = asFloatIfString(x, checkNumber(x, 1, "math.abs", arguments.length >= 1))
     if (typeof v === "number") return Math.abs(v)
     if (typeof v === "bigint") return normaliseInteger(v < 0n ? -v : v)
     return new LuaFloat(Math.abs(v.n))
   })
   def("floor", function (x: LuaValue) {
-    const v = checkNumber(x, 1, "floor", arguments.length >= 1)
+    const v = checkNumber(x, 1, "math.floor", arguments.length >= 1)
     return isInt(v) ? v : integralResult(Math.floor(toDouble(v)))
   })
   def("ceil", function (x: LuaValue) {
-    const v = checkNumber(x, 1, "ceil", arguments.length >= 1)
+    const v = checkNumber(x, 1, "math.ceil", arguments.length >= 1)
     return isInt(v) ? v : integralResult(Math.ceil(toDouble(v)))
   })
   float1("sqrt", Math.sqrt)
+  float1("deg", (x) => x * (180 / Math.PI))
+  float1("rad", (x) => x * (Math.PI / 180))
   float1("exp", Math.exp)
   float1("sin", Math.sin)
   float1("cos", Math.cos)
@@ -105,58 +115,60 @@ export const createMathLib = (): LuaTable => {
   float1("asin", Math.asin)
   float1("acos", Math.acos)
   def("atan", function (y: LuaValue, x: LuaValue) {
-    const a = checkDouble(y, 1, "atan", arguments.length >= 1)
-    const b = x === undefined ? 1 : checkDouble(x, 2, "atan")
+    const a = checkDouble(y, 1, "math.atan", arguments.length >= 1)
+    const b = x === undefined ? 1 : checkDouble(x, 2, "math.atan")
     return makeFloat(Math.atan2(a, b))
   })
   def("log", function (x: LuaValue, base: LuaValue) {
-    const v = checkDouble(x, 1, "log", arguments.length >= 1)
-    if (base === undefined) return makeFloat(Math.log(v))
-    const b = checkDouble(base, 2, "log")
-    if (b === 2) return makeFloat(Math.log2(v))
+    const v = checkDouble(x, 1, "math.log", arguments.length >= 1)
+    if (base === undefined) return makeFloat(cLog(Math.log, v))
+    const b = checkDouble(base, 2, "math.log")
+    if (b === 2) return makeFloat(cLog(Math.log2, v))
     if (b === 10) return makeFloat(Math.log10(v))
-    return makeFloat(Math.log(v) / Math.log(b))
+    return makeFloat(cLog(Math.log, v) / cLog(Math.log, b))
   })
   def("fmod", function (a: LuaValue, b: LuaValue) {
-    const x = checkNumber(a, 1, "fmod", arguments.length >= 1)
-    const y = checkNumber(b, 2, "fmod", arguments.length >= 2)
+    const x = asFloatIfString(a, checkNumber(a, 1, "math.fmod", arguments.length >= 1))
+    const y = asFloatIfString(b, checkNumber(b, 2, "math.fmod", arguments.length >= 2))
     if (isInt(x) && isInt(y)) {
       // eslint-disable-next-line eqeqeq
-      if (y == 0) throw argError(2, "fmod", "zero")
+      if (y == 0) throw argError(2, "math.fmod", "zero")
       if (typeof x === "number" && typeof y === "number") return (x % y) + 0
       return normaliseInteger(BigInt(x) % BigInt(y))
     }
-    return makeFloat(toDouble(x) % toDouble(y))
+    return makeFloat(cFmod(toDouble(x), toDouble(y)))
   })
   def("modf", function (x: LuaValue) {
-    const v = checkNumber(x, 1, "modf", arguments.length >= 1)
+    const v = asFloatIfString(x, checkNumber(x, 1, "math.modf", arguments.length >= 1))
     if (isInt(v)) return [v, new LuaFloat(0)]
     const d = toDouble(v)
     const ip = d < 0 ? Math.ceil(d) : Math.floor(d)
     return [integralResult(ip), makeFloat(d === ip ? 0 : d - ip)]
   })
   def("tointeger", function (x: LuaValue) {
-    checkAny(arguments.length >= 1, 1, "tointeger")
+    checkAny(arguments.length >= 1, 1, "math.tointeger")
     return toIntegerExact(x)
   })
   def("type", function (x: LuaValue) {
-    checkAny(arguments.length >= 1, 1, "type")
+    checkAny(arguments.length >= 1, 1, "math.type")
     if (isInt(x)) return "integer"
     if (typeof x === "number" || x instanceof LuaFloat) return "float"
     return undefined
   })
   def("ult", function (a: LuaValue, b: LuaValue) {
-    const x = checkInteger(a, 1, "ult", arguments.length >= 1)
-    const y = checkInteger(b, 2, "ult", arguments.length >= 2)
+    const x = checkInteger(a, 1, "math.ult", arguments.length >= 1)
+    const y = checkInteger(b, 2, "math.ult", arguments.length >= 2)
     return BigInt.asUintN(64, BigInt(x)) < BigInt.asUintN(64, BigInt(y))
   })
+  // Lua 5.4 compares the arguments as they are (no conversion; strings compare with strings) and returns one of them.
   const extreme = (name: string, wantMax: boolean) =>
     def(name, function (...args: Array<LuaValue>) {
-      if (args.length === 0) throw argError(1, name, "value expected")
-      let best = checkNumber(args[0], 1, name)
+      if (args.length === 0) throw argError(1, `math.${name}`, "value expected")
+      const site = -Math.abs(rt.site)
+      let best = args[0]
       for (let i = 1; i < args.length; i++) {
-        const v = checkNumber(args[i], i + 1, name)
-        if (wantMax ? lessThan(best, v, rt.site) : lessThan(v, best, rt.site)) best = v
+        const v = args[i]
+        if (wantMax ? lessThan(best, v, site) : lessThan(v, best, site)) best = v
       }
       return best
     })
@@ -172,23 +184,23 @@ export const createMathLib = (): LuaTable => {
         return makeFloat(Number(rv >> 11n) * 2 ** -53)
       case 1:
         low = 1n
-        up = BigInt(checkInteger(m, 1, "random"))
+        up = BigInt(checkInteger(m, 1, "math.random"))
         if (up === 0n) return normaliseInteger(rv)
         break
       case 2:
-        low = BigInt(checkInteger(m, 1, "random"))
-        up = BigInt(checkInteger(n, 2, "random"))
+        low = BigInt(checkInteger(m, 1, "math.random"))
+        up = BigInt(checkInteger(n, 2, "math.random"))
         break
       default:
         throw libError("wrong number of arguments")
     }
-    if (low > up) throw argError(1, "random", "interval is empty")
+    if (low > up) throw argError(1, "math.random", "interval is empty")
     const p = project(rv, BigInt.asUintN(64, up - low), gen)
     return normaliseInteger(p + low)
   })
   def("randomseed", function (a: LuaValue, b: LuaValue) {
-    const n1 = a === undefined ? 0n : BigInt(checkInteger(a, 1, "randomseed"))
-    const n2 = b === undefined ? 0n : BigInt(checkInteger(b, 2, "randomseed"))
+    const n1 = a === undefined ? 0n : BigInt(checkInteger(a, 1, "math.randomseed"))
+    const n2 = b === undefined ? 0n : BigInt(checkInteger(b, 2, "math.randomseed"))
     gen.seed(n1, n2)
     return [normaliseInteger(n1), normaliseInteger(n2)]
   })

@@ -160,7 +160,8 @@ const strftime = (format: string, d: Date, utc: boolean): string => {
       spec = k + format[at + 2]
       k = format[at + 2]
     } else if (k === "E" || k === "O" || !CONVERSIONS.has(k))
-      throw argError(1, "date", `invalid conversion specifier '%${spec}'`)
+      // Lua quotes the rest of the format from the bad conversion on.
+      throw argError(1, "os.date", `invalid conversion specifier '%${format.slice(at + 1)}'`)
     const piece = conversion(k)
     checkStringLength(out.length + piece.length)
     out += piece
@@ -176,7 +177,7 @@ export const createOsLib = (absent: (name: string) => string | undefined): LuaTa
 
   def("time", function (t: LuaValue) {
     if (t === undefined) return Math.floor(Date.now() / 1000)
-    const table = checkTable(t, 1, "time")
+    const table = checkTable(t, 1, "os.time")
     const field = (name: string, fallback: number | undefined): number => {
       const v = table.getStr(name)
       if (v === undefined) {
@@ -185,7 +186,7 @@ export const createOsLib = (absent: (name: string) => string | undefined): LuaTa
       }
       const i = typeof v === "string" ? Number(v) : v
       if (typeof i !== "number" && typeof i !== "bigint") throw libError(`field '${name}' is not an integer`)
-      return Number(checkInteger(i as LuaValue, 1, "time"))
+      return Number(checkInteger(i as LuaValue, 1, "os.time"))
     }
     const date = new Date(
       field("year", undefined),
@@ -207,8 +208,8 @@ export const createOsLib = (absent: (name: string) => string | undefined): LuaTa
   })
 
   def("date", function (fmt: LuaValue, t: LuaValue) {
-    let format = optString(fmt, 1, "date", "%c")
-    const seconds = t === undefined ? Date.now() / 1000 : Number(checkInteger(t, 2, "date"))
+    let format = optString(fmt, 1, "os.date", "%c")
+    const seconds = t === undefined ? Date.now() / 1000 : Number(checkInteger(t, 2, "os.date"))
     const utc = format.startsWith("!")
     if (utc) format = format.slice(1)
     const d = new Date(Math.floor(seconds) * 1000)
@@ -234,8 +235,8 @@ export const createOsLib = (absent: (name: string) => string | undefined): LuaTa
   })
 
   def("difftime", function (a: LuaValue, b: LuaValue) {
-    const t1 = checkInteger(a, 1, "difftime", arguments.length >= 1)
-    const t2 = checkInteger(b, 2, "difftime", arguments.length >= 2)
+    const t1 = checkInteger(a, 1, "os.difftime", arguments.length >= 1)
+    const t2 = checkInteger(b, 2, "os.difftime", arguments.length >= 2)
     return makeFloat(Number(t1) - Number(t2))
   })
 

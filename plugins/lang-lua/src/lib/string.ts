@@ -7,8 +7,8 @@ import type { LuaNumberValue } from "../lstrings/index.js"
 import { toNumeric } from "../numbers.js"
 import { stringAddressOf, tostring } from "../ops.js"
 import { isAscii } from "../utf8.js"
-import { charge, checkStringLength, errorAt, libError, rt } from "../runtime.js"
-import { LuaFloat, LuaTable, typeName, type LuaFunction, type LuaValue } from "../value.js"
+import { charge, checkStringLength, errorAt, libError, MAX_RESULTS, rt } from "../runtime.js"
+import { EMPTY, LuaFloat, LuaTable, typeName, type LuaFunction, type LuaValue } from "../value.js"
 import { argError, checkInteger, checkPosition, checkString, optPosition } from "./args.js"
 
 /** The pattern matcher's meter: work is charged, results are bounded by the string length bound. */
@@ -20,7 +20,8 @@ const guarded = <T>(fname: string, site: number, op: () => T): T => {
     return op()
   } catch (e) {
     if (e instanceof PatternError) throw errorAt(e.message, site)
-    if (e instanceof FormatError) throw errorAt(e.message, site)
+    if (e instanceof FormatError)
+      throw errorAt(rt.site < 0 ? e.message.replace(" to 'format' ", " to 'string.format' ") : e.message, site)
     if (e instanceof RangeError && /string length/i.test(e.message))
       throw errorAt(`resulting string too large in '${fname}'`, site)
     throw e
@@ -61,19 +62,19 @@ export const createStringLib = (): LuaTable => {
   const def = (name: string, fn: LuaFunction) => S.setStr(name, fn)
 
   def("len", function (s: LuaValue) {
-    return checkString(s, 1, "len", arguments.length >= 1).length
+    return checkString(s, 1, "string.len", arguments.length >= 1).length
   })
 
   def("sub", function (s: LuaValue, i: LuaValue, j: LuaValue) {
-    const str = checkString(s, 1, "sub", arguments.length >= 1)
+    const str = checkString(s, 1, "string.sub", arguments.length >= 1)
     const len = str.length
-    const a = startIndex(optPosition(i, 2, "sub", 1), len)
-    const b = endIndex(optPosition(j, 3, "sub", -1), len)
+    const a = startIndex(optPosition(i, 2, "string.sub", 1), len)
+    const b = endIndex(optPosition(j, 3, "string.sub", -1), len)
     return a > b ? "" : str.slice(a - 1, b)
   })
 
   def("upper", function (s: LuaValue) {
-    const str = checkString(s, 1, "upper", arguments.length >= 1)
+    const str = checkString(s, 1, "string.upper", arguments.length >= 1)
     charge(1 + (str.length >> 6))
     return isAscii(str)
       ? // JS case mapping equals the C locale's when there are no bytes >= 0x80
@@ -82,7 +83,7 @@ export const createStringLib = (): LuaTable => {
   })
 
   def("lower", function (s: LuaValue) {
-    const str = checkString(s, 1, "lower", arguments.length >= 1)
+    const str = checkString(s, 1, "string.lower", arguments.length >= 1)
     charge(1 + (str.length >> 6))
     return isAscii(str)
       ? // JS case mapping equals the C locale's when there are no bytes >= 0x80
@@ -91,9 +92,9 @@ export const createStringLib = (): LuaTable => {
   })
 
   def("rep", function (s: LuaValue, n: LuaValue, sep: LuaValue) {
-    const str = checkString(s, 1, "rep", arguments.length >= 1)
-    const count = checkPosition(n, 2, "rep", arguments.length >= 2)
-    const separator = sep === undefined ? "" : checkString(sep, 3, "rep")
+    const str = checkString(s, 1, "string.rep", arguments.length >= 1)
+    const count = checkPosition(n, 2, "string.rep", arguments.length >= 2)
+    const separator = sep === undefined ? "" : checkString(sep, 3, "string.rep")
     if (count <= 0) return ""
     const total = str.length * count + separator.length * (count - 1)
     checkStringLength(total)
@@ -103,7 +104,7 @@ export const createStringLib = (): LuaTable => {
   })
 
   def("reverse", function (s: LuaValue) {
-    const str = checkString(s, 1, "reverse", arguments.length >= 1)
+    const str = checkString(s, 1, "string.reverse", arguments.length >= 1)
     charge(1 + (str.length >> 4))
     let out = ""
     for (let i = str.length - 1; i >= 0; i--) out += str[i]
@@ -111,12 +112,14 @@ export const createStringLib = (): LuaTable => {
   })
 
   def("byte", function (s: LuaValue, i: LuaValue, j: LuaValue) {
-    const str = checkString(s, 1, "byte", arguments.length >= 1)
+    const str = checkString(s, 1, "string.byte", arguments.length >= 1)
     const len = str.length
-    const a = startIndex(optPosition(i, 2, "byte", 1), len)
-    const b = endIndex(j === undefined ? a : checkPosition(j, 3, "byte"), len)
+    const pi = optPosition(i, 2, "string.byte", 1)
+    const a = startIndex(pi, len)
+    // The end defaults to the start as given, before it is made relative (so `byte(s, 0)` is empty, as in Lua).
+    const b = endIndex(j === undefined ? pi : checkPosition(j, 3, "string.byte"), len)
     if (a > b) return []
-    if (b - a >= 1_000_000) throw libError("string slice too long")
+    if (b - a >= MAX_RESULTS) throw libError("stack overflow (string slice too long)")
     if (a === b) return str.charCodeAt(a - 1)
     const out = new Array<LuaValue>(b - a + 1)
     for (let k = a; k <= b; k++) out[k - a] = str.charCodeAt(k - 1)
@@ -128,8 +131,8 @@ export const createStringLib = (): LuaTable => {
     charge(1 + (codes.length >> 4))
     let out = ""
     for (let i = 0; i < codes.length; i++) {
-      const c = checkInteger(codes[i], i + 1, "char")
-      if (c < 0 || c > 255) throw argError(i + 1, "char", "value out of range")
+      const c = checkInteger(codes[i], i + 1, "string.char")
+      if (c < 0 || c > 255) throw argError(i + 1, "string.char", "value out of range")
       out += String.fromCharCode(Number(c))
     }
     return out
@@ -137,7 +140,7 @@ export const createStringLib = (): LuaTable => {
 
   def("format", function (fmt: LuaValue, ...args: Array<LuaValue>) {
     const site = rt.site
-    const f = checkString(fmt, 1, "format", arguments.length >= 1)
+    const f = checkString(fmt, 1, "string.format", arguments.length >= 1)
     const out = guarded("format", site, () => format(f, args, formatAdapter))
     checkStringLength(out.length, site)
     return out
@@ -145,9 +148,9 @@ export const createStringLib = (): LuaTable => {
 
   def("find", function (s: LuaValue, p: LuaValue, init: LuaValue, plain: LuaValue) {
     const site = rt.site
-    const str = checkString(s, 1, "find", arguments.length >= 1)
-    const pat = checkString(p, 2, "find", arguments.length >= 2)
-    const i = init === undefined ? undefined : checkInteger(init, 3, "find")
+    const str = checkString(s, 1, "string.find", arguments.length >= 1)
+    const pat = checkString(p, 2, "string.find", arguments.length >= 2)
+    const i = init === undefined ? undefined : checkInteger(init, 3, "string.find")
     const r = guarded("find", site, () => find(str, pat, i, plain !== undefined && plain !== false, meter))
     if (r === null) return undefined
     return [r.start, r.end, ...r.captures.map(captureValue)]
@@ -155,9 +158,9 @@ export const createStringLib = (): LuaTable => {
 
   def("match", function (s: LuaValue, p: LuaValue, init: LuaValue) {
     const site = rt.site
-    const str = checkString(s, 1, "match", arguments.length >= 1)
-    const pat = checkString(p, 2, "match", arguments.length >= 2)
-    const i = init === undefined ? undefined : checkInteger(init, 3, "match")
+    const str = checkString(s, 1, "string.match", arguments.length >= 1)
+    const pat = checkString(p, 2, "string.match", arguments.length >= 2)
+    const i = init === undefined ? undefined : checkInteger(init, 3, "string.match")
     const r = guarded("match", site, () => match(str, pat, i, meter))
     if (r === null) return undefined
     return r.length === 1 ? r[0] : r
@@ -165,25 +168,25 @@ export const createStringLib = (): LuaTable => {
 
   def("gmatch", function (s: LuaValue, p: LuaValue, init: LuaValue) {
     const site = rt.site
-    const str = checkString(s, 1, "gmatch", arguments.length >= 1)
-    const pat = checkString(p, 2, "gmatch", arguments.length >= 2)
-    const i = init === undefined ? undefined : checkInteger(init, 3, "gmatch")
+    const str = checkString(s, 1, "string.gmatch", arguments.length >= 1)
+    const pat = checkString(p, 2, "string.gmatch", arguments.length >= 2)
+    const i = init === undefined ? undefined : checkInteger(init, 3, "string.gmatch")
     const it = guarded("gmatch", site, () => gmatch(str, pat, meter, i))
     return function () {
       const r = guarded("gmatch", rt.site, it)
-      if (r === null) return undefined
+      if (r === null) return EMPTY
       return r.length === 1 ? r[0] : r
     }
   })
 
   def("gsub", function (s: LuaValue, p: LuaValue, repl: LuaValue, n: LuaValue) {
     const site = rt.site
-    const str = checkString(s, 1, "gsub", arguments.length >= 1)
-    const pat = checkString(p, 2, "gsub", arguments.length >= 2)
-    const maxN = n === undefined ? undefined : checkInteger(n, 4, "gsub")
+    const str = checkString(s, 1, "string.gsub", arguments.length >= 1)
+    const pat = checkString(p, 2, "string.gsub", arguments.length >= 2)
+    const maxN = n === undefined ? undefined : checkInteger(n, 4, "string.gsub")
     let replacement: string | ((captures: Array<Capture>) => string | null)
     if (typeof repl === "string" || typeof repl === "number" || typeof repl === "bigint" || repl instanceof LuaFloat)
-      replacement = checkString(repl, 3, "gsub")
+      replacement = checkString(repl, 3, "string.gsub")
     else if (repl instanceof LuaTable) {
       const t = repl
       replacement = (captures) => replacementText(t.get(captures[0]), site)
@@ -203,7 +206,7 @@ export const createStringLib = (): LuaTable => {
     } else
       throw argError(
         3,
-        "gsub",
+        "string.gsub",
         `string/function/table expected, got ${arguments.length >= 3 ? typeName(repl) : "no value"}`,
       )
     const [out, count] = guarded("gsub", site, () => gsub(str, pat, replacement, maxN, meter))

@@ -5,9 +5,18 @@
  */
 import { lessThan } from "../numbers.js"
 import { concatPiece, tableFull } from "../ops.js"
-import { charge, checkStringLength, errorAt, libError, rt } from "../runtime.js"
-import { LuaTable, MAX_TABLE_ENTRIES, typeName, type LuaFunction, type LuaValue } from "../value.js"
-import { argError, checkFunction, checkPosition, checkTable, optPosition, optString } from "./args.js"
+import { charge, checkStringLength, errorAt, libError, MAX_RESULTS, MAX_STRING_BYTES, rt } from "../runtime.js"
+import {
+  EMPTY,
+  LuaTable,
+  MAX_INTEGER,
+  MAX_TABLE_ENTRIES,
+  normaliseInteger,
+  typeName,
+  type LuaFunction,
+  type LuaValue,
+} from "../value.js"
+import { argError, checkFunction, checkInteger, checkPosition, checkTable, optString } from "./args.js"
 
 /** Build the table library table. */
 export const createTableLib = (): LuaTable => {
@@ -15,29 +24,30 @@ export const createTableLib = (): LuaTable => {
   const def = (name: string, fn: LuaFunction) => T.setStr(name, fn)
 
   def("insert", function (t: LuaValue, a: LuaValue, b: LuaValue) {
-    const table = checkTable(t, 1, "insert", arguments.length >= 1)
+    const table = checkTable(t, 1, "table.insert", arguments.length >= 1)
     const n = table.arr.length
     if (arguments.length === 2) {
       if (!table.setInt(n + 1, a)) throw tableFull(rt.site)
-      return undefined
+      return EMPTY
     }
     if (arguments.length !== 3) throw libError("wrong number of arguments to 'insert'")
-    const pos = checkPosition(a, 2, "insert")
-    if (pos < 1 || pos > n + 1) throw argError(2, "insert", "position out of bounds")
+    const pos = checkPosition(a, 2, "table.insert")
+    if (pos < 1 || pos > n + 1) throw argError(2, "table.insert", "position out of bounds")
     charge(1 + ((n - pos) >> 4))
     if (!table.insertAt(pos, b)) throw tableFull(rt.site)
-    return undefined
+    return EMPTY
   })
 
   def("remove", function (t: LuaValue, p: LuaValue) {
-    const table = checkTable(t, 1, "remove", arguments.length >= 1)
+    const table = checkTable(t, 1, "table.remove", arguments.length >= 1)
     const size = table.arr.length
-    const pos = optPosition(p, 2, "remove", size)
-    if (p !== undefined && pos !== size && (pos < 1 || pos > size + 1))
-      throw argError(2, "remove", "position out of bounds")
-    if (pos >= 1 && pos <= size) {
-      charge(1 + ((size - pos) >> 4))
-      return table.removeAt(pos)
+    const pos = p === undefined ? size : checkInteger(p, 2, "table.remove")
+    // Lua 5.4.4 (the reference here) names argument #1 in this message.
+    if (pos !== size && !(pos >= 1 && pos <= size + 1)) throw argError(1, "table.remove", "position out of bounds")
+    const at = Number(pos)
+    if (at >= 1 && at <= size) {
+      charge(1 + ((size - at) >> 4))
+      return table.removeAt(at)
     }
     const v = table.get(pos)
     table.set(pos, undefined)
@@ -45,20 +55,24 @@ export const createTableLib = (): LuaTable => {
   })
 
   def("concat", function (t: LuaValue, sep: LuaValue, i: LuaValue, j: LuaValue) {
-    const table = checkTable(t, 1, "concat", arguments.length >= 1)
-    const separator = optString(sep, 2, "concat", "")
-    const first = optPosition(i, 3, "concat", 1)
-    const last = optPosition(j, 4, "concat", table.arr.length)
+    const table = checkTable(t, 1, "table.concat", arguments.length >= 1)
+    const separator = optString(sep, 2, "table.concat", "")
+    const first = i === undefined ? 1 : checkInteger(i, 3, "table.concat")
+    const last = j === undefined ? table.arr.length : checkInteger(j, 4, "table.concat")
     if (first > last) return ""
-    if (last - first >= MAX_TABLE_ENTRIES) throw libError("resulting string too large")
-    const pieces = new Array<string>(last - first + 1)
+    const n = count(first, last)
+    if (n > MAX_TABLE_ENTRIES) throw libError("resulting string too large")
+    const pieces = new Array<string>(n)
     let total = 0
-    for (let k = first; k <= last; k++) {
-      const v = table.getInt(k)
-      const p = concatPiece(v)
-      if (p === undefined) throw libError(`invalid value (${typeName(v)}) at index ${k} in table for 'concat'`)
-      pieces[k - first] = p
-      total += p.length + separator.length
+    for (let k = 0; k < n; k++) {
+      const key = offset(first, k)
+      const v = table.get(key)
+      const piece = concatPiece(v)
+      if (piece === undefined)
+        throw libError(`invalid value (${typeName(v)}) at index ${String(key)} in table for 'concat'`)
+      pieces[k] = piece
+      total += piece.length + separator.length
+      if (total > MAX_STRING_BYTES + separator.length) checkStringLength(total - separator.length)
     }
     checkStringLength(total - separator.length)
     charge(1 + (pieces.length >> 3) + (total >> 8))
@@ -66,15 +80,16 @@ export const createTableLib = (): LuaTable => {
   })
 
   def("unpack", function (t: LuaValue, i: LuaValue, j: LuaValue) {
-    const table = checkTable(t, 1, "unpack", arguments.length >= 1)
-    const first = optPosition(i, 2, "unpack", 1)
-    const last = optPosition(j, 3, "unpack", table.arr.length)
-    if (first > last) return []
-    if (last - first >= MAX_TABLE_ENTRIES) throw libError("too many results to unpack")
-    charge(1 + ((last - first) >> 4))
+    const table = checkTable(t, 1, "table.unpack", arguments.length >= 1)
+    const first = i === undefined ? 1 : checkInteger(i, 2, "table.unpack")
+    const last = j === undefined ? table.arr.length : checkInteger(j, 3, "table.unpack")
+    if (first > last) return EMPTY
+    const n = count(first, last)
+    if (n > MAX_RESULTS) throw libError("too many results to unpack")
+    charge(1 + (n >> 4))
     if (first === 1 && last === table.arr.length) return table.arr.slice()
-    const out = new Array<LuaValue>(last - first + 1)
-    for (let k = first; k <= last; k++) out[k - first] = table.getInt(k)
+    const out = new Array<LuaValue>(n)
+    for (let k = 0; k < n; k++) out[k] = table.get(offset(first, k))
     return out
   })
 
@@ -89,32 +104,36 @@ export const createTableLib = (): LuaTable => {
   })
 
   def("move", function (a1: LuaValue, f: LuaValue, e: LuaValue, t: LuaValue, a2: LuaValue) {
-    const src = checkTable(a1, 1, "move", arguments.length >= 1)
-    const from = checkPosition(f, 2, "move", arguments.length >= 2)
-    const end = checkPosition(e, 3, "move", arguments.length >= 3)
-    const to = checkPosition(t, 4, "move", arguments.length >= 4)
-    const dst = a2 === undefined ? src : checkTable(a2, 5, "move")
+    const src = checkTable(a1, 1, "table.move", arguments.length >= 1)
+    const from = BigInt(checkInteger(f, 2, "table.move", arguments.length >= 2))
+    const end = BigInt(checkInteger(e, 3, "table.move", arguments.length >= 3))
+    const to = BigInt(checkInteger(t, 4, "table.move", arguments.length >= 4))
+    const dst = a2 === undefined ? src : checkTable(a2, 5, "table.move")
     if (end >= from) {
-      if (!(from > 0 || end < Number.MAX_SAFE_INTEGER + from)) throw argError(3, "move", "too many elements to move")
-      const count = end - from + 1
-      if (to > Number.MAX_SAFE_INTEGER - count + 1) throw argError(4, "move", "destination wrap around")
-      charge(1 + (count >> 4))
+      // Lua 5.4's checks, on 64-bit integers.
+      if (!(from > 0n || end < MAX_INTEGER + from)) throw argError(3, "table.move", "too many elements to move")
+      const n = end - from
+      if (to > MAX_INTEGER - n) throw argError(4, "table.move", "destination wrap around")
       const site = rt.site
-      if (to > end || to <= from || dst !== src) {
-        for (let k = 0; k < count; k++) if (!dst.set(to + k, src.getInt(from + k))) throw tableFull(site)
-      } else {
-        for (let k = count - 1; k >= 0; k--) if (!dst.set(to + k, src.getInt(from + k))) throw tableFull(site)
+      const forward = to > end || to <= from || dst !== src
+      // Every element moved is charged (in chunks): a range far larger than any table ends at the work bound.
+      for (let k = 0n; k <= n; k++) {
+        if ((k & 0xffn) === 0n) charge(16)
+        const d = forward ? k : n - k
+        const key = normaliseInteger(from + d)
+        const target = normaliseInteger(to + d)
+        if (!dst.set(target, src.get(key))) throw tableFull(site)
       }
     }
     return dst
   })
 
   def("sort", function (t: LuaValue, comp: LuaValue) {
-    const table = checkTable(t, 1, "sort", arguments.length >= 1)
+    const table = checkTable(t, 1, "table.sort", arguments.length >= 1)
     const site = rt.site
     const n = table.arr.length
     if (n > 1) {
-      const cmp = comp === undefined ? undefined : checkFunction(comp, 2, "sort")
+      const cmp = comp === undefined ? undefined : checkFunction(comp, 2, "table.sort")
       const less: (a: LuaValue, b: LuaValue) => boolean =
         cmp === undefined
           ? (a, b) => {
@@ -131,11 +150,22 @@ export const createTableLib = (): LuaTable => {
       sortArray(table.arr, less, site)
       if (table.arr[n - 1] === undefined) table.setInt(n, undefined)
     }
-    return undefined
+    return EMPTY
   })
 
   return T
 }
+
+/** The number of integers from `first` to `last` (`first <= last`), capped just past any bound that uses it. */
+const count = (first: number | bigint, last: number | bigint): number => {
+  if (typeof first === "number" && typeof last === "number") return last - first + 1
+  const n = BigInt(last) - BigInt(first) + 1n
+  return n > 0x7fffffffn ? 0x7fffffff : Number(n)
+}
+
+/** The table key `first + k` as a normalised integer. */
+const offset = (first: number | bigint, k: number): number | bigint =>
+  typeof first === "number" && Number.isSafeInteger(first + k) ? first + k : normaliseInteger(BigInt(first) + BigInt(k))
 
 /** Lua's quicksort over `a` (1-based positions mapped to `a[i - 1]`). */
 const sortArray = (a: Array<LuaValue>, less: (x: LuaValue, y: LuaValue) => boolean, site: number): void => {

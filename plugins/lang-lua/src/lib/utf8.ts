@@ -2,7 +2,7 @@
  * The utf8 library over byte strings: `char`, `charpattern`, `codepoint`, `len`, `offset`, `codes`, with Lua 5.4's
  * strict (default) and lax decoding.
  */
-import { charge, checkStringLength, libError } from "../runtime.js"
+import { charge, checkStringLength, libError, MAX_RESULTS } from "../runtime.js"
 import { LuaTable, type LuaFunction, type LuaValue } from "../value.js"
 import { argError, checkInteger, checkPosition, checkString, optPosition } from "./args.js"
 
@@ -58,8 +58,8 @@ export const createUtf8Lib = (): LuaTable => {
     charge(1 + (codes.length >> 4))
     let out = ""
     for (let i = 0; i < codes.length; i++) {
-      const c = checkInteger(codes[i], i + 1, "char")
-      if (c < 0 || c > MAX_UTF) throw argError(i + 1, "char", "value out of range")
+      const c = checkInteger(codes[i], i + 1, "utf8.char")
+      if (c < 0 || c > MAX_UTF) throw argError(i + 1, "utf8.char", "value out of range")
       const piece = encodeCodepoint(Number(c))
       checkStringLength(out.length + piece.length)
       out += piece
@@ -68,13 +68,15 @@ export const createUtf8Lib = (): LuaTable => {
   })
 
   def("codepoint", function (s: LuaValue, i: LuaValue, j: LuaValue, lax: LuaValue) {
-    const str = checkString(s, 1, "codepoint", arguments.length >= 1)
+    const str = checkString(s, 1, "utf8.codepoint", arguments.length >= 1)
     const len = str.length
-    const posi = posrelat(optPosition(i, 2, "codepoint", 1), len)
-    const pose = posrelat(j === undefined ? posi : checkPosition(j, 3, "codepoint"), len)
-    if (posi < 1) throw argError(2, "codepoint", "out of bounds")
-    if (pose > len) throw argError(3, "codepoint", "out of bounds")
+    const posi = posrelat(optPosition(i, 2, "utf8.codepoint", 1), len)
+    const pose = posrelat(j === undefined ? posi : checkPosition(j, 3, "utf8.codepoint"), len)
+    if (posi < 1) throw argError(2, "utf8.codepoint", "out of bounds")
+    if (pose > len) throw argError(3, "utf8.codepoint", "out of bounds")
     if (posi > pose) return []
+    if (pose - posi >= MAX_RESULTS) throw libError("stack overflow (string slice too long)")
+    charge(1 + ((pose - posi) >> 4))
     const out: Array<LuaValue> = []
     for (let k = posi - 1; k < pose; ) {
       const d = decode(str, k, lax === undefined || lax === false)
@@ -86,12 +88,12 @@ export const createUtf8Lib = (): LuaTable => {
   })
 
   def("len", function (s: LuaValue, i: LuaValue, j: LuaValue, lax: LuaValue) {
-    const str = checkString(s, 1, "len", arguments.length >= 1)
+    const str = checkString(s, 1, "utf8.len", arguments.length >= 1)
     const len = str.length
-    let posi = posrelat(optPosition(i, 2, "len", 1), len)
-    let posj = posrelat(optPosition(j, 3, "len", -1), len)
-    if (!(1 <= posi && --posi <= len)) throw argError(2, "len", "initial position out of bounds")
-    if (!(--posj < len)) throw argError(3, "len", "final position out of bounds")
+    let posi = posrelat(optPosition(i, 2, "utf8.len", 1), len)
+    let posj = posrelat(optPosition(j, 3, "utf8.len", -1), len)
+    if (!(1 <= posi && --posi <= len)) throw argError(2, "utf8.len", "initial position out of bounds")
+    if (!(--posj < len)) throw argError(3, "utf8.len", "final position out of bounds")
     let n = 0
     while (posi <= posj) {
       const d = decode(str, posi, lax === undefined || lax === false)
@@ -103,11 +105,11 @@ export const createUtf8Lib = (): LuaTable => {
   })
 
   def("offset", function (s: LuaValue, nArg: LuaValue, i: LuaValue) {
-    const str = checkString(s, 1, "offset", arguments.length >= 1)
+    const str = checkString(s, 1, "utf8.offset", arguments.length >= 1)
     const len = str.length
-    let n = checkPosition(nArg, 2, "offset", arguments.length >= 2)
-    let posi = posrelat(optPosition(i, 3, "offset", n >= 0 ? 1 : len + 1), len)
-    if (!(1 <= posi && --posi <= len)) throw argError(3, "offset", "position out of bounds")
+    let n = checkPosition(nArg, 2, "utf8.offset", arguments.length >= 2)
+    let posi = posrelat(optPosition(i, 3, "utf8.offset", n >= 0 ? 1 : len + 1), len)
+    if (!(1 <= posi && --posi <= len)) throw argError(3, "utf8.offset", "position out of bounds")
     if (n === 0) {
       while (posi > 0 && isCont(str, posi)) posi--
     } else {
@@ -132,7 +134,7 @@ export const createUtf8Lib = (): LuaTable => {
 
   const iterator = (strict: boolean): LuaFunction =>
     function (s: LuaValue, control: LuaValue) {
-      const str = checkString(s, 1, "codes")
+      const str = checkString(s, 1, "utf8.codes")
       const len = str.length
       let n = typeof control === "number" ? control : 0
       if (n < 0) return undefined
@@ -145,8 +147,8 @@ export const createUtf8Lib = (): LuaTable => {
   const strictIterator = iterator(true)
   const laxIterator = iterator(false)
   def("codes", function (s: LuaValue, lax: LuaValue) {
-    const str = checkString(s, 1, "codes", arguments.length >= 1)
-    if (isCont(str, 0)) throw argError(1, "codes", "invalid UTF-8 code")
+    const str = checkString(s, 1, "utf8.codes", arguments.length >= 1)
+    if (isCont(str, 0)) throw argError(1, "utf8.codes", "invalid UTF-8 code")
     return [lax === undefined || lax === false ? strictIterator : laxIterator, str, 0]
   })
 

@@ -7,6 +7,7 @@ import { errors } from "./errors.js"
 import { libraries } from "./libraries.js"
 import { numbers } from "./numbers.js"
 import { operators } from "./operators.js"
+import { puc54 } from "./puc54.js"
 import { statements } from "./statements.js"
 import { strings } from "./strings.js"
 
@@ -20,4 +21,5 @@ export const allCases: Readonly<Record<string, ReadonlyArray<Case>>> = {
   errors,
   data,
   compiled,
+  puc54,
 }

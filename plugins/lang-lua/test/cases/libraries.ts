@@ -44,7 +44,7 @@ export const libraries: ReadonlyArray<Case> = [
       "table.remove out of bounds",
       "table.remove({1, 2}, 5)",
       "ExecutionFailure",
-      "bad argument #2 to 'remove' (position out of bounds)",
+      "bad argument #1 to 'remove' (position out of bounds)",
       1,
     ),
     puc: false,
