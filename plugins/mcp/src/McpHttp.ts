@@ -61,6 +61,7 @@ const sameSecret = (given: string, expected: string) => {
 interface Session {
   readonly transport: StreamableHTTPServerTransport
   server?: Server
+  /** Requests being answered (POSTs; a tool call in flight keeps its session from being closed for room). */
   active: number
   lastUsed: number
 }
@@ -123,12 +124,14 @@ export const listen = async (server: CodeModeServer, options: Options): Promise<
     if (typeof id === "string") {
       const session = sessions.get(id)
       if (!session) return refuse(res, 404, "session not found: initialize a new one")
-      session.active++
+      // A GET is the client's standing stream for server messages: it stays open and does not make a session busy.
+      const busy = req.method === "POST" ? 1 : 0
+      session.active += busy
       session.lastUsed = Date.now()
       try {
         await session.transport.handleRequest(req, res)
       } finally {
-        session.active--
+        session.active -= busy
         session.lastUsed = Date.now()
       }
       return

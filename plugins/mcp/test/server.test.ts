@@ -336,3 +336,49 @@ describe("HTTP guards", () => {
     expect(stray.status).toBe(400)
   })
 })
+
+describe("other runtimes and limits", () => {
+  it("serves a JavaScript runtime the same way", async () => {
+    const js = await McpServer.make({ codemode: { language: "javascript", tools }, name: "js" })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await js.connect(serverSide)
+    const client = new Client({ name: "test", version: "1.0.0" })
+    await client.connect(clientSide)
+    const { tools: listed } = await client.listTools()
+    expect(listed[1].description).toMatch(/^Run a JavaScript program/)
+    const search = await client.callTool({ name: "search", arguments: { query: "orders.lookup" } })
+    expect((search.structuredContent as { items: Array<{ signature: string }> }).items[0].signature).toContain(
+      "Promise<",
+    )
+    const answer = await client.callTool({
+      name: "execute",
+      arguments: { code: "const all = await tools.orders.list({}); all[1].status" },
+    })
+    expect(answer.structuredContent).toMatchObject({ ok: true, value: "shipped" })
+    await client.close()
+    await js.close()
+  })
+
+  it("at most maxSessions sessions: the least recently used idle one is closed for a new client", async () => {
+    const small = await McpHttp.listen(server, { port: 0, maxSessions: 1 })
+    const connect = async () => {
+      const client = new Client({ name: "test", version: "1.0.0" })
+      await client.connect(new StreamableHTTPClientTransport(new URL(small.url)))
+      return client
+    }
+    const first = await connect()
+    await first.listTools()
+    const second = await connect()
+    await second.listTools()
+    await expect(first.listTools()).rejects.toThrow(/404|session/i)
+    await second.close()
+    await first.close().catch(() => undefined)
+    await small.close()
+  })
+
+  it("refuses unknown options", async () => {
+    await expect(McpServer.make({ codemode: {}, limts: {} } as never)).rejects.toThrow(
+      'McpServer.make: unknown option "limts"; the options are codemode, layer, guide, name, version',
+    )
+  })
+})
