@@ -10,6 +10,7 @@ import { isAscii } from "../utf8.js"
 import { charge, checkStringLength, errorAt, libError, MAX_RESULTS, rt } from "../runtime.js"
 import { EMPTY, LuaFloat, LuaTable, typeName, type LuaFunction, type LuaValue } from "../value.js"
 import { argError, checkInteger, checkPosition, checkString, optPosition } from "./args.js"
+import { pack, packsize, unpack } from "./pack.js"
 
 /** The pattern matcher's meter: work is charged, results are bounded by the string length bound. */
 const meter = { charge, checkLength: (length: number) => checkStringLength(length) }
@@ -136,6 +137,18 @@ export const createStringLib = (): LuaTable => {
       out += String.fromCharCode(Number(c))
     }
     return out
+  })
+
+  def("pack", function (fmt: LuaValue, ...args: Array<LuaValue>) {
+    return pack(fmt, args, arguments.length >= 1)
+  })
+
+  def("packsize", function (fmt: LuaValue) {
+    return packsize(fmt, arguments.length >= 1)
+  })
+
+  def("unpack", function (fmt: LuaValue, s: LuaValue, init: LuaValue) {
+    return unpack(fmt, s, init, arguments.length)
   })
 
   def("format", function (fmt: LuaValue, ...args: Array<LuaValue>) {
