@@ -10,9 +10,9 @@ import * as Path from "node:path"
 import { Recorder } from "@codemode/core"
 import { layer as recorderLayer, layerWith as recorderLayerWith } from "@codemode/recorder"
 import { createOpencodeClient } from "@opencode-ai/sdk/v2/client"
-import { Context, Deferred, Effect, Fiber, Layer, type Scope } from "effect"
+import { Cause, Context, Deferred, Effect, Exit, Fiber, Layer, type Scope } from "effect"
 import { unavailable as unavailableTools, PluginPackage } from "@codemode/tool-adapters"
-import { type DriverError, type OpenCodeExitedError, ProjectSetupError } from "./Errors.js"
+import { type DriverError, DriverNotSettledError, type OpenCodeExitedError, ProjectSetupError } from "./Errors.js"
 import * as FakeLlm from "./fake-llm/FakeLlm.js"
 import * as Options from "./Options.js"
 import * as Client from "./opencode/Client.js"
@@ -95,6 +95,9 @@ const recorderService = (ffmpegPath: string | undefined) =>
     const context = yield* Layer.build(layer)
     return Context.get(context, Recorder.Recorder)
   })
+
+const messageOf = (error: unknown): string =>
+  typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error)
 
 const existing = (files: ReadonlyArray<string>) => files.filter((file) => Fs.existsSync(file))
 
@@ -230,7 +233,14 @@ export const start = <E = never>(
       }),
     )
 
+    const reportEvidence = Effect.gen(function* () {
+      const files = yield* manager.captureEvidence
+      if (files.length > 0) process.stderr.write(`opencode-drive: the screens at the failure: ${files.join(", ")}\n`)
+    })
+
     const settlement = yield* Deferred.make<RunReport, DriverError>()
+    /** The recordings settlement wrote (also when settlement then fails). */
+    let exported: ReadonlyArray<Tuis.Recording> = []
     let settling = false
     const settleTimeout = opts.settleTimeout ?? defaultSettleTimeout
 
@@ -238,8 +248,11 @@ export const start = <E = never>(
       manager.seal()
       const llmResult = yield* Effect.result(llm.settle(settleTimeout))
       const toolsResult = prepared ? yield* Effect.result(prepared.settle) : undefined
+      // A failing settlement leaves the screens as they are now, before the TUIs stop.
+      if (llmResult._tag === "Failure" || toolsResult?._tag === "Failure") yield* reportEvidence
       yield* manager.closeAll
       const recordings = yield* manager.exportRecordings
+      exported = recordings
       const crash = server.crashed()
       if (crash) return yield* crash
       if (llmResult._tag === "Failure") return yield* llmResult.failure
@@ -250,7 +263,7 @@ export const start = <E = never>(
         retention,
         artifacts: {
           screenshots: existing(screenshots),
-          recordings: recordings.filter((recording) => Fs.existsSync(recording.cast) && Fs.existsSync(recording.video)),
+          recordings: recordings.filter((recording) => recording.files.every((file) => Fs.existsSync(file))),
           logs: retention === "all" ? existing([Path.join(paths.logs, "opencode-server.log")]) : [],
         },
         compatibility,
@@ -268,6 +281,31 @@ export const start = <E = never>(
         }
         return Deferred.await(settlement)
       })
+
+    // Closing the scope without settle(): after a success that is a programming error (settle now, so recordings
+    // are written, and fail saying what was lost); after a failure, leave evidence and still write recordings.
+    yield* Effect.addFinalizer((exit) =>
+      Effect.gen(function* () {
+        if (settling) return
+        if (Exit.isSuccess(exit)) {
+          const result = yield* Effect.exit(settle())
+          const recordings = exported.flatMap((recording) => recording.files)
+          const lost = [
+            "the run report (settle() returns it)",
+            ...(Exit.isFailure(result) ? [`the settlement failure: ${messageOf(Cause.squash(result.cause))}`] : []),
+          ]
+          return yield* Effect.die(
+            new DriverNotSettledError({
+              message: `the driver's scope closed without driver.settle(): call yield* driver.settle() before leaving the scope of OpenCodeDriver.make (or use OpenCodeDriver.use). Drive settled the run itself${recordings.length > 0 ? ` and wrote ${recordings.join(", ")}` : ""}; lost: ${lost.join("; ")}`,
+              lost,
+              recordings,
+            }),
+          )
+        }
+        if (!Cause.hasInterruptsOnly(exit.cause)) yield* reportEvidence
+        yield* Effect.ignore(settle())
+      }),
+    )
 
     const driver: Driver = {
       ui: primary.ui,
@@ -309,10 +347,11 @@ export const useReport: {
   return Effect.scoped(
     Effect.gen(function* () {
       const { driver, serverCrash } = yield* start(options)
+      // A failure leaves evidence and still writes recordings: the scope's finalizer does both.
       const value = yield* Effect.raceFirst(
         Effect.suspend(() => program(driver)),
         serverCrash,
-      ).pipe(Effect.onError(() => Effect.ignore(driver.settle())))
+      )
       const report = yield* driver.settle()
       return { value, report }
     }),

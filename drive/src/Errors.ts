@@ -97,11 +97,10 @@ export class LlmTimeoutError extends Data.TaggedError("LlmTimeoutError")<{
   readonly timeoutMs: number
 }> {}
 
-/** Settlement found queued responses nobody asked for, requests nobody answered, or responses still streaming. */
+/** Settlement found queued responses nobody asked for, responses still streaming, or failed `serve` streams. */
 export class LlmSettlementError extends Data.TaggedError("LlmSettlementError")<{
   readonly message: string
   readonly unusedResponses: ReadonlyArray<string>
-  readonly unexpectedRequests: ReadonlyArray<string>
   readonly unfinishedResponses: ReadonlyArray<string>
 }> {}
 
@@ -109,6 +108,17 @@ export class LlmSettlementError extends Data.TaggedError("LlmSettlementError")<{
 export class DriverSettledError extends Data.TaggedError("DriverSettledError")<{
   readonly message: string
   readonly operation: string
+}> {}
+
+/**
+ * The scope of `OpenCodeDriver.make` closed without `driver.settle()`. Drive settled the run itself (recordings
+ * are written); `lost` lists what the program never got to see: the report, and any settlement failure.
+ */
+export class DriverNotSettledError extends Data.TaggedError("DriverNotSettledError")<{
+  readonly message: string
+  readonly lost: ReadonlyArray<string>
+  /** Recording files written by that settlement. */
+  readonly recordings: ReadonlyArray<string>
 }> {}
 
 /** A `defineScript` definition is not Effect-only or not a script at all. */

@@ -9,7 +9,8 @@ import type { JsonObject } from "./opencode/OpenCodeConfig.js"
 import type { ProjectFiles } from "./run/Project.js"
 import type { ToolsOption } from "./tools/Tools.js"
 import { resolveInside } from "./run/Project.js"
-import { validateViewport, type TuiOptions } from "./tui/Tuis.js"
+import { validateRecording, validateViewport } from "./tui/Tuis.js"
+import type { TuiOptions } from "./tui/Tuis.js"
 
 /** The project OpenCode works in. */
 export interface ProjectOptions {
@@ -102,9 +103,7 @@ export const validate = (options: DriverOptions | undefined): Effect.Effect<Driv
       }
     }
     if (value.tui?.viewport !== undefined) yield* validateViewport(value.tui.viewport)
-    if (value.tui?.recording !== undefined && typeof value.tui.recording !== "boolean") {
-      return yield* fail("options.tui.recording must be true or false")
-    }
+    yield* validateRecording(value.tui?.recording, "options.tui.recording")
     if (value.config !== undefined && !isObject(value.config))
       return yield* fail("options.config must be an object (OpenCode configuration)")
     const compatibility = value.opencode?.compatibility

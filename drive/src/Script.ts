@@ -122,9 +122,8 @@ export const runScriptReport = <A, E>(
         fs: ProjectFs.make(driver.paths.files),
         server: { ...server, launch: () => Effect.succeed(server) },
       }
-      const value = yield* Effect.raceFirst(callEffect("run", script.run, context), serverCrash).pipe(
-        Effect.onError(() => Effect.ignore(settle())),
-      )
+      // A failure leaves evidence and still writes recordings (the run's scope does both).
+      const value = yield* Effect.raceFirst(callEffect("run", script.run, context), serverCrash)
       const report = yield* settle()
       return { value, report }
     }),

@@ -3,6 +3,7 @@
  * LLM and TUIs in pseudo-terminals. Waits for model answers are generous because OpenCode's first prompt on a
  * busy 2-core machine can take tens of seconds.
  */
+import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { Cause, Effect, Exit } from "effect"
@@ -112,7 +113,7 @@ describe("opencode-drive against the real OpenCode", () => {
     async () => {
       const { value, report } = await Effect.runPromise(
         OpenCodeDriver.useReport(
-          { tui: { viewport: { cols: 100, rows: 30 }, recording: true } },
+          { tui: { viewport: { cols: 100, rows: 30 }, recording: { formats: ["mp4", "gif", "webm", "cast"] } } },
           ({ ui, llm, tuis, opencode }) =>
             Effect.gen(function* () {
               const health = yield* opencode.health.get()
@@ -159,21 +160,43 @@ describe("opencode-drive against the real OpenCode", () => {
       expect(value.names).toEqual(["primary", "secondary", "tui-1"])
       expect(value.generated).toBe("tui-1")
       expect(value.relaunchedText).toContain("Ask anything")
-      expect(value.shot).toBe(Path.join(report.runDirectory, "media", "secondary-secondary-view.png"))
+      expect(value.shot).toBe(Path.join(report.runDirectory, "media", "secondary-view.png"))
+      expect(value.primaryShot).toBe(Path.join(report.runDirectory, "media", "screenshot-1.png"))
       expect(report.artifacts.screenshots).toEqual([value.shot, value.primaryShot])
       expect(Fs.readFileSync(value.shot).subarray(1, 4).toString()).toBe("PNG")
       expect(report.retention).toBe("media")
+      const media = (file: string) => Path.join(report.runDirectory, "media", file)
       expect(report.artifacts.recordings).toEqual([
         {
           tui: "primary",
-          cast: Path.join(report.runDirectory, "media", "primary.cast"),
-          video: Path.join(report.runDirectory, "media", "primary.mp4"),
+          files: ["primary.mp4", "primary.gif", "primary.webm", "primary.cast"].map(media),
+          cast: media("primary.cast"),
+          video: media("primary.mp4"),
         },
       ])
-      const cast = Fs.readFileSync(report.artifacts.recordings[0].cast, "utf8").split("\n")
+      const cast = Fs.readFileSync(media("primary.cast"), "utf8").split("\n")
       expect(JSON.parse(cast[0])).toMatchObject({ version: 2, width: 100, height: 30 })
       expect(cast.some((line) => line.includes('"r"') && line.includes("104x30"))).toBe(true)
-      expect(Fs.statSync(report.artifacts.recordings[0].video).size).toBeGreaterThan(1000)
+      // Trimmed: the first event is at 0 (the blank start is cut)
+      expect(JSON.parse(cast[1])[0]).toBe(0)
+      for (const video of ["primary.mp4", "primary.gif", "primary.webm"]) {
+        expect(Fs.statSync(media(video)).size).toBeGreaterThan(1000)
+        // The first frame already shows OpenCode: its pixels are not all one color.
+        const first = ChildProcess.execFileSync("ffmpeg", [
+          "-v",
+          "error",
+          "-i",
+          media(video),
+          "-frames:v",
+          "1",
+          "-f",
+          "rawvideo",
+          "-pix_fmt",
+          "gray",
+          "-",
+        ])
+        expect(new Set(first).size, video).toBeGreaterThan(2)
+      }
       expect(Fs.readdirSync(report.runDirectory)).toEqual(["media"])
       Fs.rmSync(report.runDirectory, { recursive: true, force: true })
     },

@@ -4,49 +4,27 @@
  * and scans /proc for anything carrying the run's HOME. With the reaper killed too, the next run removes what is
  * left.
  */
-import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
-import { pathToFileURL } from "node:url"
 import { describe, expect, it } from "vitest"
 import { processesWithHome } from "../src/run/ProcessScan.js"
 import * as RunDirectory from "../src/run/RunDirectory.js"
+import { startDriverProcess, writeDriverModule } from "./support/driverProcess.js"
 import { eventually } from "./support/latch.js"
 
 const testTimeout = 300_000
-const dist = pathToFileURL(Path.join(import.meta.dirname, "..", "dist", "index.js")).href
 
-/** Start a child process that runs a driver and waits forever once its TUI is ready. */
-const startDriverProcess = async () => {
-  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "drive-orphans-"))
-  const script = Path.join(dir, "driver.mjs")
-  Fs.writeFileSync(
-    script,
+/** A child process that runs a driver and waits forever once its TUI is ready. */
+const startDriver = async () => {
+  const module = writeDriverModule(
     [
-      `import { Effect } from ${JSON.stringify(import.meta.resolve("effect"))}`,
-      `import { OpenCodeDriver } from ${JSON.stringify(dist)}`,
       "await Effect.runPromise(OpenCodeDriver.use({ tools: ['shell'] }, ({ paths }) => Effect.gen(function* () {",
-      "  process.stdout.write(JSON.stringify({ root: paths.root, home: paths.home }) + '\\n')",
+      "  report({ root: paths.root, home: paths.home })",
       "  yield* Effect.never",
       "})))",
-      "",
     ].join("\n"),
   )
-  const child = ChildProcess.spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "pipe"] })
-  let stderr = ""
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString()
-  })
-  const run = await new Promise<{ root: string; home: string }>((resolve, reject) => {
-    let stdout = ""
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString()
-      if (stdout.includes("\n")) resolve(JSON.parse(stdout.split("\n")[0]))
-    })
-    child.on("exit", (code) => reject(new Error(`the driver process exited with ${code}: ${stderr}`)))
-  })
-  return { child, ...run }
+  const { child, value } = await startDriverProcess<{ root: string; home: string }>(module)
+  return { child, ...value }
 }
 
 const serverAndTuis = (home: string) =>
@@ -77,7 +55,7 @@ describe("no orphans", () => {
   it(
     "SIGKILL of the process running a driver takes the OpenCode server, the TUIs and the run directory with it",
     async () => {
-      const { child, root, home } = await startDriverProcess()
+      const { child, root, home } = await startDriver()
       const running = serverAndTuis(home)
       expect(running.some((command) => command.includes(" serve "))).toBe(true)
       expect(running.some((command) => command.includes(" attach "))).toBe(true)
@@ -92,7 +70,7 @@ describe("no orphans", () => {
   it(
     "when the reaper is killed too, the next run kills what is left and removes the stale run directory",
     async () => {
-      const { child, root, home } = await startDriverProcess()
+      const { child, root, home } = await startDriver()
       const reaper = reaperOf(root)
       expect(reaper).toBeDefined()
       process.kill(reaper!, "SIGKILL")

@@ -45,6 +45,7 @@ const start = (script: string, args: ReadonlyArray<string> = []) =>
       name: "test",
       terminal,
       isClosed: () => closed,
+      isSettled: () => false,
       serverCrashed: () => undefined,
       recorder,
       mediaDir: media,

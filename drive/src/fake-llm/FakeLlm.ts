@@ -5,8 +5,8 @@
  * Rules: one `queue(...)` call is one future response, answered in order; requests with no queued response go
  * to the `serve` handler when one is registered, otherwise they wait (so `send` can answer a request already
  * made). Title requests are answered with a short title and never consume the queue. `settle` fails with a
- * message naming unused responses, unanswered requests and responses still streaming, and never waits longer
- * than its timeout.
+ * message naming unused responses, responses still streaming and failed `serve` streams, and never waits longer
+ * than its timeout; requests nothing answered are reported in the summary, whenever they arrived.
  */
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -51,6 +51,12 @@ export interface LlmSummary {
   readonly modelRequests: number
   readonly titleRequests: number
   readonly responsesStreamed: number
+  /**
+   * Model requests nothing answered (no queued response, no `serve` handler), whether they arrived before
+   * settlement or during it: OpenCode's agent loop asks again after the last tool result, and a script that
+   * did not script that turn is not wrong. Each got HTTP 503.
+   */
+  readonly unansweredRequests: ReadonlyArray<string>
 }
 
 /** The running fake LLM server. */
@@ -106,6 +112,7 @@ export const make: Effect.Effect<FakeLlm, never, Scope.Scope> = Effect.gen(funct
   const requests: Array<LlmRequest> = []
   const inflight = new Map<number, { readonly label: string; readonly done: Deferred.Deferred<void> }>()
   const handlerFailures: Array<string> = []
+  const unanswered: Array<string> = []
   let handler: ResponseHandler<unknown> | undefined
   let closed = false
   let responseNumber = 0
@@ -268,6 +275,7 @@ export const make: Effect.Effect<FakeLlm, never, Scope.Scope> = Effect.gen(funct
       wakeRequestWaiters()
       const source = yield* assigned
       if (source.kind === "rejected") {
+        unanswered.push(describeRequest(request))
         res.writeHead(503, { "content-type": "application/json" })
         res.end(
           JSON.stringify({
@@ -398,26 +406,21 @@ export const make: Effect.Effect<FakeLlm, never, Scope.Scope> = Effect.gen(funct
       const unused = queue
         .splice(0)
         .map((response) => `response #${response.number} ${describeResponse(response.outputs)}`)
-      const unexpected = pending.splice(0).map((entry) => {
+      for (const entry of pending.splice(0))
         Deferred.doneUnsafe(entry.source, Effect.succeed<Source>({ kind: "rejected" }))
-        return describeRequest(entry.request)
-      })
       const failures = handlerFailures.splice(0)
       const summary: LlmSummary = {
         modelRequests: modelRequestCount,
         titleRequests: requests.length - modelRequestCount,
         responsesStreamed: streamedCount,
+        // a live view: requests rejected from now on are listed too
+        unansweredRequests: unanswered,
       }
-      if (unused.length + unexpected.length + unfinished.length + failures.length === 0) return summary
+      if (unused.length + unfinished.length + failures.length === 0) return summary
       const parts: Array<string> = []
       if (unused.length > 0) {
         parts.push(
           `${unused.length} queued response(s) were never requested by OpenCode: ${unused.join("; ")} — remove them or make the TUI ask the model again`,
-        )
-      }
-      if (unexpected.length > 0) {
-        parts.push(
-          `${unexpected.length} model request(s) got no response: ${unexpected.join("; ")} — queue a response for each request with llm.queue(...) or answer them with llm.serve(...)`,
         )
       }
       if (unfinished.length > 0) {
@@ -429,7 +432,6 @@ export const make: Effect.Effect<FakeLlm, never, Scope.Scope> = Effect.gen(funct
       return yield* new LlmSettlementError({
         message: `LLM settlement failed: ${parts.join(". ")}`,
         unusedResponses: unused,
-        unexpectedRequests: unexpected,
         unfinishedResponses: [...unfinished, ...failures],
       })
     })

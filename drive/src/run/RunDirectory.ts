@@ -157,6 +157,8 @@ export const make = (options: {
           return
         }
         for (const dir of [paths.files, paths.home, paths.logs]) removeQuietly(dir)
+        if (Exit.isFailure(exit))
+          process.stderr.write(`opencode-drive: the run was interrupted; its media is kept in ${paths.media}\n`)
       }),
     )
     return { id, paths, plannedRetention }

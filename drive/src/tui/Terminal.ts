@@ -1,11 +1,11 @@
 /**
  * One terminal program in a pseudo-terminal (node-pty), parsed by @xterm/headless. Keeps the timeline — every
  * output chunk with its time and every resize — from the first byte, answers the terminal queries the emulator
- * leaves open, and captures frames with the recorder's `frameFromTerminal` (so live screenshots and replayed
- * recordings read the screen the same way).
+ * leaves open, and captures frames with the recorder's `frameFromTerminal` with Unicode 11 widths (so live
+ * screenshots and replayed recordings read the screen the same way, and as OpenCode lays it out).
  */
 import type { Recorder } from "@codemode/core"
-import { frameFromTerminal } from "@codemode/recorder"
+import { frameFromTerminal, useUnicode11 } from "@codemode/recorder"
 import xterm from "@xterm/headless"
 import type { Terminal as XtermTerminal } from "@xterm/headless"
 import pty from "node-pty"
@@ -42,8 +42,10 @@ export interface TerminalProcess {
   /** The visible lines, trailing spaces trimmed. */
   readonly lines: () => ReadonlyArray<string>
   readonly timeline: () => Recorder.Timeline
-  /** Milliseconds since the epoch of the last output chunk. */
-  readonly lastOutputAt: () => number
+  /** Milliseconds from the start to when the program was asked to stop (`undefined` while it runs). */
+  readonly stoppedAt: () => number | undefined
+  /** How many output chunks arrived so far (a change means the program printed). */
+  readonly outputCount: () => number
   readonly exit: () => TerminalExit | undefined
   readonly awaitExit: Effect.Effect<TerminalExit>
   readonly modes: () => { readonly applicationCursorKeys: boolean }
@@ -71,6 +73,8 @@ export const spawn = (options: SpawnOptions): Effect.Effect<TerminalProcess, str
       allowProposedApi: true,
       scrollback: 1000,
     })
+    // OpenCode lays out emoji and other wide characters by Unicode 11 widths; so must the emulator.
+    useUnicode11(terminal)
     const child = yield* Effect.try({
       try: () =>
         pty.spawn(options.file, options.args as Array<string>, {
@@ -84,15 +88,15 @@ export const spawn = (options: SpawnOptions): Effect.Effect<TerminalProcess, str
     })
     let exitInfo: TerminalExit | undefined
     const exited = yield* Deferred.make<TerminalExit>()
-    let lastOutput = Date.now()
+    let outputs = 0
     const reply = (bytes: string) => {
       if (exitInfo === undefined) child.write(bytes)
     }
     TerminalQueries.install(terminal, reply)
     terminal.onData(reply)
     child.onData((data) => {
-      lastOutput = Date.now()
-      events.push({ t: lastOutput - startedAt, type: "output", data })
+      outputs++
+      events.push({ t: Date.now() - startedAt, type: "output", data })
       terminal.write(data)
     })
     child.onExit(({ exitCode, signal }) => {
@@ -101,9 +105,11 @@ export const spawn = (options: SpawnOptions): Effect.Effect<TerminalProcess, str
     })
 
     let closed = false
+    let stopped: number | undefined
     const close = Effect.gen(function* () {
       if (closed) return
       closed = true
+      stopped = Date.now() - startedAt
       if (exitInfo === undefined) {
         yield* Processes.stopGroup(child.pid)
         yield* Deferred.await(exited).pipe(Effect.timeoutOption(2_000))
@@ -136,7 +142,8 @@ export const spawn = (options: SpawnOptions): Effect.Effect<TerminalProcess, str
       capture: () => frameFromTerminal(terminal),
       lines: () => screenLines(terminal),
       timeline: () => ({ cols: options.cols, rows: options.rows, startedAt, events: events.slice() }),
-      lastOutputAt: () => lastOutput,
+      stoppedAt: () => stopped,
+      outputCount: () => outputs,
       exit: () => exitInfo,
       awaitExit: Deferred.await(exited),
       modes: () => ({

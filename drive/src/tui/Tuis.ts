@@ -1,11 +1,13 @@
 /**
  * The TUIs of a run: `opencode attach <server> --dir <project>` processes in pseudo-terminals. The primary TUI is
  * launched by `make`; more can be launched with a generated or a stable name, closed, and relaunched under the
- * same name. A TUI launched with `recording: true` gets its own `.cast` and `.mp4` at settlement (a relaunch of a
- * named TUI gets `-2`, `-3`, ... files).
+ * same name. A recorded TUI gets its own files at settlement (`.cast` and `.mp4` by default, or the formats asked
+ * for; a relaunch of a named TUI gets `-2`, `-3`, ... files). On a failure, every open TUI leaves a PNG and an
+ * asciicast of its screen at that moment.
  */
 import * as Path from "node:path"
 import type { Recorder } from "@codemode/core"
+import { trimTimeline } from "@codemode/recorder"
 import { Effect } from "effect"
 import {
   DriverSettledError,
@@ -25,18 +27,61 @@ export interface Viewport {
   readonly rows: number
 }
 
+/** A recording format: a video (`mp4`, `gif`, `webm`) or an asciicast (`cast`). */
+export type RecordingFormat = "mp4" | "gif" | "webm" | "cast"
+
+/** What to record of a TUI. */
+export interface RecordingOptions {
+  /** Default `["mp4", "cast"]`. */
+  readonly formats?: ReadonlyArray<RecordingFormat>
+}
+
 /** Options of one TUI. */
 export interface TuiOptions {
   /** Default 120×40. */
   readonly viewport?: Viewport
-  /** Save an asciicast and export a video of this TUI at settlement. */
-  readonly recording?: boolean
+  /**
+   * Record this TUI: `true` saves an asciicast and an MP4 at settlement; `{ formats }` chooses the files. Videos
+   * start at the first frame with content and end when the TUI is stopped (its exit screen is left out).
+   */
+  readonly recording?: boolean | RecordingOptions
+}
+
+/** The recording formats Drive can write. */
+export const recordingFormats: ReadonlyArray<RecordingFormat> = ["mp4", "gif", "webm", "cast"]
+
+const defaultFormats: ReadonlyArray<RecordingFormat> = ["mp4", "cast"]
+
+/** The formats a `recording` option asks for (empty when it asks for none), or why it is invalid. */
+export const validateRecording = (
+  recording: TuiOptions["recording"],
+  label: string,
+): Effect.Effect<ReadonlyArray<RecordingFormat>, InvalidOptionsError> => {
+  if (recording === undefined || recording === false) return Effect.succeed([])
+  if (recording === true) return Effect.succeed(defaultFormats)
+  const invalid = (detail: string) =>
+    Effect.fail(
+      new InvalidOptionsError({
+        message: `${label} ${detail}; use true, false or { formats: [${recordingFormats.map((f) => JSON.stringify(f)).join(", ")}] }`,
+      }),
+    )
+  if (typeof recording !== "object" || recording === null || Array.isArray(recording)) return invalid("is invalid")
+  const unknownKeys = Object.keys(recording).filter((key) => key !== "formats")
+  if (unknownKeys.length > 0)
+    return invalid(`has unknown key(s) ${unknownKeys.map((k) => JSON.stringify(k)).join(", ")}`)
+  const formats = recording.formats ?? defaultFormats
+  if (!Array.isArray(formats) || formats.length === 0) return invalid("formats must be a non-empty list")
+  const unknownFormats = formats.filter((format) => !recordingFormats.includes(format))
+  if (unknownFormats.length > 0)
+    return invalid(`has unknown format(s) ${unknownFormats.map((f) => JSON.stringify(f)).join(", ")}`)
+  return Effect.succeed([...new Set(formats)])
 }
 
 /** One TUI process and its UI. */
 export interface Tui {
   readonly name: string
   readonly ui: Ui.Ui
+  /** Whether this TUI is recorded (see {@link TuiOptions.recording}). */
   readonly recording: boolean
   /** Stop this TUI; its name can then be launched again. Idempotent. */
   readonly close: () => Effect.Effect<void>
@@ -65,8 +110,12 @@ export interface Tuis {
 /** The files a recorded TUI produced. */
 export interface Recording {
   readonly tui: string
-  readonly cast: string
-  readonly video: string
+  /** Every file, in the order of the formats asked for. */
+  readonly files: ReadonlyArray<string>
+  /** The asciicast, when `cast` was asked for. */
+  readonly cast?: string
+  /** The first video, when a video format was asked for. */
+  readonly video?: string
 }
 
 /** What the TUI manager needs from the run. */
@@ -96,8 +145,13 @@ export interface TuiManager {
   /** Reject further launches. */
   readonly seal: () => void
   readonly closeAll: Effect.Effect<void>
-  /** Save `.cast` and export `.mp4` for every recorded launch (call after `closeAll`). */
+  /** Save the asked-for files of every recorded launch (call after `closeAll`). */
   readonly exportRecordings: Effect.Effect<ReadonlyArray<Recording>, RecorderError>
+  /**
+   * Evidence of a failure: a PNG and an asciicast of every open TUI as it is now (`failure-<name>.png`,
+   * `failure-<name>.cast` in the media directory); returns the files written. Never fails.
+   */
+  readonly captureEvidence: Effect.Effect<ReadonlyArray<string>>
 }
 
 /** OpenCode 1.x shows this placeholder in its prompt once the home screen accepts input. */
@@ -118,7 +172,7 @@ export const validateViewport = (viewport: Viewport | undefined): Effect.Effect<
   ) {
     return Effect.fail(
       new InvalidOptionsError({
-        message: `tui viewport ${value.cols}×${value.rows} is invalid: use whole numbers, at least 40 columns and 10 rows (e.g. { cols: 120, rows: 40 })`,
+        message: `tui viewport ${value.cols}×${value.rows} is invalid: use whole numbers, from 40 to 1000 columns and from 10 to 500 rows (e.g. { cols: 120, rows: 40 })`,
       }),
     )
   }
@@ -128,6 +182,7 @@ export const validateViewport = (viewport: Viewport | undefined): Effect.Effect<
 interface Launch {
   readonly tui: Tui
   readonly fileBase: string
+  readonly formats: ReadonlyArray<RecordingFormat>
   readonly terminal: Terminal.TerminalProcess
 }
 
@@ -162,8 +217,9 @@ export const make = (context: TuisContext): TuiManager => {
         })
       }
       const viewport = yield* validateViewport(options?.viewport)
-      const recording = options?.recording ?? false
-      if (recording) yield* context.recorder.checkVideo
+      const formats = yield* validateRecording(options?.recording, `the recording option of TUI ${name}`)
+      const recording = formats.length > 0
+      if (formats.some((format) => format !== "cast")) yield* context.recorder.checkVideo
       const crash = context.serverCrashed()
       if (crash) return yield* crash
 
@@ -187,6 +243,7 @@ export const make = (context: TuisContext): TuiManager => {
           name,
           terminal,
           isClosed,
+          isSettled: () => sealed,
           serverCrashed: context.serverCrashed,
           recorder: context.recorder,
           mediaDir: context.mediaDir,
@@ -244,7 +301,7 @@ export const make = (context: TuisContext): TuiManager => {
           }),
         timeline: () => Effect.sync(() => started.timeline()),
       }
-      const launch: Launch = { tui, terminal: started, fileBase: count === 1 ? name : `${name}-${count}` }
+      const launch: Launch = { tui, formats, terminal: started, fileBase: count === 1 ? name : `${name}-${count}` }
       open.set(name, launch)
       launches.push(launch)
       return tui
@@ -264,17 +321,47 @@ export const make = (context: TuisContext): TuiManager => {
 
   const exportRecordings = Effect.suspend(() =>
     Effect.forEach(
-      launches.filter((entry) => entry.tui.recording),
+      launches.filter((entry) => entry.formats.length > 0),
       (entry) =>
         Effect.gen(function* () {
-          const timeline = entry.terminal.timeline()
-          const cast = Path.join(context.mediaDir, `${entry.fileBase}.cast`)
-          const video = Path.join(context.mediaDir, `${entry.fileBase}.mp4`)
-          yield* context.recorder.saveCast(timeline, cast, `OpenCode TUI ${entry.tui.name}`)
-          yield* context.recorder.exportVideo(timeline, video)
-          return { tui: entry.tui.name, cast, video }
+          // The exit screen comes after the TUI was asked to stop; the blank start is cut.
+          const timeline = yield* Effect.promise(() =>
+            trimTimeline(entry.terminal.timeline(), { startAtContent: true, endAt: entry.terminal.stoppedAt() }),
+          )
+          const files: Array<string> = []
+          for (const format of entry.formats) {
+            const file = Path.join(context.mediaDir, `${entry.fileBase}.${format}`)
+            if (format === "cast") yield* context.recorder.saveCast(timeline, file, `OpenCode TUI ${entry.tui.name}`)
+            else yield* context.recorder.exportVideo(timeline, file)
+            files.push(file)
+          }
+          const cast = files.find((file) => file.endsWith(".cast"))
+          const video = files.find((file) => !file.endsWith(".cast"))
+          return {
+            tui: entry.tui.name,
+            files,
+            ...(cast === undefined ? {} : { cast }),
+            ...(video === undefined ? {} : { video }),
+          } satisfies Recording
         }),
     ),
+  )
+
+  const captureEvidence = Effect.suspend(() =>
+    Effect.forEach([...open.values()], (entry) =>
+      Effect.gen(function* () {
+        yield* entry.terminal.flush
+        const png = Path.join(context.mediaDir, `failure-${entry.fileBase}.png`)
+        const cast = Path.join(context.mediaDir, `failure-${entry.fileBase}.cast`)
+        yield* context.recorder.screenshot(entry.terminal.capture(), png)
+        yield* context.recorder.saveCast(
+          entry.terminal.timeline(),
+          cast,
+          `OpenCode TUI ${entry.tui.name} at the failure`,
+        )
+        return [png, cast]
+      }).pipe(Effect.orElseSucceed((): ReadonlyArray<string> => [])),
+    ).pipe(Effect.map((files) => files.flat())),
   )
 
   return {
@@ -285,5 +372,6 @@ export const make = (context: TuisContext): TuiManager => {
     },
     closeAll,
     exportRecordings,
+    captureEvidence,
   }
 }

@@ -7,7 +7,8 @@
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import type { Recorder } from "@codemode/core"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
+import { located } from "../CallSite.js"
 import {
   InvalidOptionsError,
   type OpenCodeExitedError,
@@ -99,10 +100,12 @@ export interface UiContext {
   readonly terminal: TerminalProcess
   /** Whether the TUI was closed on purpose. */
   readonly isClosed: () => boolean
+  /** Whether the driver is settled (its TUIs were stopped and no TUI can be launched). */
+  readonly isSettled: () => boolean
   readonly serverCrashed: () => OpenCodeExitedError | undefined
   readonly recorder: Recorder.RecorderShape
   readonly mediaDir: string
-  /** Prefix of screenshot file names (empty for the primary TUI). */
+  /** Prefix of generated screenshot names (`""` for the primary TUI, `"<name>-"` for others). */
   readonly screenshotPrefix: string
   /** Screenshots taken, in order (shared with the run report). */
   readonly screenshots: Array<string>
@@ -146,9 +149,11 @@ export const make = (context: UiContext): Ui => {
     if (context.isClosed() || exit !== undefined) {
       return Effect.fail(
         new TuiExitedError({
-          message: context.isClosed()
-            ? `TUI ${name} was closed; launch it again with tuis.launch(${JSON.stringify(name)})`
-            : `TUI ${name} exited with status ${exit!.exitCode}${exit!.signal ? ` (signal ${exit!.signal})` : ""}. Screen:\n${terminal.lines().join("\n")}`,
+          message: context.isSettled()
+            ? `TUI ${name} was stopped when the driver settled (settle() or the end of use); a settled driver launches no more TUIs, so use the UI inside the program`
+            : context.isClosed()
+              ? `TUI ${name} was closed; launch it again with tuis.launch(${JSON.stringify(name)})`
+              : `TUI ${name} exited with status ${exit!.exitCode}${exit!.signal ? ` (signal ${exit!.signal})` : ""}. Screen:\n${terminal.lines().join("\n")}`,
           tui: name,
           exitCode: exit?.exitCode ?? 0,
           signal: exit?.signal ?? null,
@@ -174,16 +179,23 @@ export const make = (context: UiContext): Ui => {
 
   const type = (text: string) => (text.includes("\n") ? write(`\x1b[200~${text}\x1b[201~`) : write(text))
 
+  // Waits read time from the Effect Clock (deadlines, polling and quiet periods), so tests can drive it.
   const waitForIdle = (options?: IdleOptions) =>
     Effect.gen(function* () {
       const quietMs = options?.quietMs ?? 300
       const timeout = options?.timeout ?? defaultTimeout
-      const deadline = Date.now() + timeout
+      const deadline = (yield* Clock.currentTimeMillis) + timeout
+      let seen = terminal.outputCount()
+      let quietSince = yield* Clock.currentTimeMillis
       while (true) {
         yield* alive
-        const quietFor = Date.now() - terminal.lastOutputAt()
-        if (quietFor >= quietMs) return
-        if (Date.now() >= deadline) {
+        const now = yield* Clock.currentTimeMillis
+        if (terminal.outputCount() !== seen) {
+          seen = terminal.outputCount()
+          quietSince = now
+        }
+        if (now - quietSince >= quietMs) return
+        if (now >= deadline) {
           return yield* new UiTimeoutError({
             message: `ui.waitForIdle timed out after ${timeout} ms: TUI ${name} kept printing (wanted ${quietMs} ms of quiet). Screen:\n${terminal.lines().join("\n")}`,
             tui: name,
@@ -192,7 +204,7 @@ export const make = (context: UiContext): Ui => {
             screen: terminal.lines().join("\n"),
           })
         }
-        yield* Effect.sleep(Math.min(quietMs - quietFor, Math.max(1, deadline - Date.now())))
+        yield* Effect.sleep(Math.max(1, Math.min(quietMs - (now - quietSince), deadline - now)))
       }
     })
 
@@ -200,7 +212,7 @@ export const make = (context: UiContext): Ui => {
     Effect.gen(function* () {
       const timeout = options?.timeout ?? defaultTimeout
       const interval = options?.interval ?? 50
-      const deadline = Date.now() + timeout
+      const deadline = (yield* Clock.currentTimeMillis) + timeout
       while (true) {
         const current = yield* screen
         const matched =
@@ -213,7 +225,8 @@ export const make = (context: UiContext): Ui => {
                   return Effect.isEffect(result) ? result : Effect.succeed(result)
                 })
         if (matched) return current
-        if (Date.now() >= deadline) {
+        const now = yield* Clock.currentTimeMillis
+        if (now >= deadline) {
           return yield* new UiTimeoutError({
             message: `ui.waitFor timed out after ${timeout} ms waiting for ${describeCondition(condition)} in TUI ${name}. Screen:\n${current.text}`,
             tui: name,
@@ -222,7 +235,7 @@ export const make = (context: UiContext): Ui => {
             screen: current.text,
           })
         }
-        yield* Effect.sleep(Math.min(interval, Math.max(1, deadline - Date.now())))
+        yield* Effect.sleep(Math.min(interval, Math.max(1, deadline - now)))
       }
     })
 
@@ -271,32 +284,44 @@ export const make = (context: UiContext): Ui => {
 
   const screenshot = (requested?: string) =>
     Effect.gen(function* () {
+      // A name is used as given (a TUI's screenshot named "alice-view" is alice-view.png); unnamed screenshots
+      // are numbered, prefixed with the TUI's name except for the primary. Taken names get -2, -3, ...
       const base =
-        requested === undefined ? `screenshot-${++screenshotCount}` : yield* validateScreenshotName(requested)
+        requested === undefined
+          ? `${context.screenshotPrefix}screenshot-${++screenshotCount}`
+          : yield* validateScreenshotName(requested)
       yield* alive
       yield* terminal.flush
       const frame = terminal.capture()
-      let file = Path.join(context.mediaDir, `${context.screenshotPrefix}${base}.png`)
+      let file = Path.join(context.mediaDir, `${base}.png`)
       for (let n = 2; Fs.existsSync(file) || context.screenshots.includes(file); n++) {
-        file = Path.join(context.mediaDir, `${context.screenshotPrefix}${base}-${n}.png`)
+        file = Path.join(context.mediaDir, `${base}-${n}.png`)
       }
       yield* context.recorder.screenshot(frame, file)
       context.screenshots.push(file)
       return file
     })
 
+  // Every operation's failure names the line of the user's program that called it.
   return {
-    type,
-    press,
-    submit,
-    waitFor,
-    waitForIdle,
-    capture: () => Effect.map(screen, (current) => current.frame()),
-    text: () => Effect.map(screen, (current) => current.text),
-    resize,
-    click,
-    screenshot,
-    snapshot: () => Effect.fail(capability("snapshot")),
-    getNode: () => Effect.fail(capability("getNode")),
+    type: (text) => located(type(text)),
+    press: (key, modifiers) => located(press(key, modifiers)),
+    submit: (text) => located(submit(text)),
+    waitFor: (condition, options) => located(waitFor(condition, options)),
+    waitForIdle: (options) => located(waitForIdle(options)),
+    capture: () => located(Effect.map(screen, (current) => current.frame())),
+    text: () => located(Effect.map(screen, (current) => current.text)),
+    resize: (cols, rows) => located(resize(cols, rows)),
+    click: ((xOrNode: number | UiNodeQuery, y?: number, options?: ClickOptions) =>
+      located(
+        (click as (x: number | UiNodeQuery, y?: number, o?: ClickOptions) => Effect.Effect<void, unknown>)(
+          xOrNode,
+          y,
+          options,
+        ),
+      )) as Ui["click"],
+    screenshot: (requested) => located(screenshot(requested)),
+    snapshot: () => located(Effect.fail(capability("snapshot"))),
+    getNode: () => located(Effect.fail(capability("getNode"))),
   }
 }

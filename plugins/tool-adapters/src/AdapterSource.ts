@@ -38,9 +38,20 @@ function sleep(ms) {
 }
 
 function showProgress(context, input, output, data) {
-  if (typeof data === "string") {
-    const next = output + data
-    context.metadata({ metadata: { output: next, description: input && input.description } })
+  let text = typeof data === "string" ? data : undefined
+  const extra = {}
+  if (data !== null && typeof data === "object" && ("content" in data || "structured" in data)) {
+    if (data.structured !== undefined) extra.structured = data.structured
+    const parts = Array.isArray(data.content) ? data.content.filter((part) => part && part.type === "text" && typeof part.text === "string") : []
+    if (parts.length > 0) text = parts.map((part) => part.text).join("")
+    else {
+      context.metadata({ metadata: extra })
+      return output
+    }
+  }
+  if (text !== undefined) {
+    const next = output + text
+    context.metadata({ metadata: Object.assign({ output: next, description: input && input.description }, extra) })
     return next
   }
   if (data !== null && typeof data === "object" && ("title" in data || "metadata" in data)) context.metadata(data)

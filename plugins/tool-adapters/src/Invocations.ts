@@ -38,7 +38,11 @@ export interface Invocation {
   readonly input: unknown
   readonly sessionID: string | undefined
   readonly messageID: string | undefined
-  /** Stream progress to OpenCode (a string is appended to the tool's live output; an object is passed as metadata). */
+  /**
+   * Stream progress to OpenCode, shown on the running tool part: a string, or the text parts of
+   * `{ structured, content: [{ type: "text", text }] }`, is appended to the live output (`structured` is kept in
+   * its metadata); `{ title, metadata }` sets those; anything else is kept as `metadata.progress`.
+   */
   readonly progress: (update: unknown) => Effect.Effect<void, InvocationSettledError>
   /** Settle successfully; an invocation settles exactly once. */
   readonly succeed: (result: ToolSuccess) => Effect.Effect<void, InvocationSettledError>

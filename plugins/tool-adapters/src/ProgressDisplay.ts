@@ -30,20 +30,42 @@ export interface PartAddress {
   readonly callID: string
 }
 
-/** The view of one progress update, given the output accumulated so far (strings append to the live output). */
+/** The text of an update's display content (`[{ type: "text", text }]`), or `undefined` when it has none. */
+const contentText = (content: unknown): string | undefined => {
+  if (!Array.isArray(content)) return undefined
+  const texts = content
+    .filter(
+      (part) => typeof part === "object" && part !== null && part.type === "text" && typeof part.text === "string",
+    )
+    .map((part) => (part as { text: string }).text)
+  return texts.length === 0 ? undefined : texts.join("")
+}
+
+/**
+ * The view of one progress update, given the output accumulated so far. A string, and the text parts of an update
+ * in the spec's form (`{ structured, content: [{ type: "text", text }] }`), append to the live output; the
+ * structured value is kept in the part's metadata as `structured`. `{ title, metadata }` sets those directly.
+ */
 export const view = (
   data: unknown,
   output: string,
   input: unknown,
 ): { readonly view: ProgressView; readonly output: string } => {
-  if (typeof data === "string") {
-    const next = output + data
-    const description =
-      typeof input === "object" && input !== null ? (input as { description?: unknown }).description : undefined
+  const description =
+    typeof input === "object" && input !== null ? (input as { description?: unknown }).description : undefined
+  const appended = (text: string, extra: Readonly<Record<string, unknown>>) => {
+    const next = output + text
     return {
-      view: { metadata: { output: next, ...(typeof description === "string" ? { description } : {}) } },
+      view: { metadata: { output: next, ...(typeof description === "string" ? { description } : {}), ...extra } },
       output: next,
     }
+  }
+  if (typeof data === "string") return appended(data, {})
+  if (typeof data === "object" && data !== null && ("content" in data || "structured" in data)) {
+    const { structured, content } = data as { structured?: unknown; content?: unknown }
+    const extra = structured === undefined ? {} : { structured }
+    const text = contentText(content)
+    return text === undefined ? { view: { metadata: { ...extra } }, output } : appended(text, extra)
   }
   if (typeof data === "object" && data !== null && ("title" in data || "metadata" in data)) {
     const { title, metadata } = data as { title?: unknown; metadata?: unknown }

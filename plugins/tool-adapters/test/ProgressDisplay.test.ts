@@ -17,6 +17,27 @@ describe("progress views", () => {
     expect(ProgressDisplay.view(42, "", {}).view).toEqual({ metadata: { progress: 42 } })
   })
 
+  it("updates in the spec's form append their text parts to the live output and keep the structured value", () => {
+    const update = { structured: { phase: "searching" }, content: [{ type: "text", text: "Searching\n" }] }
+    const first = ProgressDisplay.view(update, "a\n", { description: "Look up" })
+    expect(first).toEqual({
+      view: { metadata: { output: "a\nSearching\n", description: "Look up", structured: { phase: "searching" } } },
+      output: "a\nSearching\n",
+    })
+    const parts = {
+      content: [
+        { type: "text", text: "1" },
+        { type: "image", url: "x" },
+        { type: "text", text: "2" },
+      ],
+    }
+    expect(ProgressDisplay.view(parts, "", {}).output).toBe("12")
+    expect(ProgressDisplay.view({ structured: { n: 1 } }, "kept", {})).toEqual({
+      view: { metadata: { structured: { n: 1 } } },
+      output: "kept",
+    })
+  })
+
   it("a disconnected display skips updates without failing", async () => {
     await ProgressDisplay.make().show({ sessionID: "ses", messageID: "msg", callID: "call_1" }, { metadata: {} })
   })

@@ -5,6 +5,7 @@
 import type { Recorder } from "@codemode/core"
 import xterm from "@xterm/headless"
 import { frameFromTerminal } from "./frameFromTerminal.js"
+import { useUnicode11 } from "./unicodeWidths.js"
 
 /**
  * The synchronous parser entry of @xterm/headless 5 (not public API). Nothing here registers asynchronous parser
@@ -26,6 +27,7 @@ export class TimelineReplay {
       allowProposedApi: true,
       logLevel: "off",
     })
+    useUnicode11(this.terminal)
     const core = (this.terminal as unknown as { _core?: SyncWriter })._core
     this.syncWriter = typeof core?.writeSync === "function" ? core : undefined
   }

@@ -1,0 +1,189 @@
+/**
+ * The lifecycle promises a test writer relies on, against the real OpenCode: runs with tools need no network and
+ * install nothing; the spec's build-and-test example passes however late the model's follow-up request comes,
+ * with progress in the spec's form on screen; forgetting `settle()` is loud and still writes recordings; a failed
+ * run leaves screens and casts, and its message names the line of the test; emoji take the cells OpenCode gives
+ * them.
+ */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { Cause, Effect, Exit } from "effect"
+import { describe, expect, it } from "vitest"
+import { Llm, OpenCodeDriver } from "../src/index.js"
+import { startDriverProcess, writeDriverModule } from "./support/driverProcess.js"
+
+const answer = { timeout: 150_000 }
+const testTimeout = 420_000
+
+describe("hermetic runs", () => {
+  it(
+    "a run with tools works without any network and writes no package into the run directory",
+    async () => {
+      const module = writeDriverModule(
+        [
+          "const listPackages = (root) => {",
+          "  const found = []",
+          "  const walk = (dir, inPackages) => {",
+          "    for (const entry of Fs.readdirSync(dir, { withFileTypes: true })) {",
+          "      const path = Path.join(dir, entry.name)",
+          "      const inside = inPackages || entry.name === 'node_modules'",
+          "      if (inside) found.push(Path.relative(root, path) + (entry.isSymbolicLink() ? ' -> link' : ''))",
+          "      if (entry.isDirectory()) walk(path, inside)",
+          "    }",
+          "  }",
+          "  walk(root, false)",
+          "  return found",
+          "}",
+          "await Effect.runPromise(OpenCodeDriver.use({ tools: ['shell'] }, ({ tools, llm, ui, paths }) => Effect.gen(function* () {",
+          "  const shells = yield* tools.control('shell')",
+          "  yield* llm.queue(Llm.toolCall({ index: 0, id: 'call_offline', name: 'shell', input: { command: 'echo hi' } }), Llm.finish('tool-calls'))",
+          "  yield* llm.queue(Llm.text('Answered offline.'))",
+          "  const submitted = performance.now()",
+          "  yield* ui.submit('Run it offline')",
+          "  const call = yield* shells.take('call_offline')",
+          "  const took = performance.now() - submitted",
+          "  yield* call.succeed({ output: 'hi\\n', exit: 0 })",
+          "  yield* ui.waitFor('Answered offline.', { timeout: 150000 })",
+          "  report({ took, packages: listPackages(paths.root) })",
+          "})))",
+        ].join("\n"),
+      )
+      // A network namespace of its own with only loopback: no registry, no DNS.
+      const { child, value } = await startDriverProcess<{ took: number; packages: ReadonlyArray<string> }>(module, [
+        "unshare",
+        "-n",
+        "sh",
+        "-c",
+        'ip link set lo up && exec "$0" "$@"',
+      ])
+      await new Promise((resolve) => child.once("exit", resolve))
+      expect(child.exitCode).toBe(0)
+      expect([...value.packages].sort()).toEqual([
+        "files/.opencode/node_modules",
+        "files/.opencode/node_modules/@opencode-ai",
+        "files/.opencode/node_modules/@opencode-ai/plugin -> link",
+        "home/.config/opencode/node_modules",
+        "home/.config/opencode/node_modules/@opencode-ai",
+        "home/.config/opencode/node_modules/@opencode-ai/plugin -> link",
+      ])
+      expect(value.took).toBeGreaterThan(0)
+    },
+    testTimeout,
+  )
+})
+
+describe("settlement", () => {
+  it(
+    "the spec's build-and-test example passes when the follow-up request arrives before settlement, with progress in the spec's form on screen",
+    async () => {
+      const { report } = await Effect.runPromise(
+        OpenCodeDriver.useReport({ tools: ["shell"] }, ({ tools, llm, ui }) =>
+          Effect.gen(function* () {
+            const shells = yield* tools.control("shell")
+            yield* llm.queue(
+              Llm.toolCall({ index: 0, id: "call_build", name: "shell", input: { command: "bun run build" } }),
+              Llm.toolCall({ index: 1, id: "call_test", name: "shell", input: { command: "bun run test" } }),
+              Llm.finish("tool-calls"),
+            )
+            yield* ui.submit("Build and test")
+
+            const build = yield* shells.take("call_build")
+            const test = yield* shells.take("call_test")
+            yield* test.progress({
+              structured: { suites: 3 },
+              content: [{ type: "text", text: "running 3 suites\n" }],
+            })
+            yield* ui.waitFor("running 3 suites", answer)
+            yield* test.succeed({ output: "Tests passed\n", exit: 0 })
+            yield* build.succeed({ output: "Build passed\n", exit: 0 })
+            // The model's follow-up request (nobody scripted it) arrives before settlement begins.
+            yield* llm.waitForRequests(2, answer)
+          }),
+        ),
+      )
+      expect(report.llm.modelRequests).toBe(2)
+      expect(report.llm.unansweredRequests).toHaveLength(1)
+    },
+    testTimeout,
+  )
+
+  it(
+    "closing make()'s scope without settle() fails saying so, lists what was lost and still writes the recording",
+    async () => {
+      let root = ""
+      const exit = await Effect.runPromiseExit(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const driver = yield* OpenCodeDriver.make({ tui: { recording: { formats: ["cast"] } } })
+            root = driver.paths.root
+            yield* driver.llm.queue(Llm.text("Never requested."))
+          }),
+        ),
+      )
+      expect(Exit.isFailure(exit)).toBe(true)
+      if (Exit.isSuccess(exit)) return
+      const error = Cause.squash(exit.cause) as { _tag: string; message: string; lost: ReadonlyArray<string> }
+      expect(error._tag).toBe("DriverNotSettledError")
+      expect(error.message).toContain("call yield* driver.settle()")
+      expect(error.lost.join("\n")).toContain(
+        'queued response(s) were never requested by OpenCode: response #1 [text "Never requested."',
+      )
+      const cast = Path.join(root, "media", "primary.cast")
+      expect(error.message).toContain(cast)
+      expect(Fs.readFileSync(cast, "utf8").split("\n")[0]).toContain('"version":2')
+      Fs.rmSync(root, { recursive: true, force: true })
+    },
+    testTimeout,
+  )
+})
+
+describe("failures leave evidence", () => {
+  it(
+    "emoji are two cells wide as OpenCode draws them; a failed wait keeps a PNG and a cast of every TUI and names the test's line",
+    async () => {
+      let root = ""
+      const printed: Array<string> = []
+      const write = process.stderr.write.bind(process.stderr)
+      process.stderr.write = ((chunk: string | Uint8Array, ...rest: Array<never>) => {
+        printed.push(String(chunk))
+        return write(chunk, ...rest)
+      }) as typeof process.stderr.write
+      const exit = await Effect.runPromiseExit(
+        OpenCodeDriver.use(({ ui, llm, tuis, paths }) =>
+          Effect.gen(function* () {
+            root = paths.root
+            yield* tuis.launch("second", { viewport: { cols: 80, rows: 24 } })
+            yield* llm.queue(Llm.text("Hello 🚀🎉 done, 世界."))
+            yield* ui.submit("Say hello")
+            yield* ui.waitFor("Hello 🚀🎉 done, 世界.", answer)
+            const frame = yield* ui.capture()
+            const row = frame.cells.find((cells) => cells.some((cell) => cell.glyph === "🚀"))!
+            const at = row.findIndex((cell) => cell.glyph === "🚀")
+            expect(row.slice(at, at + 5).map((cell) => [cell.glyph, cell.width])).toEqual([
+              ["🚀", 2],
+              ["", 0],
+              ["🎉", 2],
+              ["", 0],
+              [" ", 1],
+            ])
+            yield* ui.waitFor("this never appears", { timeout: 500 })
+          }),
+        ),
+      ).finally(() => {
+        process.stderr.write = write
+      })
+      expect(Exit.isFailure(exit)).toBe(true)
+      if (Exit.isSuccess(exit)) return
+      const error = Cause.squash(exit.cause) as { _tag: string; message: string }
+      expect(error._tag).toBe("UiTimeoutError")
+      expect(error.message.split("\n")[0]).toMatch(/\(at test\/Lifecycle\.e2e\.test\.ts:\d+:\d+\)$/)
+      const media = Path.join(root, "media")
+      const evidence = ["failure-primary.png", "failure-primary.cast", "failure-second.png", "failure-second.cast"]
+      for (const file of evidence) expect(Fs.existsSync(Path.join(media, file)), file).toBe(true)
+      expect(printed.join("")).toContain(Path.join(media, "failure-primary.png"))
+      expect(printed.join("")).toContain(`its artifacts are kept in ${root}`)
+      Fs.rmSync(root, { recursive: true, force: true })
+    },
+    testTimeout,
+  )
+})
