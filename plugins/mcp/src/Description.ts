@@ -1,9 +1,10 @@
 /**
  * What the model reads: the descriptions of `search` and `execute`, and the server's `instructions`.
  *
- * `execute` carries the language guide and the namespaces of the catalog (each with its tool count), so a model
- * can write a program at once or search first. When core offers `runtime.instructions({ budgetTokens })` (a guide
- * plus a catalog within a token budget), `guideAndCatalog` becomes that one call.
+ * `execute` carries the language guide and a summary of the catalog, so a model can write a program at once or
+ * search first: core's `runtime.instructions({ budgetTokens })` (the guide plus the catalog's groups and brief
+ * signatures within a token budget) where the runtime offers it, else the guide and the catalog's namespaces with
+ * their tool counts.
  */
 import { CodeMode } from "@codemode/core"
 
@@ -11,7 +12,12 @@ import { CodeMode } from "@codemode/core"
 export interface Described {
   readonly language: string
   readonly catalog: ReadonlyArray<CodeMode.CatalogEntry>
+  /** The guide and a catalog summary within a token budget, where core offers it. */
+  readonly instructions?: (options?: { readonly budgetTokens?: number }) => string
 }
+
+/** The budget of the guide and catalog in `execute`'s description, in tokens of 4 characters. */
+export const defaultBudgetTokens = 2_000
 
 /** The most namespace lines `execute`'s description lists; deeper namespaces fold into their parents past it. */
 export const maxNamespaceLines = 40
@@ -52,8 +58,9 @@ const namespaceLines = (runtime: Described): string => {
   return lines.join("\n")
 }
 
-/** The language guide followed by the catalog's namespaces. */
-export const guideAndCatalog = (runtime: Described, guide: string | undefined): string => {
+/** The language guide and the catalog: core's budgeted instructions, or the guide and the namespaces. */
+export const guideAndCatalog = (runtime: Described, guide: string | undefined, budgetTokens: number): string => {
+  if (runtime.instructions) return runtime.instructions({ budgetTokens })
   const catalog =
     runtime.catalog.length === 0
       ? "There are no tools."
@@ -62,12 +69,12 @@ export const guideAndCatalog = (runtime: Described, guide: string | undefined): 
 }
 
 /** The description of `execute`. */
-export const execute = (runtime: Described, guide: string | undefined): string =>
+export const execute = (runtime: Described, guide: string | undefined, budgetTokens = defaultBudgetTokens): string =>
   `Run a ${languageName(runtime.language)} program that calls the tools below and returns one JSON result. ` +
   "Do the whole task in one program: loop, filter and combine tool results inside it, and return only what you need. " +
   "The answer is the program's Result: { ok, value } or { ok = false, error: { kind, message, location } }, with its " +
   "logs and every tool call.\n\n" +
-  guideAndCatalog(runtime, guide)
+  guideAndCatalog(runtime, guide, budgetTokens)
 
 /** The description of `search`. */
 export const search = (runtime: Described): string =>

@@ -32,11 +32,8 @@ export interface Options {
   readonly codemode: CodeMode.Options<any, any>
   /** The services the tools and hooks need (for OpenAPI tools, an `HttpClient` layer); built once. */
   readonly layer?: Layer.Layer<any, unknown, never>
-  /**
-   * The model-facing guide to the language (`Lua.instructions` from `@codemode/lang-lua`). By default it is read from
-   * the language's package when that is installed.
-   */
-  readonly guide?: string
+  /** The budget of the guide and catalog summary in `execute`'s description, in tokens of 4 characters (2,000). */
+  readonly budgetTokens?: number
   /** The server's name and version in `initialize` (default `codemode`, `0.1.0`). */
   readonly name?: string
   readonly version?: string
@@ -61,9 +58,9 @@ export interface CodeModeServer {
   readonly close: () => Promise<void>
 }
 
-const knownOptions = ["codemode", "layer", "guide", "name", "version"]
+const knownOptions = ["codemode", "layer", "budgetTokens", "name", "version"]
 
-/** The guide exported by the language's package, when it is installed. */
+/** The guide exported by the language's package (for runtimes whose core offers no `instructions`). */
 const installedGuide = async (language: string): Promise<string | undefined> => {
   const pkg = Language.knownNames.includes(language) ? Language.packageOf(language) : undefined
   if (!pkg) return undefined
@@ -115,7 +112,11 @@ export const make = async (options: Options): Promise<CodeModeServer> => {
     tools: reportingTree(options.codemode.tools ?? {}),
   } as CodeMode.Options<any, any>)
   const services = ManagedRuntime.make((options.layer ?? Layer.empty) as Layer.Layer<any, unknown, never>)
-  const guide = options.guide ?? (await installedGuide(runtime.language))
+  const budgetTokens = options.budgetTokens ?? Description.defaultBudgetTokens
+  if (!Number.isInteger(budgetTokens) || budgetTokens < 100)
+    throw new RangeError(`McpServer.make: budgetTokens must be a whole number of at least 100, got ${budgetTokens}`)
+  const described: Description.Described = runtime
+  const guide = described.instructions ? undefined : await installedGuide(runtime.language)
   const tools = [
     {
       name: "search",
@@ -125,7 +126,7 @@ export const make = async (options: Options): Promise<CodeModeServer> => {
     },
     {
       name: "execute",
-      description: Description.execute(runtime, guide),
+      description: Description.execute(described, guide, budgetTokens),
       inputSchema: Schemas.executeInput,
       outputSchema: Schemas.executeOutput,
     },

@@ -109,7 +109,6 @@ describe("tools/list", () => {
     expect(execute.description).toContain("Write a Lua 5.4 program")
     expect(execute.description).toContain("- tools.orders: 2 tools")
     expect(execute.description).toContain("- tools.slow: 1 tool")
-    expect(execute.description).toContain("- (top level): 1 tool")
     const search = listed[0]
     expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(["query", "namespace", "limit", "offset"])
     expect(search.inputSchema.additionalProperties).toBe(false)
@@ -378,7 +377,7 @@ describe("other runtimes and limits", () => {
 
   it("refuses unknown options", async () => {
     await expect(McpServer.make({ codemode: {}, limts: {} } as never)).rejects.toThrow(
-      'McpServer.make: unknown option "limts"; the options are codemode, layer, guide, name, version',
+      'McpServer.make: unknown option "limts"; the options are codemode, layer, budgetTokens, name, version',
     )
   })
 })
