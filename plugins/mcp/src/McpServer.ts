@@ -107,14 +107,14 @@ export const make = async (options: Options): Promise<CodeModeServer> => {
       throw new TypeError(`McpServer.make: unknown option "${key}"; the options are ${knownOptions.join(", ")}`)
   if (typeof options.codemode !== "object" || options.codemode === null)
     throw new TypeError("McpServer.make: codemode must be the options of CodeMode.make")
+  const budgetTokens = options.budgetTokens ?? Description.defaultBudgetTokens
+  if (!Number.isInteger(budgetTokens) || budgetTokens < 100)
+    throw new RangeError(`McpServer.make: budgetTokens must be a whole number of at least 100, got ${budgetTokens}`)
   const runtime = CodeMode.make({
     ...options.codemode,
     tools: reportingTree(options.codemode.tools ?? {}),
   } as CodeMode.Options<any, any>)
   const services = ManagedRuntime.make((options.layer ?? Layer.empty) as Layer.Layer<any, unknown, never>)
-  const budgetTokens = options.budgetTokens ?? Description.defaultBudgetTokens
-  if (!Number.isInteger(budgetTokens) || budgetTokens < 100)
-    throw new RangeError(`McpServer.make: budgetTokens must be a whole number of at least 100, got ${budgetTokens}`)
   const described: Description.Described = runtime
   const guide = described.instructions ? undefined : await installedGuide(runtime.language)
   const tools = [
