@@ -1,5 +1,6 @@
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
+import * as Os from "node:os"
 import * as Path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { parse, UsageError } from "../src/cli/Arguments.js"
@@ -38,7 +39,10 @@ describe("argument parsing", () => {
 
 describe("opencode-drive clean", () => {
   it("removes run directories whose owner died and kills their processes; kept directories stay", async () => {
-    const runs = RunDirectory.runsRoot()
+    // A temp directory of its own: other runs on this machine also remove stale directories.
+    const tmp = Fs.mkdtempSync(Path.join(Os.tmpdir(), "drive-clean-"))
+    const env = { ...process.env, TMPDIR: tmp }
+    const runs = Path.join(tmp, Path.basename(RunDirectory.runsRoot()))
     const stale = Path.join(runs, `run-test-stale-${process.pid}`)
     const kept = Path.join(runs, `run-test-kept-${process.pid}`)
     const home = Path.join(stale, "home")
@@ -51,14 +55,14 @@ describe("opencode-drive clean", () => {
       detached: true,
     })
     await eventually("the straggler carries the stale HOME", () => processesWithHome(home).length === 1)
-    const cleaned = await runCli(["clean"])
+    const cleaned = await runCli(["clean"], 60_000, env)
     expect(cleaned.code).toBe(0)
     expect(cleaned.stdout).toContain(`removed ${stale}`)
     expect(Fs.existsSync(stale)).toBe(false)
     expect(Fs.existsSync(kept)).toBe(true)
     await eventually("the straggler is gone", () => straggler.exitCode !== null || straggler.signalCode !== null)
-    expect((await runCli(["clean"])).stdout).not.toContain(stale)
-    Fs.rmSync(kept, { recursive: true, force: true })
+    expect((await runCli(["clean"], 60_000, env)).stdout).toBe("no stale run directories\n")
+    Fs.rmSync(tmp, { recursive: true, force: true })
   })
 })
 
@@ -94,6 +98,30 @@ describe("opencode-drive command", () => {
     expect(lines[0]).toContain("needs-service.ts: its default export must be an Effect<_, _, never>")
     expect(lines[0]).toContain("Type 'Database' is not assignable to type 'never'")
     expect(Fs.existsSync(marker)).toBe(false)
+  })
+
+  it("prints every type error of a module, its own errors before the contract error they cause", async () => {
+    const file = writeModule(
+      "typo.ts",
+      [
+        'import { Effect } from "effect"',
+        'import { OpenCodeDriver } from "opencode-drive"',
+        "export default OpenCodeDriver.use(({ ui }) =>",
+        "  Effect.gen(function* () {",
+        '    yield* ui.submitt("Hello")',
+        '    yield* ui.waitFr("Hi")',
+        "  }),",
+        ")",
+        "",
+      ].join("\n"),
+    )
+    const result = await runCli(["run", file])
+    expect(result.code).toBe(1)
+    const lines = result.stderr.trim().split("\n")
+    expect(lines[0]).toMatch(/type check failed \(\d+ errors\): typo\.ts\(5,15\): Property 'submitt' does not exist/)
+    expect(lines[0]).toContain("Did you mean 'submit'?")
+    expect(lines[1]).toMatch(/^ {2}typo\.ts\(6,15\): Property 'waitFr' does not exist.*Did you mean 'waitFor'\?/)
+    expect(lines.slice(2).join("\n")).toContain("is not assignable")
   })
 
   it("runs a TypeScript module importing another TypeScript module and prints its value", async () => {

@@ -79,8 +79,8 @@ describe("no orphans", () => {
       expect(processesWithHome(home).length).toBeGreaterThan(0)
       expect(Fs.existsSync(root)).toBe(true)
       // What every run does before it starts (and `opencode-drive clean` does on demand):
-      const removed = RunDirectory.removeStale()
-      expect(removed).toContain(root)
+      // (another run on this machine may get there first; either way the directory goes)
+      RunDirectory.removeStale()
       await eventually("no process carries the run's HOME", () => processesWithHome(home).length === 0)
       expect(Fs.existsSync(root)).toBe(false)
     },

@@ -8,12 +8,12 @@ export const cli = Path.join(import.meta.dirname, "..", "dist", "cli.js")
 export const work = Fs.mkdtempSync(Path.join(Os.tmpdir(), "drive-cli-test-"))
 
 /** Run the built CLI; resolves with its exit status and output. */
-export const runCli = (args: ReadonlyArray<string>, timeoutMs = 120_000) =>
+export const runCli = (args: ReadonlyArray<string>, timeoutMs = 120_000, env: NodeJS.ProcessEnv = process.env) =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     ChildProcess.execFile(
       process.execPath,
       [cli, ...args],
-      { cwd: work, timeout: timeoutMs },
+      { cwd: work, timeout: timeoutMs, env },
       (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr })
       },

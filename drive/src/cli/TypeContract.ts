@@ -11,7 +11,7 @@ import ts from "typescript"
 /** Which contract to check. */
 export type Contract = "effect" | "script"
 
-/** The outcome: ok, or one line describing the first error and how many more there are. */
+/** The outcome: ok, or every type error, one per line, the module's own errors first. */
 export type ContractResult = { readonly ok: true } | { readonly ok: false; readonly message: string }
 
 const contractSource = (contract: Contract, specifier: string) =>
@@ -69,6 +69,9 @@ const optionsFor = (dir: string, fallbackDir: string): ts.CompilerOptions => {
     : { ...baseOptions, types: [], lib: [...(baseOptions.lib ?? []), "lib.dom.d.ts"] }
 }
 
+/** Diagnostics that usually follow from another mistake: "not assignable", "no overload matches", missing members. */
+const consequentialCodes = new Set([2322, 2345, 2375, 2379, 2739, 2740, 2741, 2769])
+
 const oneLine = (diagnostic: ts.Diagnostic, base: string) => {
   const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ").replace(/\s+/g, " ")
   if (!diagnostic.file || diagnostic.start === undefined) return text
@@ -120,16 +123,28 @@ export const check = (modulePath: string, contract: Contract, fallbackDir: strin
     ...program.getSemanticDiagnostics(),
   ].filter((diagnostic) => diagnostic.file === undefined || relevant.has(Path.resolve(diagnostic.file.fileName)))
   if (diagnostics.length === 0) return { ok: true }
-  const first = diagnostics[0]
-  const inContract = first.file !== undefined && Path.resolve(first.file.fileName) === contractFile
   const requirement =
     contract === "effect"
       ? "its default export must be an Effect<_, _, never> (every requirement provided)"
       : "its default export must be a script made with defineScript (Effect-only setup and run)"
-  const detail = inContract
-    ? `${Path.basename(absolute)}: ${requirement}: ${ts.flattenDiagnosticMessageText(first.messageText, " ").replace(/\s+/g, " ")}`
-    : oneLine(first, process.cwd())
-  const more =
-    diagnostics.length > 1 ? ` (and ${diagnostics.length - 1} more type error${diagnostics.length > 2 ? "s" : ""})` : ""
-  return { ok: false, message: `type check failed: ${detail}${more}` }
+  const inContract = (diagnostic: ts.Diagnostic) =>
+    diagnostic.file !== undefined && Path.resolve(diagnostic.file.fileName) === contractFile
+  // Most useful first: the module's own errors that are not about assignability (a misspelt method, "Did you
+  // mean 'submit'?"), in source order; then its assignability errors, which such a mistake usually causes; then
+  // the contract's.
+  const assignability = (diagnostic: ts.Diagnostic) => consequentialCodes.has(diagnostic.code)
+  const bySource = (a: ts.Diagnostic, b: ts.Diagnostic) => (a.start ?? 0) - (b.start ?? 0)
+  const own = diagnostics.filter((diagnostic) => !inContract(diagnostic)).sort(bySource)
+  const ordered = [
+    ...own.filter((diagnostic) => !assignability(diagnostic)),
+    ...own.filter(assignability),
+    ...diagnostics.filter(inContract),
+  ]
+  const details = ordered.map((diagnostic) =>
+    inContract(diagnostic)
+      ? `${Path.basename(absolute)}: ${requirement}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ").replace(/\s+/g, " ")}`
+      : oneLine(diagnostic, process.cwd()),
+  )
+  const count = details.length > 1 ? ` (${details.length} errors)` : ""
+  return { ok: false, message: [`type check failed${count}: ${details[0]}`, ...details.slice(1)].join("\n") }
 }

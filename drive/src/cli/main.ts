@@ -136,6 +136,9 @@ export const formatError = (error: unknown): string => {
   return [`opencode-drive: ${tag}${first}`, ...rest.map((line) => `  ${line}`)].join("\n")
 }
 
+// Stack traces (and so the call sites in failure messages) point at the script's TypeScript lines.
+process.setSourceMapsEnabled(true)
+
 const main = Effect.gen(function* () {
   const command = yield* Effect.try({ try: () => parse(process.argv.slice(2)), catch: (error) => error })
   yield* runCommand(command)
