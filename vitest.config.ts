@@ -2,6 +2,6 @@ import { defineConfig } from "vitest/config"
 
 export default defineConfig({
   test: {
-    projects: ["core", "plugins/*", "drive"],
+    projects: ["core", "plugins/*", "drive", "integration"],
   },
 })

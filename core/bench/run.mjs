@@ -62,6 +62,42 @@ for (let i = 0; i < 10; i++) {
 }
 overshoot.sort((a, b) => a - b)
 
+// Containment: how long until a memory bomb ends (the program stopped, or its sandbox replaced), per kind of bomb.
+const { monitorEventLoopDelay } = await import("node:perf_hooks")
+const lua = CodeMode.make({ language: "lua", tools: { echo } })
+const js = CodeMode.make({ language: "javascript", tools: { echo } })
+const contain = []
+for (const [name, rt, code] of [
+  ["Lua: a table of tables", lua, "local t = {}\nfor i = 1, 1e9 do t[i] = { i } end\nreturn #t"],
+  [
+    "Lua: strings held in a table",
+    lua,
+    "local t = {}\nfor i = 1, 1e9 do t[#t + 1] = string.rep('x', 64) .. i end\nreturn #t",
+  ],
+  ["JavaScript: objects pushed on an array", js, "const a = []\nfor (;;) a.push({ n: a.length })"],
+  ["JavaScript: one huge typed array", js, "new Uint8Array({ length: 2 ** 30 }).length"],
+  ["the kernel's own bomb (V8 aborts the sandbox)", runtime, "bomb"],
+]) {
+  await Effect.runPromise(rt.execute(rt === lua ? "return 1" : rt === js ? "1" : "return 1"))
+  const t0 = performance.now()
+  const result = await Effect.runPromise(rt.execute(code))
+  contain.push([name, performance.now() - t0, result.ok ? "not stopped!" : result.error.message.slice(0, 60)])
+}
+
+// The host's event loop while one JavaScript program floods it with 150,000 concurrent tool calls.
+const loop = monitorEventLoopDelay({ resolution: 5 })
+await Effect.runPromise(js.execute("1"))
+loop.enable()
+const floodStart = performance.now()
+const flood = await Effect.runPromise(
+  js.execute(
+    "const ps = []\nfor (let i = 0; i < 150000; i++) ps.push(tools.echo({ i }))\nconst all = await Promise.all(ps)\nall.length",
+  ),
+)
+const floodMs = performance.now() - floodStart
+loop.disable()
+if (!flood.ok || flood.value !== 150000) throw new Error(`the flood failed: ${JSON.stringify(flood).slice(0, 300)}`)
+
 console.log("## core")
 console.log("| measure | p50 | p99 | target |")
 console.log("|---|---|---|---|")
@@ -72,3 +108,11 @@ console.log(
 console.log(
   `| trivial execution (start, one call, return) | ${percentile(trivial, 50).toFixed(3)} ms | ${percentile(trivial, 99).toFixed(3)} ms | ≤ 1 ms p50 |`,
 )
+console.log(
+  `| host event-loop lag while one program makes 150,000 concurrent calls (${(floodMs / 1000).toFixed(1)} s) | ${(loop.percentile(50) / 1e6).toFixed(1)} ms | ${(loop.percentile(99) / 1e6).toFixed(1)} ms (max ${(loop.max / 1e6).toFixed(1)} ms) | ≤ 50 ms |`,
+)
+console.log("")
+console.log("| memory bomb | stopped after | diagnostic |")
+console.log("|---|---|---|")
+for (const [name, ms, message] of contain) console.log(`| ${name} | ${(ms / 1000).toFixed(2)} s | ${message} |`)
+process.exit(0)

@@ -255,14 +255,12 @@ export class SandboxPool {
     while (this.waiting.length > 0 && !this.closed && this.alive < this.maxWorkers) this.waiting.shift()!(this.spawn())
   }
 
-  /** Keep `keepIdle` sandboxes started, off the critical path (after a sandbox was killed, or at the first use). */
+  /**
+   * Keep at least `keepIdle` sandboxes alive (busy ones come back when released), started off the critical path: at
+   * the first use, and when one is gone.
+   */
   private replenish(): void {
-    while (
-      !this.closed &&
-      this.idle.length < this.keepIdle &&
-      this.alive < this.maxWorkers &&
-      this.waiting.length === 0
-    )
+    while (!this.closed && this.alive < this.keepIdle && this.alive < this.maxWorkers && this.waiting.length === 0)
       this.idle.push(this.spawn())
   }
 

@@ -1,0 +1,19 @@
+/**
+ * The short variant of the chaos soak (`npm run soak` runs the long one): both languages, 16 in flight, ordinary
+ * programs checked against their expected values among un-awaited calls, timeouts, interruptions, memory bombs and
+ * poisoning attempts. Zero wrong results, and the host's memory back near where it started.
+ */
+import { describe, expect, it } from "vitest"
+// @ts-expect-error: a plain ESM script shared with `npm run soak`
+import { soak } from "../soak.mjs"
+
+describe("chaos soak (short)", () => {
+  it("gives every ordinary program its own right answer while hostile ones run beside it", {
+    timeout: 600_000,
+  }, async () => {
+    const report = await soak({ executions: 240, concurrency: 16, seed: 7 })
+    expect(report.wrong).toEqual([])
+    expect(Object.keys(report.counts).length).toBeGreaterThanOrEqual(10)
+    expect(report.rssAfterMb).toBeLessThan(report.rssBeforeMb + 200)
+  })
+})
