@@ -14,7 +14,7 @@
  * (`[A-Za-z_][A-Za-z0-9_]*`), as property names after a dot.
  */
 import type { Chunk, Node } from "luaparse"
-import { arith, Op, stringToNumber } from "./numbers.js"
+import { arith, type LuaNumber, Op, stringToNumber, toIntegerExact } from "./numbers.js"
 import { INTRINSICS } from "./intrinsics.js"
 import { ABSENT } from "./lib/absent.js"
 import { decodeStringLiteral, needsOwnDecoding } from "./literals.js"
@@ -23,7 +23,7 @@ import type { Location } from "./protocol.js"
 import { CHUNK_NAME, MAX_CALL_DEPTH } from "./runtime.js"
 import { type BlockPlan, type GotoPlan, type Interval, planGotos } from "./gotos.js"
 import { resolve, type Resolution, type Resolved, type VarInfo } from "./scope.js"
-import type { LuaTable, LuaFunction, LuaValue } from "./value.js"
+import { LuaFloat, type LuaFunction, type LuaTable, type LuaValue, toDouble } from "./value.js"
 
 /**
  * A program compiled to a JS factory. It holds no run state: every {@link instantiate} makes fresh closures over a
@@ -150,6 +150,20 @@ const ARITH_OPS = new Map<string, Op>([
   [">>", Op.Shr],
 ])
 const NOT_CONSTANT: unique symbol = Symbol("not a constant")
+
+const isNumeral = (v: unknown): v is LuaNumber =>
+  typeof v === "number" || typeof v === "bigint" || v instanceof LuaFloat
+
+/** `a op b` as PUC Lua's `constfolding` does it, or `NOT_CONSTANT` where it does not fold. */
+const foldArith = (op: Op, a: LuaNumber, b: LuaNumber): LuaValue | typeof NOT_CONSTANT => {
+  const bitwise = op === Op.BAnd || op === Op.BOr || op === Op.BXor || op === Op.Shl || op === Op.Shr || op === Op.BNot
+  if (bitwise && (toIntegerExact(a) === undefined || toIntegerExact(b) === undefined)) return NOT_CONSTANT
+  if ((op === Op.Div || op === Op.IDiv || op === Op.Mod) && toDouble(b) === 0) return NOT_CONSTANT
+  const r = arith(op, a, b, 0)
+  if (typeof r === "number" && !Number.isSafeInteger(r) && (r !== r || r === 0)) return NOT_CONSTANT
+  if (r instanceof LuaFloat && r.n === 0) return NOT_CONSTANT
+  return r
+}
 
 /** Join the non-empty parts of a comma expression. */
 const seq = (...parts: Array<string>): string => `(${parts.filter((p) => p !== "").join(", ")})`
@@ -287,10 +301,27 @@ class Generator {
         return ` (${this.use(node).kind} '${node.name}')`
       case "MemberExpression":
         return node.indexer === ":" ? ` (method '${node.identifier.name}')` : ` (field '${node.identifier.name}')`
-      case "IndexExpression":
-        return node.index.type === "StringLiteral" ? ` (field '${node.index.value}')` : ""
-      case "StringLiteral":
-        return ` (constant '${node.value}')`
+      case "IndexExpression": {
+        if (node.index.type === "StringLiteral") return ` (field '${node.index.value}')`
+        // PUC Lua names a constant integer index from 0 to 255 "integer index", any other key "?".
+        const k = this.constant(node.index)
+        if (typeof k === "number" && Number.isSafeInteger(k) && k >= 0 && k <= 255)
+          return k === 0 ? " (field 'integer index'); Lua arrays start at 1, so t[0] is nil" : " (field 'integer index')"
+        return " (field '?')"
+      }
+      case "StringLiteral": {
+        // PUC Lua prints the constant as a C string: up to its first zero byte.
+        const text = node.value as string
+        const zero = text.indexOf("\0")
+        return ` (constant '${zero < 0 ? text : text.slice(0, zero)}')`
+      }
+      case "LogicalExpression": {
+        // Lua folds `K and e` (K a true constant) and `K or e` (K nil or false) to `e` when it compiles them.
+        const k = this.folded(node.left)
+        if (k === NOT_CONSTANT) return ""
+        const truthy = k !== undefined && k !== false
+        return (node.operator === "and") === truthy ? this.describe(node.right) : ""
+      }
       default:
         return ""
     }
@@ -316,6 +347,33 @@ class Generator {
       default:
         return NOT_CONSTANT
     }
+  }
+
+  /**
+   * The value of an expression PUC Lua's compiler folds to a constant: literals, `not` of one, and arithmetic on
+   * numerals that it can do safely (no division by zero, bitwise operands with integer values, results neither NaN
+   * nor a float zero). Used only to name operands in messages as PUC Lua does.
+   */
+  private folded(node: Node): LuaValue | typeof NOT_CONSTANT {
+    if (node.type !== "UnaryExpression") {
+      const c = this.constant(node)
+      if (c !== NOT_CONSTANT) return c
+    } else {
+      const v = this.folded(node.argument)
+      if (v === NOT_CONSTANT) return NOT_CONSTANT
+      if (node.operator === "not") return v === undefined || v === false
+      if (!isNumeral(v) || node.operator === "#") return NOT_CONSTANT
+      return foldArith(node.operator === "-" ? Op.Unm : Op.BNot, v, v)
+    }
+    if (node.type === "BinaryExpression") {
+      const op = ARITH_OPS.get(node.operator)
+      if (op === undefined) return NOT_CONSTANT
+      const a = this.folded(node.left)
+      const b = this.folded(node.right)
+      if (!isNumeral(a) || !isNumeral(b)) return NOT_CONSTANT
+      return foldArith(op, a, b)
+    }
+    return NOT_CONSTANT
   }
 
   private number(node: Node): LuaValue {
@@ -1203,7 +1261,7 @@ class Generator {
       case "#":
         return seq(
           v.setup,
-          `${v.ref} instanceof $LuaTable ? ${v.ref}.arr.length : typeof ${v.ref} === "string" ? ${v.ref}.length : $length(${v.ref}, ${site}, ${d})`,
+          `${v.ref} instanceof $LuaTable ? (${v.ref}.arr.length > 0 ? ${v.ref}.arr.length : $objectLength(${v.ref}, ${site})) : typeof ${v.ref} === "string" ? ${v.ref}.length : $length(${v.ref}, ${site}, ${d})`,
         )
       default:
         return seq(

@@ -207,5 +207,6 @@ const convert = (v: DataValue, depth: number): LuaValue => {
     t.fields = fields
     t.nfields = n
   }
+  t.jsonObject = true
   return t
 }

@@ -98,6 +98,8 @@ const MAX_EXACT_BITS = 4096
 /** Lua's `a ^ b` on two doubles, as glibc's `pow` computes it. */
 export const floatPow = (a: number, b: number): number => {
   if (b === 2) return a * a
+  // C99: pow(1, y) is 1 for every y (NaN too), and pow(-1, ±inf) is 1; JavaScript gives NaN for these.
+  if (a === 1 || (a === -1 && (b === Infinity || b === -Infinity))) return 1
   if (
     Number.isInteger(b) &&
     b >= -MAX_EXACT_EXPONENT &&

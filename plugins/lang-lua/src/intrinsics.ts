@@ -8,20 +8,29 @@ import { ipairsIterator, next } from "./lib/base.js"
 import { arith, intAdd, lessEqual, lessThan, normaliseKey, stringToNumber, type LuaNumber } from "./numbers.js"
 import { addNN, divNN, idivNN, luaEq, modNN, mulNN, powNN, subNN } from "./operators.js"
 import { callError, concatValues, index, indexError, length, setIndex, stringMeta, tableFull } from "./ops.js"
-import { callDepthError, callSites, checkStringLength, errorAt, MAX_STRING_BYTES, meter, rt } from "./runtime.js"
+import {
+  callDepthError,
+  callSites,
+  checkStringLength,
+  errorAt,
+  MAX_STRING_BYTES,
+  meter,
+  rt,
+  warnAt,
+} from "./runtime.js"
 import {
   EMPTY,
   Fields,
   LuaFloat,
   LuaTable,
   MAX_TABLE_ENTRIES,
-  typeName,
   makeFloat,
   MAX_INTEGER,
   MIN_INTEGER,
   normaliseInteger,
   type LuaFunction,
   type LuaValue,
+  shownType,
 } from "./value.js"
 
 /** The first value of a call's results (one value, or a JS array of values). */
@@ -44,13 +53,13 @@ const callFail = (fn: LuaValue, desc: string, site: number): never => {
 
 /** `t.name` after the inline path found nothing: guards, string methods, nil, or the index error. */
 const fieldMiss = (t: LuaValue, name: string, site: number, desc: string): LuaValue =>
-  t instanceof LuaTable ? (t.guard === undefined ? undefined : t.guard(name, site)) : index(t, name, site, desc)
+  t instanceof LuaTable ? (t.guard === undefined ? undefined : t.guard(name, site, desc)) : index(t, name, site, desc)
 
 /** The method `name` of `o` for `o:name(...)`: table fields (with guards), string methods, or the index error. */
 const method = (o: LuaValue, name: string, site: number, desc: string): LuaValue => {
   if (o instanceof LuaTable) {
     const v = o.fields === undefined ? undefined : o.fields[name]
-    return v !== undefined || o.guard === undefined ? v : o.guard(name, site)
+    return v !== undefined || o.guard === undefined ? v : o.guard(name, site, desc)
   }
   if (typeof o === "string") return stringMeta.methods.getStr(name)
   throw indexError(o, desc, site)
@@ -58,12 +67,33 @@ const method = (o: LuaValue, name: string, site: number, desc: string): LuaValue
 
 /** `t[k]` after the inline array path missed. */
 const indexAny = (t: LuaValue, k: LuaValue, site: number, desc: string): LuaValue => {
-  if (t instanceof LuaTable && typeof k === "string") {
-    const h = t.fields
-    const v = h === undefined ? undefined : h[k]
-    return v !== undefined || t.guard === undefined ? v : t.guard(k, site)
+  if (t instanceof LuaTable) {
+    if (typeof k === "string") {
+      const h = t.fields
+      const v = h === undefined ? undefined : h[k]
+      return v !== undefined || t.guard === undefined ? v : t.guard(k, site, desc)
+    }
+    if (typeof k === "number") {
+      if (t.jsonObject) warnAt("InvalidDataValue", objectIndexWarning(k), site)
+      else if (k === 0 && t.arr.length > 0)
+        warnAt("InvalidDataValue", "t[0] is nil: Lua arrays start at 1 (the first item is t[1], the last t[#t])", site)
+    }
   }
   return index(t, k, site, desc)
+}
+
+const objectIndexWarning = (k: number): string =>
+  `indexing a table that came from a JSON object with the number ${k} gives nil: its keys are strings (iterate it with pairs, or index the field that holds the array)`
+
+/** `#t` of a table whose array part is empty: 0, with a warning when the table came from a JSON object. */
+const objectLength = (t: LuaTable, site: number): number => {
+  if (t.jsonObject)
+    warnAt(
+      "InvalidDataValue",
+      "#t is 0 for a table that came from a JSON object: its keys are strings, it has no items 1..n (iterate it with pairs, or take # of the field that holds the array)",
+      site,
+    )
+  return 0
 }
 
 /** `t.name = v` after the inline overwrite path missed. */
@@ -234,7 +264,7 @@ const forPrep = (a: LuaValue, b: LuaValue, c: LuaValue, site: number): number =>
     // eslint-disable-next-line eqeqeq
     if (ic == 0) throw errorAt("'for' step is zero", site)
     const limit = typeof b === "string" ? stringToNumber(b) : isNumber(b) ? b : undefined
-    if (limit === undefined) throw errorAt(`bad 'for' limit (number expected, got ${typeName(b)})`, site)
+    if (limit === undefined) throw errorAt(`bad 'for' limit (number expected, got ${shownType(b)})`, site)
     let lim: number | bigint
     if (isInt(limit)) lim = limit as number | bigint
     else {
@@ -272,7 +302,7 @@ const forPrep = (a: LuaValue, b: LuaValue, c: LuaValue, site: number): number =>
 /** A `for` control value as a float (numbers and numeric strings), or Lua's error naming it. */
 const forFloat = (v: LuaValue, what: string, site: number): number => {
   const n = typeof v === "string" ? stringToNumber(v) : isNumber(v) ? v : undefined
-  if (n === undefined) throw errorAt(`bad 'for' ${what} (number expected, got ${typeName(v)})`, site)
+  if (n === undefined) throw errorAt(`bad 'for' ${what} (number expected, got ${shownType(v)})`, site)
   return n instanceof LuaFloat ? n.n : Number(n)
 }
 
@@ -401,7 +431,7 @@ class CallIteration extends Iteration {
 const forIn = (f: LuaValue, s: LuaValue, c: LuaValue, site: number): Iteration => {
   if (f === next && s instanceof LuaTable && c === undefined) return new TableIteration(s)
   if (f === ipairsIterator && s instanceof LuaTable && c === 0) return new ArrayIteration(s)
-  if (typeof f !== "function") throw errorAt(`attempt to call a ${typeName(f)} value`, site)
+  if (typeof f !== "function") throw errorAt(`attempt to call a ${shownType(f)} value`, site)
   return new CallIteration(f, s, c, site)
 }
 
@@ -434,6 +464,7 @@ export const INTRINSICS = {
   concatPair,
   concatMany,
   length,
+  objectLength,
   arrayTable,
   recordTable,
   tableSet,

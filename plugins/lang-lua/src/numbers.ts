@@ -6,7 +6,7 @@
 import { floatMod, floatPow, scaleToDouble } from "./floats.js"
 import { formatFloat14g } from "./lstrings/numfmt.js"
 import { errorAt } from "./runtime.js"
-import { floatToInteger, LuaFloat, makeFloat, normaliseInteger, typeName, type LuaValue } from "./value.js"
+import { floatToInteger, LuaFloat, makeFloat, normaliseInteger, type LuaValue, shownType } from "./value.js"
 
 /** A Lua number in any representation. */
 export type LuaNumber = number | bigint | LuaFloat
@@ -268,14 +268,15 @@ export const arith = (op: Op, a: LuaValue, b: LuaValue, site: number, descA = ""
   if (!bitwiseOp && (typeof a === "string" || typeof b === "string")) {
     const x = toNumeric(a)
     const y = toNumeric(b)
-    if (x !== undefined && y !== undefined) return arithNumbers(op, x, y, site)
-    throw errorAt(`attempt to ${opNames[op]} a '${typeName(a)}' with a '${typeName(b)}'`, site)
+    // Lua does arithmetic on strings in the string library's metamethods: their errors (`'n%%0'`) carry no position.
+    if (x !== undefined && y !== undefined) return arithNumbers(op, x, y, -Math.abs(site))
+    throw errorAt(`attempt to ${opNames[op]} a '${shownType(a)}' with a '${shownType(b)}'`, site)
   }
   const badFirst = !isNum(a)
   const bad = badFirst ? a : b
   const desc = badFirst ? descA : descB
   const what = bitwiseOp ? "perform bitwise operation on" : "perform arithmetic on"
-  throw errorAt(`attempt to ${what} a ${typeName(bad)} value${desc}`, site)
+  throw errorAt(`attempt to ${what} a ${shownType(bad)} value${desc}`, site)
 }
 
 /**
@@ -301,8 +302,8 @@ export const lessEqual = (a: LuaValue, b: LuaValue, site: number): boolean => {
 }
 
 const compareError = (a: LuaValue, b: LuaValue, site: number) => {
-  const ta = typeName(a)
-  const tb = typeName(b)
+  const ta = shownType(a)
+  const tb = shownType(b)
   const message = ta === tb ? `attempt to compare two ${ta} values` : `attempt to compare ${ta} with ${tb}`
   return errorAt(message, site)
 }

@@ -4,7 +4,7 @@
  */
 import { errorAt, checkStringLength, fatalAt } from "./runtime.js"
 import { normaliseKey, numberToString } from "./numbers.js"
-import { LuaFloat, LuaTable, MAX_TABLE_ENTRIES, typeName, type LuaValue } from "./value.js"
+import { jsonNullRef, LuaFloat, LuaTable, MAX_TABLE_ENTRIES, shownType, type LuaValue } from "./value.js"
 import type { LuaFatal } from "./errors.js"
 
 /** The table strings index (`("x"):upper()` finds `upper` here); set when the standard library is built. */
@@ -15,15 +15,15 @@ export const index = (t: LuaValue, k: LuaValue, site: number, desc: string): Lua
   if (t instanceof LuaTable) {
     const v = t.get(normaliseKey(k))
     if (v !== undefined || t.guard === undefined) return v
-    return t.guard(k, site)
+    return t.guard(k, site, desc)
   }
   if (typeof t === "string") return typeof k === "string" ? stringMeta.methods.getStr(k) : undefined
-  throw errorAt(`attempt to index a ${typeName(t)} value${desc}`, site)
+  throw errorAt(`attempt to index a ${shownType(t)} value${desc}`, site)
 }
 
 /** `t[k] = v` for any `t` and `k`, with Lua's errors for nil and NaN keys and the table entry bound. */
 export const setIndex = (t: LuaValue, k: LuaValue, v: LuaValue, site: number, desc: string): void => {
-  if (!(t instanceof LuaTable)) throw errorAt(`attempt to index a ${typeName(t)} value${desc}`, site)
+  if (!(t instanceof LuaTable)) throw errorAt(`attempt to index a ${shownType(t)} value${desc}`, site)
   if (k === undefined) throw errorAt("table index is nil", site)
   const key = normaliseKey(k)
   if (typeof key === "number" && Number.isNaN(key)) throw errorAt("table index is NaN", site)
@@ -34,19 +34,48 @@ export const setIndex = (t: LuaValue, k: LuaValue, v: LuaValue, site: number, de
 export const tableFull = (site: number): LuaFatal =>
   fatalAt(`table grew beyond the limit of ${MAX_TABLE_ENTRIES.toLocaleString("en-US")} entries`, site)
 
-/** The error for calling a value that is not a function. */
-export const callError = (fn: LuaValue, desc: string, site: number) =>
-  errorAt(`attempt to call a ${typeName(fn)} value${desc}`, site)
+/** The error for calling a value that is not a function (a missing one that other languages have gets a hint). */
+export const callError = (fn: LuaValue, desc: string, site: number) => {
+  const name = fn === undefined ? /^ \((?:method|field|global) '([A-Za-z_]+)'\)$/.exec(desc)?.[1] : undefined
+  const hint = name === undefined ? undefined : CALL_HINTS.get(name)
+  return errorAt(`attempt to call a ${shownType(fn)} value${desc}${hint === undefined ? "" : `; ${hint}`}`, site)
+}
+
+/** What Lua uses instead of functions a model may expect from other languages. */
+const CALL_HINTS: ReadonlyMap<string, string> = new Map([
+  ["split", "Lua strings have no split: iterate the parts with `for part in s:gmatch(\"[^,]+\") do ... end`"],
+  ["trim", "Lua strings have no trim: use `s:match(\"^%s*(.-)%s*$\")`"],
+  ["strip", "Lua strings have no strip: use `s:match(\"^%s*(.-)%s*$\")`"],
+  ["join", "Lua has no join: use `table.concat(list, separator)`"],
+  ["getn", "Lua 5.4 has no table.getn: use `#t`"],
+  ["startswith", "use `s:sub(1, #prefix) == prefix`"],
+  ["startsWith", "use `s:sub(1, #prefix) == prefix`"],
+  ["endswith", "use `suffix == \"\" or s:sub(-#suffix) == suffix`"],
+  ["endsWith", "use `suffix == \"\" or s:sub(-#suffix) == suffix`"],
+  ["replace", "use `s:gsub(pattern, replacement)` (Lua patterns; `%` escapes)"],
+  ["includes", "use `s:find(text, 1, true)` for strings, a loop for tables"],
+  ["contains", "use `s:find(text, 1, true)` for strings, a loop for tables"],
+  ["push", "use `table.insert(t, v)` or `t[#t + 1] = v`"],
+  ["append", "use `table.insert(t, v)` or `t[#t + 1] = v`"],
+  ["toUpperCase", "use `s:upper()`"],
+  ["toLowerCase", "use `s:lower()`"],
+  ["length", "use `#t` or `#s`"],
+  ["keys", "iterate with `for k, v in pairs(t) do ... end`"],
+  ["map", "Lua has no map: build a new table in a `for` loop"],
+  ["filter", "Lua has no filter: build a new table in a `for` loop"],
+  ["forEach", "iterate with `for i, v in ipairs(t) do ... end`"],
+  ["unpack", "unpack is not a global in Lua 5.4: use table.unpack"],
+])
 
 /** The error for indexing a value that is neither a table nor a string. */
 export const indexError = (t: LuaValue, desc: string, site: number) =>
-  errorAt(`attempt to index a ${typeName(t)} value${desc}`, site)
+  errorAt(`attempt to index a ${shownType(t)} value${desc}`, site)
 
 /** `#v` for any value. */
 export const length = (v: LuaValue, site: number, desc: string): number => {
   if (v instanceof LuaTable) return v.arr.length
   if (typeof v === "string") return v.length
-  throw errorAt(`attempt to get length of a ${typeName(v)} value${desc}`, site)
+  throw errorAt(`attempt to get length of a ${shownType(v)} value${desc}`, site)
 }
 
 /** The string a number or string contributes to a concatenation, or `undefined` for other values. */
@@ -76,7 +105,7 @@ export const concatValues = (values: Array<LuaValue>, descs: ReadonlyArray<strin
   if (bad >= 0) {
     // Lua concatenates from the right; in the first (rightmost) pair it blames the left operand first.
     const blamed = pieces[n - 2] === undefined ? n - 2 : pieces[n - 1] === undefined ? n - 1 : bad
-    throw errorAt(`attempt to concatenate a ${typeName(values[blamed])} value${descs[blamed] ?? ""}`, site)
+    throw errorAt(`attempt to concatenate a ${shownType(values[blamed])} value${descs[blamed] ?? ""}`, site)
   }
   checkStringLength(total, site)
   return pieces.join("")
@@ -118,14 +147,30 @@ export const stringAddressOf = (s: string): string => {
 }
 
 /**
+ * A `json.null` table. It has no fields: reading one is an error that names it (a JSON null the program did not test
+ * for), not a silent nil.
+ */
+function makeJsonNull(): LuaTable {
+  const t = new LuaTable()
+  t.guard = (key, site, desc = "") => {
+    throw errorAt(
+      `attempt to index a json.null value${desc} with ${typeof key === "string" ? `'${key}'` : tostring(key)}: a JSON null has no fields (test for it with \`v == json.null\`)`,
+      site,
+    )
+  }
+  jsonNullRef.value = t
+  return t
+}
+
+/**
  * The value JSON `null` is represented by inside Lua (`json.null`). A fresh table every run (see
  * {@link resetValues}), so whatever a program stores in it is gone for the next run.
  */
-export let JSON_NULL = new LuaTable()
+export let JSON_NULL = makeJsonNull()
 
 /** Start a run's values afresh: a new `json.null`, pseudo-addresses from the first one again. */
 export const resetValues = (): void => {
-  JSON_NULL = new LuaTable()
+  JSON_NULL = makeJsonNull()
   addresses = new WeakMap()
   stringAddresses = new Map()
   nextAddress = FIRST_ADDRESS

@@ -89,11 +89,29 @@ const translateSyntaxError = (e: unknown, source: string): ParseFailure => {
       column,
     )
   let message = err.message.replace(/^\[\d+:\d+\]\s*/, "")
+  const hint = typeof err.index === "number" ? syntaxHint(source, err.index) : undefined
+  if (hint !== undefined) message += `; ${hint}`
   // Lua names the goto's line in these two messages.
   if (/^no visible label '.*' for <goto>$/.test(message)) message += ` at line ${line}`
   if (/^no loop to break/.test(message)) message = `break outside a loop at line ${line}`
   message = message.replace(/^(<goto [^>]*>) jumps into the scope/, `$1 at line ${line} jumps into the scope`)
   return parseError(`${CHUNK_NAME}:${line}: ${message}`, line, column)
+}
+
+/**
+ * What a model that writes another language's syntax needs to hear, for the syntax error at `index`: Lua's
+ * `continue` (there is none), `!=`, `!`, `//` comments, `+=` and `++`.
+ */
+const syntaxHint = (source: string, index: number): string | undefined => {
+  const before = source.slice(Math.max(0, index - 40), index)
+  if (/\bcontinue\s*$/.test(before))
+    return "Lua has no continue statement: put a label `::continue::` at the end of the loop body and write `goto continue`"
+  const at = source.slice(index, index + 2)
+  if (at === "!=") return "Lua writes not-equal as `~=`"
+  if (at[0] === "!") return "Lua writes logical negation as `not`"
+  if (at === "//") return "Lua comments start with `--` (`//` is floor division)"
+  if (/^[-+*/%]=/.test(at) || at === "++") return "Lua has no compound assignment or `++`: write `x = x + 1`"
+  return undefined
 }
 
 /** Syntax nodes that do not add a nesting level of their own (they only group their parent's parts). */

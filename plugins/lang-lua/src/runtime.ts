@@ -5,7 +5,7 @@
  */
 import { memoryNearlyFull, outOfMemoryMessage } from "@codemode/core/sandbox"
 import { LuaError, LuaFatal } from "./errors.js"
-import type { Kind, Location } from "./protocol.js"
+import type { Diagnostic, Kind, Location } from "./protocol.js"
 
 /** The name Lua error messages give the program (`input:3: boom`). */
 export const CHUNK_NAME = "input"
@@ -40,13 +40,39 @@ export const rt = {
   deadline: Infinity,
   /** Source locations by id (id 0 means "unknown"). */
   locations: [undefined] as Array<Location | undefined>,
+  /** Calls the program made to the host (tools, search, extensions). */
+  hostCalls: 0,
+  /** Where warnings go (the host's `warn`). */
+  warn: undefined as ((diagnostic: Diagnostic) => void) | undefined,
+}
+
+/** Warnings already given this run, by message and site: each is given once. */
+const warned = new Set<string>()
+/** The most warnings one run gives (the host bounds its buffer too). */
+const MAX_WARNINGS = 32
+
+/** Give a warning about the program, located at `site`, once per message and site. */
+export const warnAt = (kind: Kind, message: string, site: number): void => {
+  const key = `${Math.abs(site)} ${message}`
+  if (warned.has(key) || warned.size >= MAX_WARNINGS || rt.warn === undefined) return
+  warned.add(key)
+  const location = locationOf(site)
+  const text = location === undefined ? message : `${CHUNK_NAME}:${location.line}: ${message}`
+  rt.warn(location === undefined ? { kind, message: text } : { kind, message: text, location })
 }
 
 /** `callSites[d]` is the location id of the call that entered depth `d`; used by `error(msg, level)`. */
 export const callSites: Array<number> = new Array(MAX_CALL_DEPTH + 2).fill(0)
 
 /** Reset the state for a new run. */
-export const resetRuntime = (locations: Array<Location | undefined>, deadline: number): void => {
+export const resetRuntime = (
+  locations: Array<Location | undefined>,
+  deadline: number,
+  warn?: (diagnostic: Diagnostic) => void,
+): void => {
+  rt.hostCalls = 0
+  rt.warn = warn
+  warned.clear()
   rt.budget = CHUNK
   rt.spent = 0
   rt.depth = 0

@@ -61,6 +61,13 @@ export const floatToInteger = (f: number): number | bigint | undefined => {
   return undefined
 }
 
+/** The run's `json.null` table (set with it, in ops.ts): messages name it "json.null", not "table". */
+export const jsonNullRef: { value: LuaTable | undefined } = { value: undefined }
+
+/** A value's type as error messages name it: its Lua type, but "json.null" for `json.null`. */
+export const shownType = (v: LuaValue): string =>
+  v !== undefined && v === jsonNullRef.value ? "json.null" : typeName(v)
+
 /** Lua's `type()` name of a value. */
 export const typeName = (v: LuaValue): string => {
   switch (typeof v) {
@@ -112,11 +119,13 @@ export class LuaTable {
   hash: Map<LuaValue, LuaValue> | undefined = undefined
   /** True when the table came from a JSON array (or `json.array()`), so that it leaves as an array even when empty. */
   jsonArray = false
+  /** True when the table came from a JSON object (its keys are strings: `#t`, `ipairs` and `t[1]` find nothing). */
+  jsonObject = false
   /**
    * For the few library tables that must not answer `nil` for a missing key (`tools`, `os`, ...): called with the
    * key when a lookup finds nothing; returns the value to use or throws.
    */
-  guard: ((key: LuaValue, site: number) => LuaValue) | undefined = undefined
+  guard: ((key: LuaValue, site: number, desc?: string) => LuaValue) | undefined = undefined
 
   /** `#t`: the border of the array part. */
   length(): number {

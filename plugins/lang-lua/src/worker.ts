@@ -11,7 +11,7 @@ import { createEnvironment } from "./lib/index.js"
 import { JSON_NULL, resetValues, tostring } from "./ops.js"
 import { ParseFailure } from "./parse.js"
 import type { Diagnostic, Location, RunOutcome, RunRequest, SandboxHost } from "./protocol.js"
-import { locationOf, MAX_CALL_DEPTH, MAX_STRING_BYTES, resetRuntime, rt } from "./runtime.js"
+import { locationOf, MAX_CALL_DEPTH, MAX_STRING_BYTES, resetRuntime, rt, warnAt } from "./runtime.js"
 import { utf8DecodeLenient } from "./utf8.js"
 import { LuaTable, type LuaValue } from "./value.js"
 
@@ -75,6 +75,37 @@ const compileProgram = (code: string, deadline: number): Compiled => {
   }
 }
 
+/** An empty table that is not marked as an array leaves as `{}`, which is rarely what a model meant. */
+const emptyObject = (v: LuaValue): boolean =>
+  v instanceof LuaTable && v !== JSON_NULL && !v.jsonArray && !v.jsonObject && v.size() === 0
+
+const EMPTY_TABLE_HINT = "which is returned as the empty object {}: use json.array() for an empty array"
+
+/** Warnings about what the program returned: nothing after calling tools, or empty tables that become `{}`. */
+const warnAboutResult = (r: LuaValue | Array<LuaValue>, value: LuaValue): void => {
+  if (Array.isArray(r) && r.length === 0 && rt.hostCalls > 0)
+    warnAt(
+      "ExecutionFailure",
+      "the program called tools but ended without `return`, so its result is null: end it with `return <value>`",
+      0,
+    )
+  if (emptyObject(value)) {
+    warnAt("InvalidDataValue", `the result is an empty table, ${EMPTY_TABLE_HINT}`, 0)
+    return
+  }
+  if (!(value instanceof LuaTable)) return
+  // One level down: `{ items = {} }` and `{ {}, {} }`.
+  let seen = 0
+  const check = (v: LuaValue, path: string): boolean => {
+    if (!emptyObject(v)) return ++seen < 1000
+    warnAt("InvalidDataValue", `${path} is an empty table, ${EMPTY_TABLE_HINT}`, 0)
+    return false
+  }
+  for (let i = 0; i < value.arr.length; i++) if (!check(value.arr[i], `$[${i + 1}]`)) return
+  if (value.fields !== undefined)
+    for (const k in value.fields) if (!check(value.fields[k], `$.${utf8DecodeLenient(k)}`)) return
+}
+
 /**
  * Start a run from a clean slate: nothing an earlier run left in module-level state (`json.null`, pseudo-addresses,
  * the `next` cursor, loop scratch) is visible to it.
@@ -91,9 +122,10 @@ export const run = (request: RunRequest, host: SandboxHost): RunOutcome => {
     const program = compileProgram(request.code, host.deadline)
     resetModuleState()
     const globals = createEnvironment(request, host)
-    resetRuntime(program.locations, host.deadline)
+    resetRuntime(program.locations, host.deadline, (d) => host.warn(d))
     const r = instantiate(program, globals)()
     const value = Array.isArray(r) ? r[0] : r
+    warnAboutResult(r, value)
     try {
       return { ok: true, value: toData(value) }
     } catch (e) {

@@ -249,12 +249,12 @@ describe("nesting at the syntax depth bound", () => {
 
 describe("nothing crosses from one run to the next", () => {
   it("data stored in json.null is gone in the next run", () => {
-    expect(runLua("json.null.secret = 's' rawset(json.null, 1, 'x') return json.null.secret").outcome).toEqual({
-      ok: true,
-      value: "s",
-    })
     expect(
-      runLua("return { json.null.secret == nil, rawget(json.null, 1) == nil, next(json.null) == nil }").outcome,
+      runLua("json.null.secret = 's' rawset(json.null, 1, 'x') return rawget(json.null, 'secret')").outcome,
+    ).toEqual({ ok: true, value: "s" })
+    expect(
+      runLua("return { rawget(json.null, 'secret') == nil, rawget(json.null, 1) == nil, next(json.null) == nil }")
+        .outcome,
     ).toEqual({ ok: true, value: [true, true, true] })
   })
   it("pseudo-addresses start afresh: tostring shows nothing of earlier runs", () => {

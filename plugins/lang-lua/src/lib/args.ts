@@ -4,7 +4,7 @@
  */
 import { numberToString, stringToNumber, toIntegerExact } from "../numbers.js"
 import { libError, rt } from "../runtime.js"
-import { LuaFloat, LuaTable, typeName, type LuaFunction, type LuaValue } from "../value.js"
+import { LuaFloat, LuaTable, type LuaFunction, type LuaValue, shownType } from "../value.js"
 
 /**
  * The error for argument `n` of function `fname` (its qualified name, `table.insert`). Lua names the function as
@@ -15,7 +15,7 @@ export const argError = (n: number, fname: string, reason: string) =>
   libError(`bad argument #${n} to '${rt.site < 0 ? fname : fname.slice(fname.lastIndexOf(".") + 1)}' (${reason})`)
 
 /** "got nil" or "got no value", as Lua says it. */
-const got = (v: LuaValue, present: boolean): string => (present ? typeName(v) : "no value")
+const got = (v: LuaValue, present: boolean): string => (present ? shownType(v) : "no value")
 
 /** A table argument. `present` is false when the argument was not passed at all. */
 export const checkTable = (v: LuaValue, n: number, fname: string, present = true): LuaTable => {

@@ -5,8 +5,17 @@
 import { LuaError } from "../errors.js"
 import { intAdd, luaEquals, normaliseKey, stringToNumber } from "../numbers.js"
 import { index, setIndex, tostring } from "../ops.js"
-import { callSites, charge, checkStringLength, errorAt, locationOf, rt, where } from "../runtime.js"
-import { EMPTY, normaliseInteger, LuaFloat, LuaTable, typeName, type LuaFunction, type LuaValue } from "../value.js"
+import { callSites, charge, checkStringLength, errorAt, locationOf, rt, warnAt, where } from "../runtime.js"
+import {
+  EMPTY,
+  normaliseInteger,
+  LuaFloat,
+  LuaTable,
+  typeName,
+  type LuaFunction,
+  type LuaValue,
+  shownType,
+} from "../value.js"
 import { argError, checkAny, checkInteger, checkTable } from "./args.js"
 
 /** `ipairs`' iterator; generic `for` recognises it and walks the table directly. */
@@ -117,7 +126,7 @@ const toNumberInBase = (s: string, base: number): LuaValue => {
 
 /** The error of `pcall(v)` for a value that is not a function: Lua gives no position (pcall is a C function). */
 const notCallable = (fn: LuaValue, site: number): LuaError =>
-  new LuaError(`attempt to call a ${typeName(fn)} value`, locationOf(site))
+  new LuaError(`attempt to call a ${shownType(fn)} value`, locationOf(site))
 
 /** How often an error in an `xpcall` handler goes back to the handler before "error in error handling". */
 const MAX_HANDLER_ERRORS = 200
@@ -146,7 +155,7 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
     for (let i = 0; i < args.length; i++) {
       const a = args[i]
       if (typeof a !== "string" && typeof a !== "number" && typeof a !== "bigint" && !(a instanceof LuaFloat))
-        throw argError(i + 1, "warn", `string expected, got ${typeName(a)}`)
+        throw argError(i + 1, "warn", `string expected, got ${shownType(a)}`)
       message += tostring(a)
     }
     if (args.length === 1 && message === "@on") warnings = true
@@ -173,7 +182,7 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
       return undefined
     }
     const b = checkInteger(base, 2, "tonumber")
-    if (typeof v !== "string") throw argError(1, "tonumber", `string expected, got ${typeName(v)}`)
+    if (typeof v !== "string") throw argError(1, "tonumber", `string expected, got ${shownType(v)}`)
     if (b < 2 || b > 36) throw argError(2, "tonumber", "base out of range")
     return toNumberInBase(v, Number(b))
   })
@@ -199,7 +208,7 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
 
   def("xpcall", function (fn: LuaValue, handler: LuaValue, ...args: Array<LuaValue>) {
     if (typeof handler !== "function")
-      throw argError(2, "xpcall", `function expected, got ${arguments.length >= 2 ? typeName(handler) : "no value"}`)
+      throw argError(2, "xpcall", `function expected, got ${arguments.length >= 2 ? shownType(handler) : "no value"}`)
     const depth = rt.depth
     const site = rt.site
     try {
@@ -272,6 +281,12 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
   def("ipairs", function (t: LuaValue) {
     checkAny(arguments.length >= 1, 1, "ipairs")
     checkTable(t, 1, "ipairs")
+    if ((t as LuaTable).jsonObject)
+      warnAt(
+        "InvalidDataValue",
+        "ipairs over a table that came from a JSON object yields nothing: its keys are strings, it has no items 1..n (use pairs)",
+        rt.site,
+      )
     return [ipairsIterator, t, 0]
   })
 
@@ -291,7 +306,7 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
   def("rawlen", function (v: LuaValue) {
     if (v instanceof LuaTable) return v.arr.length
     if (typeof v === "string") return v.length
-    throw argError(1, "rawlen", `table or string expected, got ${arguments.length >= 1 ? typeName(v) : "no value"}`)
+    throw argError(1, "rawlen", `table or string expected, got ${arguments.length >= 1 ? shownType(v) : "no value"}`)
   })
 
   def("rawget", function (t: LuaValue, k: LuaValue) {

@@ -34,6 +34,7 @@ const argumentData = (v: LuaValue, what: string, kind: Kind, site: number): Data
 
 /** Make the call and turn its outcome into a Lua value or an error at `site`. */
 const callHost = (host: SandboxHost, call: HostCall, site: number): LuaValue => {
+  rt.hostCalls++
   const outcome = host.call(call)
   rt.site = site
   if (outcome.ok) {

@@ -70,6 +70,9 @@ const isInt = (v: LuaValue): v is number | bigint =>
 const asFloatIfString = (arg: LuaValue, v: number | bigint | LuaFloat): number | bigint | LuaFloat =>
   typeof arg === "string" ? makeFloat(toDouble(v)) : v
 
+/** `f(d)`, or `d` itself when it is a NaN (C keeps the NaN's sign). */
+const floatOrNaN = (f: (d: number) => number, d: number): number => (d !== d ? d : f(d))
+
 /** `floor`/`ceil` result: an integer when it fits, else the float. */
 const integralResult = (f: number): LuaValue => {
   const i = floatToInteger(f)
@@ -82,7 +85,9 @@ export const createMathLib = (): LuaTable => {
   const def = (name: string, fn: LuaFunction) => M.setStr(name, fn)
   const float1 = (name: string, op: (x: number) => number) =>
     def(name, function (x: LuaValue) {
-      return makeFloat(op(checkDouble(x, 1, `math.${name}`, arguments.length >= 1)))
+      const d = checkDouble(x, 1, `math.${name}`, arguments.length >= 1)
+      // C's functions return a NaN argument itself (its sign included).
+      return makeFloat(d !== d ? d : op(d))
     })
   const gen = new Xoshiro()
 
@@ -99,11 +104,11 @@ export const createMathLib = (): LuaTable => {
   })
   def("floor", function (x: LuaValue) {
     const v = checkNumber(x, 1, "math.floor", arguments.length >= 1)
-    return isInt(v) ? v : integralResult(Math.floor(toDouble(v)))
+    return isInt(v) ? v : integralResult(floatOrNaN(Math.floor, toDouble(v)))
   })
   def("ceil", function (x: LuaValue) {
     const v = checkNumber(x, 1, "math.ceil", arguments.length >= 1)
-    return isInt(v) ? v : integralResult(Math.ceil(toDouble(v)))
+    return isInt(v) ? v : integralResult(floatOrNaN(Math.ceil, toDouble(v)))
   })
   float1("sqrt", Math.sqrt)
   float1("deg", (x) => x * (180 / Math.PI))
@@ -128,8 +133,9 @@ export const createMathLib = (): LuaTable => {
     return makeFloat(cLog(Math.log, v) / cLog(Math.log, b))
   })
   def("fmod", function (a: LuaValue, b: LuaValue) {
-    const x = asFloatIfString(a, checkNumber(a, 1, "math.fmod", arguments.length >= 1))
+    // PUC Lua checks both arguments in one C call expression, which its compiler evaluates right to left.
     const y = asFloatIfString(b, checkNumber(b, 2, "math.fmod", arguments.length >= 2))
+    const x = asFloatIfString(a, checkNumber(a, 1, "math.fmod", arguments.length >= 1))
     if (isInt(x) && isInt(y)) {
       // eslint-disable-next-line eqeqeq
       if (y == 0) throw argError(2, "math.fmod", "zero")
@@ -142,6 +148,7 @@ export const createMathLib = (): LuaTable => {
     const v = asFloatIfString(x, checkNumber(x, 1, "math.modf", arguments.length >= 1))
     if (isInt(v)) return [v, new LuaFloat(0)]
     const d = toDouble(v)
+    if (d !== d) return [d, d]
     const ip = d < 0 ? Math.ceil(d) : Math.floor(d)
     return [integralResult(ip), makeFloat(d === ip ? 0 : d - ip)]
   })

@@ -8,7 +8,7 @@ import { toNumeric } from "../numbers.js"
 import { stringAddressOf, tostring } from "../ops.js"
 import { isAscii } from "../utf8.js"
 import { charge, checkStringLength, errorAt, libError, MAX_RESULTS, rt } from "../runtime.js"
-import { EMPTY, LuaFloat, LuaTable, typeName, type LuaFunction, type LuaValue } from "../value.js"
+import { EMPTY, LuaFloat, LuaTable, typeName, type LuaFunction, type LuaValue, shownType } from "../value.js"
 import { argError, checkInteger, checkPosition, checkString, optPosition } from "./args.js"
 import { pack, packsize, unpack } from "./pack.js"
 
@@ -54,7 +54,7 @@ const replacementText = (v: LuaValue, site: number): string | null => {
   if (v === undefined || v === false) return null
   if (typeof v === "string") return v
   if (typeof v === "number" || typeof v === "bigint" || v instanceof LuaFloat) return tostring(v)
-  throw errorAt(`invalid replacement value (a ${typeName(v)})`, site)
+  throw errorAt(`invalid replacement value (a ${shownType(v)})`, site)
 }
 
 /** Build the string library table. */
@@ -220,7 +220,7 @@ export const createStringLib = (): LuaTable => {
       throw argError(
         3,
         "string.gsub",
-        `string/function/table expected, got ${arguments.length >= 3 ? typeName(repl) : "no value"}`,
+        `string/function/table expected, got ${arguments.length >= 3 ? shownType(repl) : "no value"}`,
       )
     const [out, count] = guarded("gsub", site, () => gsub(str, pat, replacement, maxN, meter))
     checkStringLength(out.length, site)

@@ -12,9 +12,9 @@ import {
   MAX_INTEGER,
   MAX_TABLE_ENTRIES,
   normaliseInteger,
-  typeName,
   type LuaFunction,
   type LuaValue,
+  shownType,
 } from "../value.js"
 import { argError, checkFunction, checkInteger, checkPosition, checkTable, optString } from "./args.js"
 
@@ -69,7 +69,7 @@ export const createTableLib = (): LuaTable => {
       const v = table.get(key)
       const piece = concatPiece(v)
       if (piece === undefined)
-        throw libError(`invalid value (${typeName(v)}) at index ${String(key)} in table for 'concat'`)
+        throw libError(`invalid value (${shownType(v)}) at index ${String(key)} in table for 'concat'`)
       pieces[k] = piece
       total += piece.length + separator.length
       if (total > MAX_STRING_BYTES + separator.length) checkStringLength(total - separator.length)

@@ -1,0 +1,20 @@
+/**
+ * Differential testing: seeded random programs (test/support/generate.mjs) run under ours and under the reference
+ * `lua5.4`, and print the same, outside the documented differences (see test/support/differential.mjs). A larger
+ * run is `node bench/differential.mjs`.
+ */
+import { describe, expect, it } from "vitest"
+import { run } from "../src/worker.js"
+import { differences } from "./support/differential.mjs"
+import { generateProgram } from "./support/generate.mjs"
+
+const show = (d: { seed: number; program: string; expected: string; ours: string }) =>
+  `seed ${d.seed}\n${d.program}\n--- lua5.4\n${d.expected}\n--- ours\n${d.ours}`
+
+describe("random programs against lua5.4", () => {
+  for (const from of [1, 1001])
+    it(`programs ${from} to ${from + 999} print what lua5.4 prints`, { timeout: 60_000 }, () => {
+      const found = differences(run, generateProgram, from, 1000)
+      expect(found.map(show).slice(0, 3)).toEqual([])
+    })
+})
