@@ -124,11 +124,19 @@ export const start = <E = never>(
     const recorder = yield* recorderService(opts.ffmpegPath)
     if (opts.tui?.recording) yield* recorder.checkVideo
 
-    const run = yield* RunDirectory.make({ keepArtifacts: opts.keepArtifacts ?? false })
+    const run = yield* RunDirectory.make({
+      keepArtifacts: opts.keepArtifacts ?? false,
+      ...(opts.project?.directory === undefined ? {} : { projectDirectory: opts.project.directory }),
+    })
     const { paths } = run
     const env = RunDirectory.environment(paths)
     // Whatever kills this process, the reaper kills the run's processes and removes its directory.
-    yield* Reaper.start({ root: paths.root, home: paths.home, keepArtifacts: opts.keepArtifacts ?? false })
+    yield* Reaper.start({
+      root: paths.root,
+      home: paths.home,
+      keepArtifacts: opts.keepArtifacts ?? false,
+      ...(opts.project?.directory === undefined ? {} : { projectDirectory: opts.project.directory }),
+    })
     // Last finalizer to run (added first): nothing started for this run may outlive it.
     yield* Effect.addFinalizer(() => Effect.asVoid(Processes.sweep(paths.home)))
 

@@ -80,6 +80,16 @@ export class UiTimeoutError extends Data.TaggedError("UiTimeoutError")<{
   readonly screen: string
 }> {}
 
+/** The screen did not match a stored text snapshot (`ui.assertScreen`). */
+export class ScreenMismatchError extends Data.TaggedError("ScreenMismatchError")<{
+  readonly message: string
+  /** The snapshot file. */
+  readonly snapshot: string
+  /** The stored text and the screen's, both masked. */
+  readonly expected: string
+  readonly actual: string
+}> {}
+
 /** The running OpenCode does not offer a UI capability (for example semantic snapshots in OpenCode 1.x). */
 export class UiCapabilityError extends Data.TaggedError("UiCapabilityError")<{
   readonly message: string
@@ -165,6 +175,7 @@ export type DriverError =
   | TuiLaunchError
   | TuiExitedError
   | UiTimeoutError
+  | ScreenMismatchError
   | UiCapabilityError
   | LlmOutputError
   | LlmTimeoutError

@@ -2,6 +2,7 @@
  * The options of `OpenCodeDriver.make`/`use` and `defineScript`, and their validation before anything starts:
  * unknown keys and malformed values are rejected with a message naming the option.
  */
+import * as Path from "node:path"
 import { Effect } from "effect"
 import { InvalidOptionsError } from "./Errors.js"
 import type { Command } from "./opencode/OpenCodeBinary.js"
@@ -18,6 +19,12 @@ export interface ProjectOptions {
   readonly git?: boolean
   /** Relative path → content, written before OpenCode starts. */
   readonly files?: ProjectFiles
+  /**
+   * A stable absolute path for the project (default: `files/` inside the run directory, a new path every run), so
+   * screens that show the directory are the same in every run. It must not exist or be empty; it is removed with
+   * the run. Runs at the same time need different directories.
+   */
+  readonly directory?: string
 }
 
 /** Which OpenCode to run and how to talk to it. */
@@ -53,7 +60,7 @@ export interface DriverOptions {
 
 const allowed: Record<string, ReadonlyArray<string>> = {
   "": ["project", "config", "tui", "opencode", "keepArtifacts", "tools", "ffmpegPath", "settleTimeout"],
-  project: ["git", "files"],
+  project: ["git", "files", "directory"],
   tui: ["viewport", "recording"],
   "tui.viewport": ["cols", "rows"],
   opencode: ["compatibility", "command", "startTimeout"],
@@ -101,6 +108,17 @@ export const validate = (options: DriverOptions | undefined): Effect.Effect<Driv
         }
         yield* resolveInside("/project", path)
       }
+    }
+    const directory = value.project?.directory
+    if (
+      directory !== undefined &&
+      (typeof directory !== "string" ||
+        !Path.isAbsolute(directory) ||
+        Path.resolve(directory) === Path.parse(directory).root)
+    ) {
+      return yield* fail(
+        "options.project.directory must be an absolute path of an empty or missing directory (not the file system root)",
+      )
     }
     if (value.tui?.viewport !== undefined) yield* validateViewport(value.tui.viewport)
     yield* validateRecording(value.tui?.recording, "options.tui.recording")

@@ -30,6 +30,8 @@ export const start = (options: {
   readonly root: string
   readonly home: string
   readonly keepArtifacts: boolean
+  /** A project directory outside the run directory (`project.directory`), removed with it. */
+  readonly projectDirectory?: string
 }): Effect.Effect<{ readonly pid: number }, ProjectSetupError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.try({
@@ -38,7 +40,7 @@ export const start = (options: {
         if (!Fs.existsSync(script)) throw new Error(`${script} is missing; build opencode-drive (npm run build)`)
         const child = ChildProcess.spawn(
           process.execPath,
-          [script, options.root, options.home, options.keepArtifacts ? "1" : "0"],
+          [script, options.root, options.home, options.keepArtifacts ? "1" : "0", options.projectDirectory ?? ""],
           { detached: true, stdio: ["pipe", "ignore", "ignore"] },
         )
         child.unref()

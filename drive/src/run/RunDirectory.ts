@@ -114,6 +114,11 @@ export const removeStale = (): ReadonlyArray<string> => Owner.removeStale(runsRo
  */
 export const make = (options: {
   readonly keepArtifacts: boolean
+  /**
+   * A stable absolute path for the project instead of `<run>/files` (so OpenCode shows the same directory in every
+   * run). It must not exist or be empty; it is removed with the run's files.
+   */
+  readonly projectDirectory?: string
 }): Effect.Effect<RunDirectory, ProjectSetupError, Scope.Scope> =>
   Effect.gen(function* () {
     yield* Effect.sync(removeStale)
@@ -121,13 +126,18 @@ export const make = (options: {
     const root = Path.join(runsRoot(), `run-${id}`)
     const paths: RunPaths = {
       root,
-      files: Path.join(root, "files"),
+      files: options.projectDirectory ?? Path.join(root, "files"),
       home: Path.join(root, "home"),
       logs: Path.join(root, "logs"),
       media: Path.join(root, "media"),
     }
     yield* Effect.try({
       try: () => {
+        if (options.projectDirectory !== undefined && !isEmptyDir(options.projectDirectory)) {
+          throw new Error(
+            `project.directory ${options.projectDirectory} is not empty (another run may be using it); give an empty or missing directory`,
+          )
+        }
         Fs.mkdirSync(root, { recursive: true })
         Owner.write(root, paths.home)
         for (const dir of [paths.files, paths.logs, paths.media, ...Object.values(xdg(paths.home))]) {
@@ -137,7 +147,7 @@ export const make = (options: {
       },
       catch: (cause) =>
         new ProjectSetupError({
-          message: `cannot create the run directory ${root}: ${String(cause)}; check that the temp directory is writable`,
+          message: `cannot create the run directory ${root}: ${cause instanceof Error ? cause.message : String(cause)}; check that the temp directory is writable`,
           cause,
         }),
     })
@@ -149,9 +159,12 @@ export const make = (options: {
         Owner.release(root)
         if (options.keepArtifacts) return
         if (Exit.isFailure(exit) && !Cause.hasInterruptsOnly(exit.cause)) {
-          process.stderr.write(`opencode-drive: the run failed; its artifacts are kept in ${root}\n`)
+          process.stderr.write(
+            `opencode-drive: the run failed; its artifacts are kept in ${root}${options.projectDirectory === undefined ? "" : ` and ${options.projectDirectory}`}\n`,
+          )
           return
         }
+        if (options.projectDirectory !== undefined) removeQuietly(options.projectDirectory)
         if (isEmptyDir(paths.media)) {
           removeQuietly(root)
           return

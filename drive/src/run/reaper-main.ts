@@ -4,13 +4,13 @@
  * parent: the line `release` means the run cleaned up after itself and the reaper exits. End of the pipe without
  * it, or a new parent, means the parent died: the reaper kills every process carrying the run's HOME (repeating
  * until none is left), removes the run directory (unless the run keeps its artifacts, then only the owner file),
- * and exits. Arguments: `<run directory> <home> <keep: 0|1>`.
+ * and exits. Arguments: `<run directory> <home> <keep: 0|1> [<stable project directory>]`.
  */
 import * as Fs from "node:fs"
 import { release } from "./Owner.js"
 import { killWithHome } from "./ProcessScan.js"
 
-const [root, home, keep] = process.argv.slice(2)
+const [root, home, keep, project] = process.argv.slice(2)
 const parent = process.ppid
 let released = false
 let input = ""
@@ -25,7 +25,10 @@ const reap = () => {
   }
   try {
     if (keep === "1") release(root)
-    else Fs.rmSync(root, { recursive: true, force: true, maxRetries: 5 })
+    else {
+      if (project) Fs.rmSync(project, { recursive: true, force: true, maxRetries: 5 })
+      Fs.rmSync(root, { recursive: true, force: true, maxRetries: 5 })
+    }
   } catch {
     // the next run's stale-directory sweep removes it
   }

@@ -13,11 +13,13 @@ import {
   InvalidOptionsError,
   type OpenCodeExitedError,
   type RecorderError,
+  type ScreenMismatchError,
   TuiExitedError,
   UiCapabilityError,
   UiTimeoutError,
 } from "../Errors.js"
 import { encodeKey, type KeyModifiers } from "./Keys.js"
+import * as ScreenSnapshot from "./ScreenSnapshot.js"
 import type { TerminalProcess } from "./Terminal.js"
 
 /** What a screen condition sees. */
@@ -88,6 +90,14 @@ export interface Ui {
   }
   /** Render the current frame to `<media>/<name>.png` through the Recorder; returns the absolute path. */
   readonly screenshot: (name?: string) => Effect.Effect<string, UiError | InvalidOptionsError | RecorderError>
+  /**
+   * Assert the screen against the text snapshot `file` after masking what varies (the run directory, durations,
+   * spinners; see `ScreenSnapshot`). A missing snapshot is written. Waits for the screen to settle first.
+   */
+  readonly assertScreen: (
+    file: string,
+    options?: ScreenSnapshot.SnapshotOptions & IdleOptions,
+  ) => Effect.Effect<string, UiError | UiTimeoutError | ScreenMismatchError>
   /** The semantic element tree — not offered by OpenCode 1.x. */
   readonly snapshot: () => Effect.Effect<never, UiCapabilityError>
   /** Find one semantic element — not offered by OpenCode 1.x. */
@@ -321,6 +331,14 @@ export const make = (context: UiContext): Ui => {
         ),
       )) as Ui["click"],
     screenshot: (requested) => located(screenshot(requested)),
+    assertScreen: (file, options) =>
+      located(
+        Effect.gen(function* () {
+          yield* waitForIdle({ quietMs: options?.quietMs ?? 300, timeout: options?.timeout })
+          const current = yield* screen
+          return yield* ScreenSnapshot.assertText(current.text, file, options)
+        }),
+      ),
     snapshot: () => located(Effect.fail(capability("snapshot"))),
     getNode: () => located(Effect.fail(capability("getNode"))),
   }
