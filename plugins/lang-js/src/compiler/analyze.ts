@@ -52,7 +52,7 @@ export class Binding {
 }
 
 /** The kinds of scopes. */
-export type ScopeKind = "function" | "block" | "for" | "catch" | "switch" | "class"
+export type ScopeKind = "function" | "body" | "block" | "for" | "catch" | "switch" | "class"
 
 /** A lexical scope. Scopes with `hasEnv` create an environment array at run time. */
 export class Scope {
@@ -87,6 +87,11 @@ export type FunctionKind = "program" | "function" | "arrow" | "method" | "constr
 /** Facts about one function (or the program, or a class field initializer treated as a method). */
 export class FunctionInfo {
   scope!: Scope
+  /**
+   * The scope of the body's declarations when the parameters contain expressions (defaults, computed keys): a
+   * closure in a default must not see the body's variables. Undefined otherwise (they share `scope`).
+   */
+  bodyScope: Scope | undefined
   /** Contains `await` or `yield` of its own (needs the resumable form). */
   suspends = false
   thisBinding: Binding | undefined
@@ -137,6 +142,24 @@ export interface Analysis {
   readonly supers: Map<Node, SuperRefs>
   /** Nodes that contain `await`/`yield` belonging to their own function. */
   readonly suspends: Set<Node>
+}
+
+/** True when a parameter contains an expression (a default value or a computed key). */
+const hasExpression = (p: Node): boolean => {
+  switch (p.type) {
+    case "AssignmentPattern":
+      return true
+    case "ObjectPattern":
+      return p.properties.some((prop: Node) =>
+        prop.type === "RestElement" ? hasExpression(prop.argument) : prop.computed || hasExpression(prop.value),
+      )
+    case "ArrayPattern":
+      return p.elements.some((e: Node | null) => e !== null && hasExpression(e))
+    case "RestElement":
+      return hasExpression(p.argument)
+    default:
+      return false
+  }
 }
 
 const isFunctionNode = (n: Node): boolean =>
@@ -203,7 +226,7 @@ class Analyzer {
   private newScope(kind: Scope["kind"], parent: Scope | undefined, fn: FunctionInfo, node: Node): Scope {
     const s = new Scope(kind, parent, fn, node, kind === "function" ? false : this.loopDepth > 0)
     this.allScopes.push(s)
-    if (kind !== "function") this.scopes.set(node, s)
+    if (kind !== "function" && kind !== "body") this.scopes.set(node, s)
     return s
   }
 
@@ -296,6 +319,8 @@ class Analyzer {
     ) {
       b.tdz = true
     }
+    // A parameter read by an expression of the parameter list before its own position (`(a = b, b) => ...`).
+    if (b.kind === "param" && node.start < b.initEnd) b.tdz = true
   }
 
   private reference(node: Node): void {
@@ -371,6 +396,8 @@ class Analyzer {
   }
 
   private withPath<T>(node: Node, visit: () => T): T {
+    // A node visited twice in a row (a member target is a pattern, then an expression) is on the path once.
+    if (this.path[this.path.length - 1] === node) return visit()
     this.path.push(node)
     try {
       return visit()
@@ -703,13 +730,21 @@ class Analyzer {
     this.path = []
     try {
       const params: Node[] = node.params ?? []
-      for (const p of params) for (const id of boundNames(p)) this.declare(id.name, "param", scope, 0)
+      const parameterExpressions = params.some(hasExpression)
+      // With expressions in the list, a parameter is initialized in order: earlier ones cannot read it.
+      for (const p of params)
+        for (const id of boundNames(p)) this.declare(id.name, "param", scope, parameterExpressions ? p.end : 0)
       const body: Node = node.body
       const statements: Node[] | undefined =
         kind === "static" ? node.body : body && body.type === "BlockStatement" ? body.body : undefined
+      let bodyScope = scope
+      if (parameterExpressions && statements) {
+        bodyScope = this.newScope("body", scope, info, body)
+        info.bodyScope = bodyScope
+      }
       if (statements) {
-        this.hoistVars(statements, scope)
-        this.declareLexicals(statements, scope)
+        this.hoistVars(statements, bodyScope)
+        this.declareLexicals(statements, bodyScope)
       }
       if (node.type === "FunctionExpression" && node.id && !scope.bindings.has(node.id.name)) {
         info.fnameBinding = this.declare(node.id.name, "fname", scope, 0)
@@ -719,7 +754,9 @@ class Analyzer {
       if (kind === "field") {
         if (node.value) this.expression(node.value)
       } else if (statements) {
-        for (const s of statements) this.statement(s)
+        this.inScope(bodyScope, () => {
+          for (const s of statements) this.statement(s)
+        })
       } else {
         this.expression(body)
       }

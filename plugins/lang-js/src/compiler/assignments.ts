@@ -3,20 +3,46 @@
  * references (a member target evaluates its object and key once, then reads and writes through them).
  */
 import type { Node } from "../parse.js"
+import type { Location } from "../protocol.js"
 import type { Value } from "../runtime/functions.js"
-import { add, toNumber, toPrimitive } from "../runtime/operators.js"
-import { getComputed, setComputed, setProp } from "../runtime/properties.js"
+import { add, toNumber, toPrimitive, toPropertyKey } from "../runtime/operators.js"
+import { throwTypeError } from "../runtime/errors.js"
+import { getProp, setComputed, setProp } from "../runtime/properties.js"
 import { assignWriter, identifier, plainLocalSlot, readResolved } from "./bindings.js"
 import type { CompileContext, Env, Expr, Writer } from "./context.js"
 import { memberKey, superParts } from "./members.js"
 import { binaryOperator, logicalShortCircuits } from "./operators.js"
 import { privateGet, privateSet, superGet, superSet } from "./ops.js"
+import { unconvertedKeyText } from "./printer.js"
 import { unsupported } from "./shared.js"
 
 /** A member target whose object and key have been evaluated. */
 export interface Reference {
   get(): Value
   set(v: Value): void
+}
+
+/**
+ * The reference `obj[key]`: the key is converted once, when the reference is first read or written and only
+ * after the object was found not to be `null` or `undefined` (so `null[k] += 1` fails before `k.toString` runs,
+ * and `o[k] += 1` converts `k` once).
+ */
+export const memberReference = (obj: Value, rawKey: Value, loc: Location): Reference => {
+  let key: PropertyKey | undefined
+  return {
+    get: () => {
+      if (obj === undefined || obj === null)
+        throwTypeError(`Cannot read properties of ${obj} (reading '${unconvertedKeyText(rawKey)}')`, loc)
+      if (key === undefined) key = toPropertyKey(rawKey)
+      return getProp(obj, key, loc)
+    },
+    set: (v) => {
+      if (obj === undefined || obj === null)
+        throwTypeError(`Cannot set properties of ${obj} (setting '${unconvertedKeyText(rawKey)}')`, loc)
+      if (key === undefined) key = toPropertyKey(rawKey)
+      setProp(obj, key, v, loc)
+    },
+  }
 }
 
 /**
@@ -48,11 +74,14 @@ export const reference = (ctx: CompileContext, target: Node): ((env: Env) => Ref
       return { get: () => privateGet(obj, s, name, loc), set: (v) => privateSet(obj, s, name, v, loc) }
     }
   }
-  const k = memberKey(ctx, target)
+  if (!target.computed) {
+    const name: string = target.property.name
+    return (env) => memberReference(o(env), name, loc)
+  }
+  const k = ctx.expr(target.property)
   return (env) => {
     const obj = o(env)
-    const key = k(env)
-    return { get: () => getComputed(obj, key, loc), set: (v) => setProp(obj, key, v, loc) }
+    return memberReference(obj, k(env), loc)
   }
 }
 
@@ -81,6 +110,15 @@ export const memberAssignment = (ctx: CompileContext, target: Node, v: Expr): Ex
   const o = ctx.expr(target.object)
   if (!target.computed) {
     const key = target.property.name
+    // An array's length converts its value and is checked before the array grows: `setProp` does both.
+    if (key === "length") {
+      return (env) => {
+        const obj = o(env)
+        const value = v(env)
+        setProp(obj, key, value, loc)
+        return value
+      }
+    }
     return (env) => {
       const obj = o(env)
       const value = v(env)
@@ -94,6 +132,8 @@ export const memberAssignment = (ctx: CompileContext, target: Node, v: Expr): Ex
     const obj = o(env)
     const key = k(env)
     const value = v(env)
+    if (obj === undefined || obj === null)
+      throwTypeError(`Cannot set properties of ${obj} (setting '${unconvertedKeyText(key)}')`, loc)
     setComputed(obj, key, value, loc)
     return value
   }
@@ -161,7 +201,7 @@ export const assignment = (ctx: CompileContext, n: Node): Expr => {
       }
     }
     if (target.type === "MemberExpression") return memberAssignment(ctx, target, ctx.expr(n.right))
-    const bind = ctx.pattern(target, "assign")
+    const bind = ctx.pattern(target, "assign", n.right)
     const v = ctx.expr(n.right)
     return (env) => {
       const value = v(env)

@@ -26,7 +26,10 @@ export const hopsOf = (ctx: CompileContext, node: Node, b: Binding): number =>
 export const tdzSlots = (scope: Scope): number[] => {
   const out: number[] = []
   for (const b of scope.bindings.values()) {
-    if (b.tdz && (b.kind === "let" || b.kind === "const" || b.kind === "class" || b.kind === "classInner"))
+    if (
+      b.tdz &&
+      (b.kind === "let" || b.kind === "const" || b.kind === "class" || b.kind === "classInner" || b.kind === "param")
+    )
       out.push(b.slot)
   }
   return out

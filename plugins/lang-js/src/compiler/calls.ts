@@ -9,21 +9,23 @@ import type { Node } from "../parse.js"
 import { throwReferenceError, throwTypeError } from "../runtime/errors.js"
 import { NO_ARGS, type Value } from "../runtime/functions.js"
 import { CALL, CALL3, CONSTRUCT } from "../runtime/internals.js"
-import { getComputed, getPrimitiveProp } from "../runtime/properties.js"
+import { getPrimitiveProp } from "../runtime/properties.js"
 import { rt } from "../runtime/state.js"
 import { envOf, readBinding, readResolved } from "./bindings.js"
 import type { CompileContext, Env, Expr } from "./context.js"
-import { memberKey, superParts } from "./members.js"
+import { memberKey, readComputed, superParts } from "./members.js"
 import { OperandKind as K, type Operand, operand, UNDEFINED_OPERAND } from "./operand.js"
 import {
   initializeInstance,
   notFunction,
   privateGet,
+  spreadArgumentNotIterable,
   spreadInto,
   superConstruct,
   superGet,
   templateObject,
 } from "./ops.js"
+import { printExpression } from "./printer.js"
 import { SHORT, TDZ } from "./shared.js"
 
 /** Up to three call arguments as inline operands, for calls that skip the argument list. */
@@ -58,8 +60,10 @@ export const argumentList = (ctx: CompileContext, nodes: Node[]): Arguments => {
     const list = (env: Env): Value[] => {
       const out: Value[] = []
       for (const p of parts) {
-        if (p.spread) spreadInto(out, p.e(env))
-        else out.push(p.e(env))
+        if (p.spread) {
+          const v = p.e(env)
+          spreadInto(out, v, () => spreadArgumentNotIterable(v))
+        } else out.push(p.e(env))
       }
       return out
     }
@@ -154,7 +158,7 @@ export const calleeAndThis = (ctx: CompileContext, callee: Node, chain: boolean)
     const k = memberKey(ctx, callee)
     return (env) => {
       const obj = o(env)
-      return [getComputed(obj, k(env), loc), obj]
+      return [readComputed(obj, k(env), loc), obj]
     }
   }
   const f = ctx.expr(callee)
@@ -172,7 +176,7 @@ export const callExpression = (ctx: CompileContext, n: Node, chain: boolean): Ex
   )
     return methodCall(ctx, n, chain)
   const loc = ctx.loc(n)
-  const text = ctx.text(callee)
+  const text = printExpression(callee)
   const optionalCall: boolean = n.optional
   if (callee.type === "MemberExpression") {
     const ct = calleeAndThis(ctx, callee, chain)
@@ -242,7 +246,7 @@ const methodCall = (ctx: CompileContext, n: Node, chain: boolean): Expr => {
   const callee = n.callee
   const loc = ctx.loc(n)
   const memberLoc = ctx.loc(callee)
-  const text = ctx.text(callee)
+  const text = printExpression(callee)
   const optionalCall: boolean = n.optional
   const optionalMember: boolean = callee.optional
   if (chain || callee.computed) {
@@ -255,7 +259,7 @@ const methodCall = (ctx: CompileContext, n: Node, chain: boolean): Expr => {
       if (chain && (obj === SHORT || (optionalMember && (obj === undefined || obj === null)))) return SHORT
       const f =
         k !== undefined
-          ? getComputed(obj, k(env), memberLoc)
+          ? readComputed(obj, k(env), memberLoc)
           : typeof obj === "object" && obj !== null
             ? obj[key!]
             : getPrimitiveProp(obj, key, memberLoc)
@@ -333,7 +337,7 @@ export const newExpression = (ctx: CompileContext, n: Node): Expr => {
   const c = ctx.expr(n.callee)
   const args = argumentList(ctx, n.arguments).list
   const loc = ctx.loc(n)
-  const text = ctx.text(n.callee)
+  const text = printExpression(n.callee)
   return (env) => {
     const f = c(env)
     const a = args(env)
@@ -361,7 +365,7 @@ export const taggedTemplate = (ctx: CompileContext, n: Node): Expr => {
   const callee = calleeAndThis(ctx, n.tag, false)
   const exprs: Expr[] = n.quasi.expressions.map((x: Node) => ctx.expr(x))
   const loc = ctx.loc(n)
-  const text = ctx.text(n.tag)
+  const text = printExpression(n.tag)
   return (env) => {
     const [f, thisValue] = callee(env)
     const args: Value[] = [strings()]

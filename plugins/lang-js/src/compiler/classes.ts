@@ -7,13 +7,13 @@
 import type { Node } from "../parse.js"
 import { throwTypeError } from "../runtime/errors.js"
 import { call, hostGetter, hostSetter, isConstructor, isObject, NO_ARGS, type Value } from "../runtime/functions.js"
-import { FIELDS, registerPrivateName, type FunctionMeta } from "../runtime/internals.js"
+import { FIELDS, META, registerPrivateName, type FunctionMeta } from "../runtime/internals.js"
 import { toPropertyKey } from "../runtime/operators.js"
 import type { Location } from "../protocol.js"
 import { readResolved } from "./bindings.js"
 import type { CompileContext, Env, Expr } from "./context.js"
 import { classCallError, defaultConstruct } from "./entries.js"
-import { type FunctionTemplate, functionTemplate, type MethodKind, methodName } from "./functions.js"
+import { definitionSource, type FunctionTemplate, functionTemplate, type MethodKind, methodName } from "./functions.js"
 import { keyName, propertyKeyName } from "./literals.js"
 import { type ClassElement, defineMethodProperty } from "./ops.js"
 import { scopeEnter } from "./scopes.js"
@@ -36,7 +36,6 @@ export interface ClassPlan {
   readonly privateSlots: ReadonlyArray<{ readonly slot: number; readonly name: string }>
   readonly innerSlot: number
   readonly heritage: Node | undefined
-  readonly heritageText: string
   readonly loc: Location
   readonly ctor: FunctionTemplate
   readonly elements: ReadonlyArray<ClassElementPlan>
@@ -48,8 +47,8 @@ export const classPlan = (ctx: CompileContext, n: Node, name: string): ClassPlan
   const loc = ctx.loc(n)
   const ctorNode = n.body.body.find((el: Node) => el.type === "MethodDefinition" && el.kind === "constructor")
   const ctor = ctorNode
-    ? functionTemplate(ctx, ctorNode.value, ctx.analysis.functions.get(ctorNode.value)!, name, "constructor")
-    : defaultConstructor(ctx, name, !!n.superClass, loc)
+    ? functionTemplate(ctx, ctorNode.value, ctx.analysis.functions.get(ctorNode.value)!, name, "constructor", n)
+    : defaultConstructor(ctx, name, !!n.superClass, loc, definitionSource(ctx, n))
   const elements: ClassElementPlan[] = []
   for (const el of n.body.body) {
     if (el.type === "MethodDefinition" && el.kind !== "constructor") elements.push(methodElement(ctx, el))
@@ -63,7 +62,6 @@ export const classPlan = (ctx: CompileContext, n: Node, name: string): ClassPlan
       .map((b) => ({ slot: b.slot, name: b.name })),
     innerSlot: n.id ? scope.bindings.get(n.id.name)!.slot : -1,
     heritage: n.superClass ?? undefined,
-    heritageText: n.superClass ? ctx.text(n.superClass) : "",
     loc,
     ctor,
     elements,
@@ -88,6 +86,7 @@ const methodElement = (ctx: CompileContext, el: Node): ClassElementPlan => {
     ctx.analysis.functions.get(el.value)!,
     staticName === undefined ? "" : methodName(kind, staticName),
     kind,
+    el,
   )
   const isStatic: boolean = el.static
   const SF = ctx.realm.SF
@@ -107,6 +106,21 @@ const methodElement = (ctx: CompileContext, el: Node): ClassElementPlan => {
         const element: ClassElement = { kind: "accessor", key: k, isPrivate: true, [kind]: accessor }
         c.privateAccessors.set(k, element)
         c.instance.push(element)
+      }
+      return
+    }
+    if (isPrivate) {
+      // A static private method or accessor: like an instance's, never writable or reconfigurable.
+      if (kind === "method")
+        Object.defineProperty(home, k, { value: fn, writable: false, enumerable: false, configurable: false })
+      else {
+        const existing = Object.getOwnPropertyDescriptor(home, k)
+        Object.defineProperty(home, k, {
+          get: kind === "get" ? hostGetter(fn) : existing?.get,
+          set: kind === "set" ? hostSetter(fn) : existing?.set,
+          enumerable: false,
+          configurable: true,
+        })
       }
       return
     }
@@ -152,13 +166,20 @@ const staticBlock = (ctx: CompileContext, el: Node): ClassElementPlan => {
 }
 
 /** The constructor of a class that declares none. */
-const defaultConstructor = (ctx: CompileContext, name: string, derived: boolean, loc: Location): FunctionTemplate => {
+const defaultConstructor = (
+  ctx: CompileContext,
+  name: string,
+  derived: boolean,
+  loc: Location,
+  source: string,
+): FunctionTemplate => {
   const meta: FunctionMeta = {
     name,
     length: 0,
     constructorKind: derived ? "derived" : "base",
     protoKind: "none",
     display: "class",
+    source,
   }
   return { call: classCallError(name, loc), construct: defaultConstruct(ctx.realm, derived, loc), meta }
 }
@@ -172,6 +193,15 @@ export interface ClassUnderConstruction {
   /** The private accessors among `instance`, by private name (a getter and a setter share one element). */
   readonly privateAccessors: Map<PropertyKey, ClassElement>
   readonly statics: Array<() => void>
+}
+
+/** How V8 shows a heritage value that is not a constructor. */
+const extendsValueText = (v: Value): string => {
+  if (typeof v === "symbol") return v.toString()
+  if (typeof v !== "object" || v === null) return String(v)
+  if (Array.isArray(v)) return "[object Array]"
+  const source = (v[META] as FunctionMeta | undefined)?.source
+  return source ?? "#<Object>"
 }
 
 /** Enter the class scope: a fresh private name for every `#x` of this evaluation. */
@@ -195,7 +225,7 @@ export const createClass = (ctx: CompileContext, plan: ClassPlan, env: Env, pare
       protoParent = null
     } else {
       if (!isConstructor(parent)) {
-        throwTypeError(`Class extends value ${plan.heritageText} is not a constructor or null`, plan.loc)
+        throwTypeError(`Class extends value ${extendsValueText(parent)} is not a constructor or null`, plan.loc)
       }
       const pp = parent.prototype
       if (pp !== null && !isObject(pp))

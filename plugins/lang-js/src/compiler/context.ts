@@ -46,8 +46,8 @@ export interface Dispatch {
   readonly statement: (ctx: CompileContext, n: Node, labels: string[]) => Stmt
   /** A statement list; at top level, expression statements record the REPL-style completion value. */
   readonly statementList: (ctx: CompileContext, list: Node[], topLevel: boolean) => Stmt
-  /** A binding or assignment target. */
-  readonly pattern: (ctx: CompileContext, p: Node, mode: BindMode) => Writer
+  /** A binding or assignment target; `source` is the expression whose value it receives, if any (for messages). */
+  readonly pattern: (ctx: CompileContext, p: Node, mode: BindMode, source?: Node) => Writer
   /** An expression in resumable form (plain expressions are lifted). */
   readonly gexpr: (ctx: CompileContext, n: Node, name?: string) => GExpr
   /** A statement in resumable form (plain statements are lifted). */
@@ -55,7 +55,7 @@ export interface Dispatch {
   /** A statement list in resumable form. */
   readonly gstatementList: (ctx: CompileContext, list: Node[], topLevel: boolean) => GStmt
   /** A binding or assignment target in resumable form (plain targets are lifted). */
-  readonly gpattern: (ctx: CompileContext, p: Node, mode: BindMode) => GWriter
+  readonly gpattern: (ctx: CompileContext, p: Node, mode: BindMode, source?: Node) => GWriter
 }
 
 /** The state of one compilation and its recursion points. */
@@ -76,12 +76,6 @@ export class CompileContext {
   /** The 1-based location of a node's start. */
   loc(node: Node): Location {
     return this.locate(node.start)
-  }
-
-  /** The source text of a node, shortened for messages. */
-  text(node: Node): string {
-    if (node.end - node.start <= 60) return this.source.slice(node.start, node.end)
-    return `${this.source.slice(node.start, node.start + 57)}...`
   }
 
   /** The signals of a label. */
@@ -133,9 +127,9 @@ export class CompileContext {
   }
 
   /** Compile a binding or assignment target into a writer. */
-  pattern(p: Node, mode: BindMode): Writer {
+  pattern(p: Node, mode: BindMode, source?: Node): Writer {
     this.charge(p)
-    return this.dispatch.pattern(this, p, mode)
+    return this.dispatch.pattern(this, p, mode, source)
   }
 
   /** Compile an expression in resumable form. */
@@ -156,9 +150,9 @@ export class CompileContext {
   }
 
   /** Compile a binding or assignment target in resumable form. */
-  gpattern(p: Node, mode: BindMode): GWriter {
+  gpattern(p: Node, mode: BindMode, source?: Node): GWriter {
     this.charge(p)
-    return this.dispatch.gpattern(this, p, mode)
+    return this.dispatch.gpattern(this, p, mode, source)
   }
 }
 

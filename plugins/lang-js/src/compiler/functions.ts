@@ -98,13 +98,30 @@ const parameters = (ctx: CompileContext, params: Node[]): ((env: Env, args: Valu
   }
 }
 
-/** Build the call/construct behaviour shared by all closures of one function definition. */
+/**
+ * The source text `Function.prototype.toString` gives: a method's from its name (or `get`, `async`, `*`), without
+ * `static`; a class constructor's is the whole class.
+ */
+export const definitionSource = (ctx: CompileContext, definition: Node): string => {
+  let start: number = definition.start
+  if (definition.static) {
+    start += "static".length
+    while (/\s/.test(ctx.source[start])) start++
+  }
+  return ctx.source.slice(start, definition.end)
+}
+
+/**
+ * Build the call/construct behaviour shared by all closures of one function definition. `definition` is the node
+ * whose text is the function's source when it is not `n` itself (a method's definition, a constructor's class).
+ */
 export const functionTemplate = (
   ctx: CompileContext,
   n: Node,
   info: FunctionInfo,
   name: string,
   kind: TemplateKind,
+  definition: Node = n,
 ): FunctionTemplate => {
   const params: Node[] = kind === "field" || kind === "static" ? [] : n.params
   const loc = ctx.loc(n)
@@ -120,9 +137,20 @@ export const functionTemplate = (
       kind === "constructor"
         ? "class"
         : `${info.isAsync ? "async " : ""}${info.isGenerator ? "generator " : ""}function`,
-    source: kind === "field" || kind === "static" ? undefined : ctx.source.slice(n.start, n.end),
+    source: kind === "field" || kind === "static" ? undefined : definitionSource(ctx, definition),
   }
-  const tdz = tdzSlots(scope)
+  const bodyScope = info.bodyScope
+  const tdz = bodyScope ? [...tdzSlots(scope), ...tdzSlots(bodyScope)] : tdzSlots(scope)
+  // A body `var` named like a parameter starts with the parameter's value (they are separate bindings when the
+  // parameters contain expressions).
+  const copies: number[] = []
+  if (bodyScope) {
+    for (const b of bodyScope.bindings.values()) {
+      const param = scope.bindings.get(b.name)
+      if (b.kind === "var" && param?.kind === "param") copies.push(b.slot, param.slot)
+    }
+  }
+  const bodyFunctions = bodyScope ? hoistedFunctions(ctx, bodyScope) : undefined
   const thisSlot = info.thisBinding ? info.thisBinding.slot : -1
   const argsSlot = info.argumentsBinding ? info.argumentsBinding.slot : -1
   const funcSlot = info.funcBinding ? info.funcBinding.slot : -1
@@ -150,6 +178,10 @@ export const functionTemplate = (
     if (bindParams) bindParams(env, args)
     else for (let i = 0; i < paramSlots.length; i++) env[paramSlots[i]] = i < args.length ? args[i] : undefined
     if (hasFunctions) functions(env)
+    if (bodyFunctions !== undefined) {
+      for (let i = 0; i < copies.length; i += 2) env[copies[i]] = env[copies[i + 1]]
+      bodyFunctions(env)
+    }
     return env
   }
   if (info.isGenerator || (info.isAsync && info.suspends)) {

@@ -10,6 +10,7 @@ import { rt } from "../runtime/state.js"
 import type { CompileContext, Env, Expr } from "./context.js"
 import { functionTemplate, type MethodKind, methodName, renamed } from "./functions.js"
 import { defineMethodProperty, setPrototype, spreadInto } from "./ops.js"
+import { notIterableText } from "./printer.js"
 import { unsupported } from "./shared.js"
 
 /** The name a property key gives a function (`[description]` for symbols). */
@@ -125,14 +126,14 @@ export const arrayLiteral = (ctx: CompileContext, n: Node): Expr => {
     e === null
       ? null
       : e.type === "SpreadElement"
-        ? { spread: true, e: ctx.expr(e.argument) }
-        : { spread: false, e: ctx.expr(e) },
+        ? { spread: true, e: ctx.expr(e.argument), notIterable: () => notIterableText(e.argument) }
+        : { spread: false, e: ctx.expr(e), notIterable: undefined },
   )
   return (env) => {
     const r = new SA()
     for (const p of parts) {
       if (p === null) r.length++
-      else if (p.spread) spreadInto(r, p.e(env))
+      else if (p.spread) spreadInto(r, p.e(env), p.notIterable)
       else r[r.length] = p.e(env)
     }
     return r
@@ -196,6 +197,7 @@ export const methodDefiner = (ctx: CompileContext, p: Node): ((env: Env, o: Valu
     ctx.analysis.functions.get(p.value)!,
     staticKey === undefined ? "" : methodName(kind, staticKey),
     kind,
+    p,
   )
   const SF = ctx.realm.SF
   const computed = staticKey === undefined

@@ -14,6 +14,7 @@ import { call, isObject, NO_ARGS, type Value } from "../runtime/functions.js"
 import { arrayIterationIsPristine, DONE, getIterator, getIteratorMethod, type Iter } from "../runtime/iterators.js"
 import { refuel } from "../runtime/meter.js"
 import { toNumber, toPrimitive } from "../runtime/operators.js"
+import { GeneratorReturn } from "../runtime/generators.js"
 import { rt } from "../runtime/state.js"
 import type { Scope } from "./analyze.js"
 import { assignTarget } from "./assignments.js"
@@ -22,6 +23,7 @@ import type { CompileContext, Env, Expr, GExpr, GStmt, GWriter, Stmt, Writer } f
 import { OperandKind as K, operand } from "./operand.js"
 import { binaryOperator } from "./operators.js"
 import { closeQuietly, forInKeys } from "./ops.js"
+import { notIterableText } from "./printer.js"
 import { scopeEnter } from "./scopes.js"
 import { BREAK, CONTINUE, type Signal, TDZ } from "./shared.js"
 
@@ -314,7 +316,7 @@ export const forOfStatement = (ctx: CompileContext, n: Node, labels: string[]): 
       return undefined
     }
     rt.loc = loc
-    const it = getIterator(iterable)
+    const it = getIterator(iterable, () => notIterableText(n.right))
     for (;;) {
       const v = it.next()
       if (v === DONE) break
@@ -431,24 +433,20 @@ export const gForOfStatement = (ctx: CompileContext, n: Node, labels: string[]):
   return function* (env) {
     const iterable = yield* right(env)
     rt.loc = loc
-    const it: Iter = getIterator(iterable)
+    const it: Iter = getIterator(iterable, () => notIterableText(n.right))
     for (;;) {
       const v = it.next()
       if (v === DONE) break
       const e = enter(env)
       let s: Signal | undefined
-      // Still true in `finally` only when the generator is being returned from while suspended in the body.
-      let returning = true
       try {
         yield* bind(e, v)
         s = yield* body(e)
-        returning = false
       } catch (err) {
-        returning = false
-        closeQuietly(it)
+        // A generator's return() closes the iterator like a `return` (its failures count); a throw closes quietly.
+        if (err instanceof GeneratorReturn) it.close()
+        else closeQuietly(it)
         throw err
-      } finally {
-        if (returning && !rt.dead) it.close()
       }
       if (s !== undefined) {
         const exit = loopExit(signals, s)
@@ -511,52 +509,59 @@ export const gForAwaitStatement = (ctx: CompileContext, n: Node, labels: string[
       iterator = call(method, iterable, NO_ARGS)
       if (!isObject(iterator)) throwTypeError("Result of the Symbol.asyncIterator method is not an object", loc)
     } else {
-      sync = getIterator(iterable)
+      sync = getIterator(iterable, () => notIterableText(n.right))
     }
     const next = iterator !== undefined ? iterator.next : undefined
-    let finished = false
-    try {
-      for (;;) {
-        let value: Value
-        if (sync !== undefined) {
-          const v = sync.next()
-          if (v === DONE) {
-            finished = true
-            break
-          }
-          rt.awaiting = true
-          value = yield v
-        } else {
-          rt.awaiting = true
-          const result = yield call(next, iterator, NO_ARGS)
-          if (!isObject(result)) throwTypeError("Iterator result is not an object", loc)
-          if (result.done) {
-            finished = true
-            break
-          }
-          value = result.value
-        }
-        const e = enter(env)
+    /** Close the iterator early: `return()` is called and awaited; unless `quiet`, its failures count. */
+    function* close(quiet: boolean): Generator<Value, void, Value> {
+      if (rt.dead) return
+      if (sync !== undefined) {
+        if (quiet) closeQuietly(sync)
+        else sync.close()
+        return
+      }
+      try {
+        const ret = iterator.return
+        if (ret === undefined || ret === null) return
+        rt.awaiting = true
+        const result = yield call(ret, iterator, NO_ARGS)
+        if (!isObject(result)) throwTypeError("Iterator result is not an object", loc)
+      } catch (e) {
+        if (!quiet || rt.dead) throw e
+      }
+    }
+    for (;;) {
+      let value: Value
+      if (sync !== undefined) {
+        const v = sync.next()
+        if (v === DONE) break
+        rt.awaiting = true
+        value = yield v
+      } else {
+        rt.awaiting = true
+        const result = yield call(next, iterator, NO_ARGS)
+        if (!isObject(result)) throwTypeError("Iterator result is not an object", loc)
+        if (result.done) break
+        value = result.value
+      }
+      const e = enter(env)
+      let s: Signal | undefined
+      try {
         yield* bind(e, value)
-        const s = yield* body(e)
-        if (s !== undefined) {
-          const exit = loopExit(signals, s)
+        s = yield* body(e)
+      } catch (err) {
+        yield* close(!(err instanceof GeneratorReturn))
+        throw err
+      }
+      if (s !== undefined) {
+        const exit = loopExit(signals, s)
+        if (exit !== LoopExit.Next) {
+          yield* close(false)
           if (exit === LoopExit.Break) break
-          if (exit === LoopExit.Leave) return s
-        }
-        if (--rt.fuel < 0) refuel(loc)
-      }
-    } finally {
-      if (!finished && !rt.dead) {
-        if (sync !== undefined) closeQuietly(sync)
-        else {
-          const ret = iterator.return
-          if (ret !== undefined && ret !== null) {
-            rt.awaiting = true
-            yield call(ret, iterator, NO_ARGS)
-          }
+          return s
         }
       }
+      if (--rt.fuel < 0) refuel(loc)
     }
     return undefined
   }

@@ -4,14 +4,17 @@
  * properties up on the realm's prototypes.
  */
 import type { Node } from "../parse.js"
-import { throwReferenceError } from "../runtime/errors.js"
+import type { Location } from "../protocol.js"
+import { throwReferenceError, throwTypeError } from "../runtime/errors.js"
 import type { Value } from "../runtime/functions.js"
+import { notIterableValue } from "../runtime/generators.js"
 import { toPropertyKey } from "../runtime/operators.js"
 import { deleteProp, getComputed, getPrimitiveProp } from "../runtime/properties.js"
 import { readBinding, readResolved } from "./bindings.js"
 import type { CompileContext, Env, Expr } from "./context.js"
 import { OperandKind as K, operand } from "./operand.js"
 import { privateGet, superGet } from "./ops.js"
+import { unconvertedKeyText } from "./printer.js"
 import { SHORT } from "./shared.js"
 
 /** The bindings a `super.x` needs: the method's home object and `this`. */
@@ -33,6 +36,18 @@ export const memberKey = (ctx: CompileContext, target: Node): Expr => {
   }
   const k = ctx.expr(p)
   return (env) => toPropertyKey(k(env))
+}
+
+/**
+ * `obj[key]` for a key of any type: the object is checked before the key is converted (`null[k]` fails without
+ * running `k.toString`).
+ */
+export const readComputed = (obj: Value, key: Value, loc: Location): Value => {
+  if (obj === undefined || obj === null) {
+    if (key === Symbol.iterator) return throwTypeError(notIterableValue(obj), loc)
+    return throwTypeError(`Cannot read properties of ${obj} (reading '${unconvertedKeyText(key)}')`, loc)
+  }
+  return getComputed(obj, key, loc)
 }
 
 /** True when an optional-chain link short-circuits on `obj`. */
@@ -72,7 +87,7 @@ export const member = (ctx: CompileContext, n: Node, chain: boolean): Expr => {
     return (env) => {
       const obj = o(env)
       if (shorts(obj, optional)) return SHORT
-      return getComputed(obj, k(env), loc)
+      return readComputed(obj, k(env), loc)
     }
   }
   const O = operand(ctx, n.object)
@@ -105,7 +120,7 @@ export const member = (ctx: CompileContext, n: Node, chain: boolean): Expr => {
     const obj = ok === K.Local ? env[os] : ok === K.Parent ? env[0][os] : oe(env)
     const key = pk === K.Local ? env[ps] : pk === K.Constant ? pv : pk === K.Parent ? env[0][ps] : pe(env)
     if (typeof obj === "object" && obj !== null && typeof key === "number") return obj[key]
-    return getComputed(obj, key, loc)
+    return readComputed(obj, key, loc)
   }
 }
 

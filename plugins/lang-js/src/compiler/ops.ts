@@ -26,12 +26,11 @@ export const tdzError = (name: string, location: Location): never => {
 export const constAssignError = (location: Location): never =>
   throwTypeError("Assignment to constant variable.", location)
 
-/** `TypeError` for calling something that is not a function. */
+/** `TypeError` for calling something that is not a function; `text` names the callee the way V8 does. */
 export const notFunction = (text: string, value: Value, location: Location): never => {
-  const what = value === undefined || value === null ? ` (it is ${value})` : ""
   const hint =
     text.startsWith("tools.") && value === undefined ? "; use search({ query }) to find the available tools" : ""
-  return throwTypeError(`${text} is not a function${what}${hint}`, location)
+  return throwTypeError(`${text} is not a function${hint}`, location)
 }
 
 /** Check a value can be destructured. */
@@ -64,9 +63,9 @@ export const forInKeys = (o: Value): string[] => {
   return keys
 }
 
-/** Append the values of an iterable to a list (spread in calls and array literals). */
-export const spreadInto = (list: Value[], iterable: Value): void => {
-  const it = getIterator(iterable)
+/** Append the values of an iterable to a list (spread in calls and array literals; `notIterable` names it). */
+export const spreadInto = (list: Value[], iterable: Value, notIterable?: () => string): void => {
+  const it = getIterator(iterable, notIterable)
   for (;;) {
     const v = it.next()
     if (v === DONE) return
@@ -84,15 +83,30 @@ export const privateGet = (o: Value, sym: Value, name: string, location: Locatio
   if (!isObject(o) || !Object.prototype.hasOwnProperty.call(o, privateKey(sym))) {
     return throwTypeError(`Cannot read private member #${name} from an object whose class did not declare it`, location)
   }
-  return o[sym]
+  const v = o[sym]
+  if (v === undefined) {
+    const d = Object.getOwnPropertyDescriptor(o, privateKey(sym))!
+    if (!("value" in d) && d.get === undefined) throwTypeError(`'#${name}' was defined without a getter`, location)
+  }
+  return v
 }
 
-/** `o.#x = v`. */
+/** `o.#x = v`: private methods cannot be assigned, accessors need a setter. */
 export const privateSet = (o: Value, sym: Value, name: string, v: Value, location: Location): void => {
-  if (!isObject(o) || !Object.prototype.hasOwnProperty.call(o, privateKey(sym))) {
+  const key = privateKey(sym)
+  if (!isObject(o) || !Object.prototype.hasOwnProperty.call(o, key)) {
     throwTypeError(`Cannot write private member #${name} to an object whose class did not declare it`, location)
   }
-  o[sym] = v
+  try {
+    o[sym] = v
+  } catch (e) {
+    // The host refuses (strict mode) a write to a method or to an accessor without a setter.
+    const d = Object.getOwnPropertyDescriptor(o, key)!
+    if ("value" in d) {
+      if (!d.writable) throwTypeError(`Private method '#${name}' is not writable`, location)
+    } else if (d.set === undefined) throwTypeError(`'#${name}' was defined without a setter`, location)
+    throw e
+  }
 }
 
 /** `#x in o`. */
@@ -230,3 +244,9 @@ export const closeQuietly = (it: { close(): void }): void => {
     if (rt.dead) throw e
   }
 }
+
+/** V8's message for a call argument spread over a value that is not iterable. */
+export const spreadArgumentNotIterable = (v: Value): string =>
+  v === undefined || v === null
+    ? `${v} is not iterable (cannot read property ${v})`
+    : "Spread syntax requires ...iterable[Symbol.iterator] to be a function"

@@ -225,7 +225,7 @@ const variableDeclaration = (ctx: CompileContext, n: Node): Stmt => {
         })
       }
     } else {
-      const bind = ctx.pattern(d.id, "init")
+      const bind = ctx.pattern(d.id, "init", d.init ?? undefined)
       const v = d.init ? ctx.expr(d.init) : () => undefined
       parts.push((env) => {
         bind(env, v(env))

@@ -132,7 +132,9 @@ export const caught = (e: unknown): unknown => {
         rt.loc,
       )
     }
-    const error = makeError(hostErrorNames[e.name] ?? "Error", e.message)
+    // The host names a program's plain object `[object Object]` (its prototypes have no constructor); V8 shows
+    // a plain object as `#<Object>`.
+    const error = makeError(hostErrorNames[e.name] ?? "Error", e.message.replaceAll("'[object Object]'", "'#<Object>'"))
     noteThrow(error, rt.loc)
     return error
   }

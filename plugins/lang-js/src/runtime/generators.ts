@@ -7,9 +7,9 @@
  */
 import type { Location } from "../protocol.js"
 import { caught, throwTypeError } from "./errors.js"
-import { call, isObject, NO_ARGS, type Value } from "./functions.js"
+import { call, isCallable, isObject, NO_ARGS, shortDescription, type Value } from "./functions.js"
 import { BRAND, Brand, SLOT } from "./internals.js"
-import { getIteratorMethod, iterResult, protocolIterator } from "./iterators.js"
+import { getIteratorMethod, iterResult } from "./iterators.js"
 import { awaitValue, newPromise, type PromiseRecord, rejectPromise, resolvePromise } from "./promises.js"
 import { rt } from "./state.js"
 
@@ -20,13 +20,27 @@ const NEXT = 0
 const THROW = 1
 const RETURN = 2
 
+/**
+ * A program generator's `return(value)` in flight: thrown into the body at its `yield`, it runs the `finally`
+ * blocks on the way out (which may yield again, and may replace it with a `return` or `throw` of their own) and
+ * becomes the generator's result when it leaves the body. Host `return()` cannot do this: a host `yield*` turns a
+ * return completion of the delegate into a normal completion, and compiled bodies delegate at every level.
+ * Never visible to programs: every resumable `catch` passes it on.
+ */
+export class GeneratorReturn {
+  constructor(readonly value: Value) {}
+}
+
 /** Resume a body with `next`, `throw` or `return`, keeping `rt.base` and `rt.depth` right. */
 const resume = (gen: Body, mode: number, value: Value): IteratorResult<Value, Value> => {
   const savedBase = rt.base
   const depth = rt.depth
   rt.base = depth
   try {
-    return mode === NEXT ? gen.next(value) : mode === THROW ? gen.throw(value) : gen.return(value)
+    return mode === NEXT ? gen.next(value) : gen.throw(mode === THROW ? value : new GeneratorReturn(value))
+  } catch (e) {
+    if (e instanceof GeneratorReturn) return { value: e.value, done: true }
+    throw e
   } finally {
     rt.base = savedBase
     if (!rt.dead) rt.depth = depth
@@ -162,7 +176,14 @@ const drainAsyncGenerator = (s: AsyncGeneratorState): void => {
       continue
     }
     s.state = "executing"
-    stepAsyncGenerator(s, req.mode, req.value)
+    if (req.mode === RETURN) {
+      // `return(v)` at a `yield`: the generator awaits `v` there, so a rejection is thrown at the `yield`.
+      awaitValue(
+        req.value,
+        (v) => stepAsyncGenerator(s, RETURN, v),
+        (e) => stepAsyncGenerator(s, THROW, e),
+      )
+    } else stepAsyncGenerator(s, req.mode, req.value)
     return
   }
 }
@@ -217,80 +238,115 @@ export const runTopLevel = (gen: Body): PromiseRecord => {
   return record
 }
 
-/** An iterator object for `yield*` over a sync iterable (through the program-visible protocol). */
-const protocolIteratorObject = (iterable: Value): Value => {
-  const m = getIteratorMethod(iterable, Symbol.iterator)
-  if (m === undefined)
-    return throwTypeError(`${typeof iterable === "object" ? "object" : String(iterable)} is not iterable`)
-  return call(m, iterable, NO_ARGS)
+/** How V8 shows a value no expression names (`number 5`, `object null`, `object`). */
+export const valueText = (v: Value): string =>
+  v === undefined
+    ? "undefined"
+    : v === null
+      ? "object null"
+      : typeof v === "object"
+        ? "object"
+        : typeof v === "string"
+          ? `string "${v}"`
+          : typeof v === "symbol"
+            ? `symbol ${v.toString()}`
+            : `${typeof v} ${String(v)}`
+
+/** V8's message for a value that is not iterable, when no expression names it (`number 5 is not iterable (...)`). */
+export const notIterableValue = (v: Value): string =>
+  `${valueText(v)} is not iterable (cannot read property Symbol(Symbol.iterator))`
+
+/** A method of an iterator (`GetMethod`): undefined when absent, a `TypeError` when not callable. */
+const iteratorMethod = (iterator: Value, name: string, loc: Location): Value => {
+  const m = iterator[name]
+  if (m === undefined || m === null) return undefined
+  if (!isCallable(m)) throwTypeError(`${shortDescription(m)} is not a function`, loc)
+  return m
+}
+
+const checkResult = (result: Value, loc: Location): Value => {
+  if (!isObject(result)) throwTypeError(`Iterator result ${shortDescription(result)} is not an object`, loc)
+  return result
 }
 
 /**
  * `yield* iterable` inside a generator (or an async generator when `isAsync`): forwards `next`, `throw` and
- * `return` to the inner iterator until it is done, and returns its final value.
+ * `return` (with their values) to the inner iterator until it is done, and returns its final value. In an async
+ * generator a sync iterable is used as the language's async-from-sync iterator: each value it produces is awaited
+ * (a rejection is thrown at the `yield*`).
  */
 export function* delegateYield(iterable: Value, isAsync: boolean, loc: Location): Body {
   let iterator: Value
-  if (isAsync) {
-    const m = getIteratorMethod(iterable, Symbol.asyncIterator)
-    iterator = m !== undefined ? call(m, iterable, NO_ARGS) : protocolIteratorObject(iterable)
-  } else {
-    iterator = protocolIteratorObject(iterable)
+  let fromSync = false
+  const asyncMethod = isAsync ? getIteratorMethod(iterable, Symbol.asyncIterator) : undefined
+  if (asyncMethod !== undefined) iterator = call(asyncMethod, iterable, NO_ARGS)
+  else {
+    const method = getIteratorMethod(iterable, Symbol.iterator)
+    if (method === undefined) return throwTypeError(notIterableValue(iterable), loc)
+    iterator = call(method, iterable, NO_ARGS)
+    fromSync = isAsync
   }
   if (!isObject(iterator)) throwTypeError("Result of the Symbol.iterator method is not an object", loc)
   const next = iterator.next
+  /** Await an inner result: the result itself (async iterators), or its value (async-from-sync). */
+  function* settle(result: Value): Generator<Value, Value, Value> {
+    if (!isAsync) return checkResult(result, loc)
+    if (!fromSync) {
+      rt.awaiting = true
+      return checkResult(yield result, loc)
+    }
+    checkResult(result, loc)
+    const done = !!result.done
+    rt.awaiting = true
+    const value = yield result.value
+    return { value, done }
+  }
+  let mode = NEXT
   let received: Value
-  let mode: "next" | "throw" = "next"
   for (;;) {
     let result: Value
-    if (mode === "next") result = call(next, iterator, [received])
-    else {
-      const m = iterator.throw
-      if (m === undefined || m === null) {
-        closeIterator(iterator)
-        return throwTypeError("The iterator does not provide a 'throw' method", loc)
+    if (mode === NEXT) result = yield* settle(call(next, iterator, [received]))
+    else if (mode === THROW) {
+      const m = iteratorMethod(iterator, "throw", loc)
+      if (m === undefined) {
+        // The protocol is broken: close the inner iterator, then fail.
+        const close = iteratorMethod(iterator, "return", loc)
+        if (close !== undefined) {
+          const r = call(close, iterator, NO_ARGS)
+          if (isAsync && !fromSync) {
+            rt.awaiting = true
+            checkResult(yield r, loc)
+          } else checkResult(r, loc)
+        }
+        return throwTypeError("The iterator does not provide a 'throw' method.", loc)
       }
-      result = call(m, iterator, [received])
+      result = yield* settle(call(m, iterator, [received]))
+    } else {
+      let value = received
+      const m = iteratorMethod(iterator, "return", loc)
+      if (m === undefined) {
+        if (isAsync) {
+          rt.awaiting = true
+          value = yield value
+        }
+        throw new GeneratorReturn(value)
+      }
+      result = yield* settle(call(m, iterator, [value]))
+      if (result.done) throw new GeneratorReturn(result.value)
     }
-    if (isAsync) {
-      rt.awaiting = true
-      result = yield result
-    }
-    if (!isObject(result)) throwTypeError("Iterator result is not an object", loc)
     if (result.done) return result.value
-    let returning = true
     try {
       rt.awaiting = false
       received = yield result.value
-      mode = "next"
-      returning = false
+      mode = NEXT
     } catch (e) {
-      received = caught(e)
-      mode = "throw"
-      returning = false
-    } finally {
-      if (returning && !rt.dead) {
-        // The consumer called `return()`: forward it to the inner iterator.
-        const m = iterator.return
-        if (m !== undefined && m !== null) {
-          let r = call(m, iterator, NO_ARGS)
-          if (isAsync) {
-            rt.awaiting = true
-            r = yield r
-          }
-          if (!isObject(r)) throwTypeError("Iterator result is not an object", loc)
-        }
+      if (e instanceof GeneratorReturn) {
+        mode = RETURN
+        received = e.value
+      } else {
+        mode = THROW
+        received = caught(e)
       }
     }
-  }
-}
-
-/** Close an iterator object after a protocol violation, ignoring what closing throws. */
-const closeIterator = (iterator: Value): void => {
-  if (rt.dead) return
-  try {
-    protocolIterator(iterator).close()
-  } catch (e) {
-    if (rt.dead) throw e
   }
 }

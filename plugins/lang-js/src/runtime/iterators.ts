@@ -82,7 +82,7 @@ export class ProtocolIter implements Iter {
     const ret = this.iterator.return
     if (ret === undefined || ret === null) return
     const r = call(ret, this.iterator, NO_ARGS)
-    if (!isObject(r)) throwTypeError("Iterator result is not an object")
+    if (!isObject(r)) throwTypeError(`Iterator result ${shortDescription(r)} is not an object`)
   }
 }
 
@@ -98,8 +98,11 @@ export const arrayIterationIsPristine = (a: Value[]): boolean => {
 const entryPair = (e: [Value, Value]): Value => rt.realm.newArray(e)
 const identity = (v: Value): Value => v
 
-/** Start iterating a program value; a non-iterable is a `TypeError`. */
-export const getIterator = (v: Value): Iter => {
+/**
+ * Start iterating a program value; a non-iterable is a `TypeError` (with the message `notIterable` gives, when the
+ * caller can name the iterated expression the way V8 does).
+ */
+export const getIterator = (v: Value, notIterable?: () => string): Iter => {
   if (Array.isArray(v) && arrayIterationIsPristine(v)) return new ArrayIter(v)
   const realm = rt.realm
   if (typeof v === "string" && realm.StringProto[Symbol.iterator] === realm.stringIterator) return new StringIter(v)
@@ -121,7 +124,7 @@ export const getIterator = (v: Value): Iter => {
     }
   }
   const method = v === undefined || v === null ? undefined : getProp(v, Symbol.iterator)
-  if (!isCallable(method)) return throwTypeError(`${shortDescription(v)} is not iterable`)
+  if (!isCallable(method)) return throwTypeError(notIterable ? notIterable() : `${shortDescription(v)} is not iterable`)
   return protocolIterator(call(method, v, NO_ARGS))
 }
 

@@ -10,23 +10,21 @@ import { construct, hostGetter, hostSetter, type Value } from "../../runtime/fun
 import { CALL, CONSTRUCT } from "../../runtime/internals.js"
 import { delegateYield } from "../../runtime/generators.js"
 import { concat, toNumber, toPrimitive, toPropertyKey, toStr, typeOf } from "../../runtime/operators.js"
-import {
-  copyDataProperties,
-  createDataProperty,
-  getComputed,
-  getPrimitiveProp,
-  setComputed,
-} from "../../runtime/properties.js"
+import { copyDataProperties, createDataProperty, getPrimitiveProp } from "../../runtime/properties.js"
 import { rt } from "../../runtime/state.js"
+import { memberReference } from "../assignments.js"
 import { assignWriter, identifier } from "../bindings.js"
+import { readComputed } from "../members.js"
 import { templateStrings } from "../calls.js"
 import type { CompileContext, Env, GExpr } from "../context.js"
 import { functionTemplate, type MethodKind, methodName } from "../functions.js"
 import { keyName, propertyKeyName } from "../literals.js"
 import { importPromise } from "../modules.js"
 import { binaryOperator, logicalShortCircuits, unaryOperator } from "../operators.js"
-import { defineMethodProperty, notFunction, setPrototype, spreadInto } from "../ops.js"
+import { defineMethodProperty, notFunction, setPrototype, spreadArgumentNotIterable, spreadInto } from "../ops.js"
+import { notIterableText, printExpression } from "../printer.js"
 import { liftExpr, SHORT, unsupported } from "../shared.js"
+import { gClassExpression } from "./classes.js"
 
 /** An expression in resumable form (plain expressions are lifted). */
 export const gExpression = (ctx: CompileContext, n: Node, name?: string): GExpr => {
@@ -108,15 +106,15 @@ export const gExpression = (ctx: CompileContext, n: Node, name?: string): GExpr 
         e === null
           ? null
           : e.type === "SpreadElement"
-            ? { spread: true, e: ctx.gexpr(e.argument) }
-            : { spread: false, e: ctx.gexpr(e) },
+            ? { spread: true, e: ctx.gexpr(e.argument), notIterable: () => notIterableText(e.argument) }
+            : { spread: false, e: ctx.gexpr(e), notIterable: undefined },
       )
       const SA = ctx.realm.SA
       return function* (env) {
         const r = new SA()
         for (const p of parts) {
           if (p === null) r.length++
-          else if (p.spread) spreadInto(r, yield* p.e(env))
+          else if (p.spread) spreadInto(r, yield* p.e(env), p.notIterable)
           else r[r.length] = yield* p.e(env)
         }
         return r
@@ -143,7 +141,7 @@ export const gExpression = (ctx: CompileContext, n: Node, name?: string): GExpr 
       const f = ctx.gexpr(n.callee)
       const args = gArguments(ctx, n.arguments)
       const loc = ctx.loc(n)
-      const text = ctx.text(n.callee)
+      const text = printExpression(n.callee)
       return function* (env) {
         const fn = yield* f(env)
         const a = yield* args(env)
@@ -158,7 +156,7 @@ export const gExpression = (ctx: CompileContext, n: Node, name?: string): GExpr 
       const strings = templateStrings(n.quasi)
       const exprs = n.quasi.expressions.map((x: Node) => ctx.gexpr(x))
       const loc = ctx.loc(n)
-      const text = ctx.text(n.tag)
+      const text = printExpression(n.tag)
       return function* (env) {
         const f = yield* tag(env)
         const args: Value[] = [strings()]
@@ -176,6 +174,8 @@ export const gExpression = (ctx: CompileContext, n: Node, name?: string): GExpr 
         return importPromise(ctx, yield* source(env), loc)
       }
     }
+    case "ClassExpression":
+      return gClassExpression(ctx, n, n.id?.name ?? name ?? "")
     case "ParenthesizedExpression":
       return ctx.gexpr(n.expression, name)
     default:
@@ -215,8 +215,10 @@ export const gArguments = (ctx: CompileContext, nodes: Node[]): ((env: Env) => G
   return function* (env) {
     const list: Value[] = []
     for (const p of parts) {
-      if (p.spread) spreadInto(list, yield* p.e(env))
-      else list.push(yield* p.e(env))
+      if (p.spread) {
+        const v = yield* p.e(env)
+        spreadInto(list, v, () => spreadArgumentNotIterable(v))
+      } else list.push(yield* p.e(env))
     }
     return list
   }
@@ -245,7 +247,7 @@ const gMember = (ctx: CompileContext, n: Node, chain: boolean): GExpr => {
     const obj = yield* o(env)
     if (chain && (obj === SHORT || (optional && (obj === undefined || obj === null)))) return SHORT
     const kv = k ? yield* k(env) : key
-    return getComputed(obj, kv, loc)
+    return readComputed(obj, kv, loc)
   }
 }
 
@@ -253,7 +255,7 @@ const gCall = (ctx: CompileContext, n: Node, chain: boolean): GExpr => {
   const callee = n.callee
   if (callee.type === "Super") return unsupported(n, "`await` in a `super(...)` call", "Await the arguments first")
   const loc = ctx.loc(n)
-  const text = ctx.text(callee)
+  const text = printExpression(callee)
   const optionalCall = n.optional
   if (
     callee.type === "MemberExpression" &&
@@ -269,8 +271,11 @@ const gCall = (ctx: CompileContext, n: Node, chain: boolean): GExpr => {
     return function* (env) {
       const obj = yield* o(env)
       if (chain && (obj === SHORT || (optionalMember && (obj === undefined || obj === null)))) return SHORT
-      const kv = k ? toPropertyKey(yield* k(env)) : key
-      const f = typeof obj === "object" && obj !== null ? obj[kv] : getPrimitiveProp(obj, kv, memberLoc)
+      const f = k
+        ? readComputed(obj, yield* k(env), memberLoc)
+        : typeof obj === "object" && obj !== null
+          ? obj[key]
+          : getPrimitiveProp(obj, key, memberLoc)
       if (chain && optionalCall && (f === undefined || f === null)) return SHORT
       const a = yield* args(env)
       rt.loc = loc
@@ -296,8 +301,7 @@ const gAssignment = (ctx: CompileContext, n: Node): GExpr => {
   const target = n.left
   const op: string = n.operator
   if (target.type !== "Identifier" && target.type !== "MemberExpression") {
-    if (op !== "=") return unsupported(n, "`await` inside a destructuring assignment target", "Await the value first")
-    const bind = ctx.gpattern(target, "assign")
+    const bind = ctx.gpattern(target, "assign", n.right)
     const v = ctx.gexpr(n.right)
     return function* (env) {
       const value = yield* v(env)
@@ -347,21 +351,21 @@ const gAssignment = (ctx: CompileContext, n: Node): GExpr => {
   const v = ctx.gexpr(n.right)
   return function* (env) {
     const obj = yield* o(env)
-    const kv = k ? toPropertyKey(yield* k(env)) : key
+    const ref = memberReference(obj, k ? yield* k(env) : key, loc)
     if (op === "=") {
       const value = yield* v(env)
-      setComputed(obj, kv, value, loc)
+      ref.set(value)
       return value
     }
-    const cur = getComputed(obj, kv, loc)
+    const cur = ref.get()
     if (logical) {
       if (logicalShortCircuits(lop, cur)) return cur
       const value = yield* v(env)
-      setComputed(obj, kv, value, loc)
+      ref.set(value)
       return value
     }
     const value = f!(cur, yield* v(env))
-    setComputed(obj, kv, value, loc)
+    ref.set(value)
     return value
   }
 }
@@ -383,11 +387,11 @@ const gUpdate = (ctx: CompileContext, n: Node): GExpr => {
   const loc = ctx.loc(target)
   return function* (env) {
     const obj = yield* o(env)
-    const kv = k ? toPropertyKey(yield* k(env)) : key
-    const cur = getComputed(obj, kv, loc)
+    const ref = memberReference(obj, k ? yield* k(env) : key, loc)
+    const cur = ref.get()
     const old = typeof cur === "number" ? cur : toNumber(toPrimitive(cur, "number"))
     const next = old + delta
-    setComputed(obj, kv, next, loc)
+    ref.set(next)
     return prefix ? next : old
   }
 }
@@ -422,6 +426,7 @@ const gObjectLiteral = (ctx: CompileContext, n: Node): GExpr => {
       ctx.analysis.functions.get(p.value)!,
       staticKey === undefined ? "" : methodName(kind, staticKey),
       kind,
+      p,
     )
     return function* (env, o) {
       const key = k ? toPropertyKey(yield* k(env)) : staticKey!

@@ -5,9 +5,11 @@
  */
 import type { Node } from "../../parse.js"
 import { caught, throwValue } from "../../runtime/errors.js"
+import { GeneratorReturn } from "../../runtime/generators.js"
 import { refuel } from "../../runtime/meter.js"
 import { rt } from "../../runtime/state.js"
 import { initWriter } from "../bindings.js"
+import { gClassExpression } from "./classes.js"
 import type { CompileContext, GStmt, GWriter, Stmt } from "../context.js"
 import { gForAwaitStatement, gForInStatement, gForOfStatement, gForStatement } from "../loops.js"
 import { blockEnter, scopeEnter } from "../scopes.js"
@@ -115,8 +117,14 @@ export const gStatement = (ctx: CompileContext, n: Node, labels: string[]): GStm
       return gTryStatement(ctx, n)
     case "SwitchStatement":
       return gSwitchStatement(ctx, n)
-    case "ClassDeclaration":
-      return unsupported(n, "`await`/`yield` inside a class definition", "Compute the value before the class")
+    case "ClassDeclaration": {
+      const write = initWriter(ctx, n.id)
+      const make = gClassExpression(ctx, n, n.id.name)
+      return function* (env) {
+        write(env, yield* make(env))
+        return undefined
+      }
+    }
     default:
       return unsupported(
         n,
@@ -135,7 +143,7 @@ const gVariableDeclaration = (ctx: CompileContext, n: Node): GStmt => {
             function* (env, v) {
               w(env, v)
             })(initWriter(ctx, d.id))
-        : ctx.gpattern(d.id, "init")
+        : ctx.gpattern(d.id, "init", d.init ?? undefined)
     const v = d.init ? ctx.gexpr(d.init, d.id.type === "Identifier" ? d.id.name : undefined) : undefined
     return function* (env) {
       if (v) yield* write(env, yield* v(env))
@@ -169,6 +177,8 @@ const gTryStatement = (ctx: CompileContext, n: Node): GStmt => {
       try {
         return yield* block(env)
       } catch (e) {
+        // A generator's return() in flight is not an exception: only the finally blocks see it.
+        if (e instanceof GeneratorReturn) throw e
         const v = caught(e)
         rt.depth = rt.base
         if (handler === undefined) throw v
