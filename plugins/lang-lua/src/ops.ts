@@ -43,15 +43,15 @@ export const callError = (fn: LuaValue, desc: string, site: number) => {
 
 /** What Lua uses instead of functions a model may expect from other languages. */
 const CALL_HINTS: ReadonlyMap<string, string> = new Map([
-  ["split", "Lua strings have no split: iterate the parts with `for part in s:gmatch(\"[^,]+\") do ... end`"],
-  ["trim", "Lua strings have no trim: use `s:match(\"^%s*(.-)%s*$\")`"],
-  ["strip", "Lua strings have no strip: use `s:match(\"^%s*(.-)%s*$\")`"],
+  ["split", 'Lua strings have no split: iterate the parts with `for part in s:gmatch("[^,]+") do ... end`'],
+  ["trim", 'Lua strings have no trim: use `s:match("^%s*(.-)%s*$")`'],
+  ["strip", 'Lua strings have no strip: use `s:match("^%s*(.-)%s*$")`'],
   ["join", "Lua has no join: use `table.concat(list, separator)`"],
   ["getn", "Lua 5.4 has no table.getn: use `#t`"],
   ["startswith", "use `s:sub(1, #prefix) == prefix`"],
   ["startsWith", "use `s:sub(1, #prefix) == prefix`"],
-  ["endswith", "use `suffix == \"\" or s:sub(-#suffix) == suffix`"],
-  ["endsWith", "use `suffix == \"\" or s:sub(-#suffix) == suffix`"],
+  ["endswith", 'use `suffix == "" or s:sub(-#suffix) == suffix`'],
+  ["endsWith", 'use `suffix == "" or s:sub(-#suffix) == suffix`'],
   ["replace", "use `s:gsub(pattern, replacement)` (Lua patterns; `%` escapes)"],
   ["includes", "use `s:find(text, 1, true)` for strings, a loop for tables"],
   ["contains", "use `s:find(text, 1, true)` for strings, a loop for tables"],

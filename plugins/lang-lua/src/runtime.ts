@@ -40,6 +40,8 @@ export const rt = {
   deadline: Infinity,
   /** Source locations by id (id 0 means "unknown"). */
   locations: [undefined] as Array<Location | undefined>,
+  /** The work bound of this run: {@link MAX_STEPS}, lower only in tests (see `runWithWorkBound`). */
+  maxSteps: MAX_STEPS,
   /** Calls the program made to the host (tools, search, extensions). */
   hostCalls: 0,
   /** Where warnings go (the host's `warn`). */
@@ -69,7 +71,9 @@ export const resetRuntime = (
   locations: Array<Location | undefined>,
   deadline: number,
   warn?: (diagnostic: Diagnostic) => void,
+  maxSteps = MAX_STEPS,
 ): void => {
+  rt.maxSteps = Math.min(maxSteps, MAX_STEPS)
   rt.hostCalls = 0
   rt.warn = warn
   warned.clear()
@@ -91,10 +95,10 @@ export const locationOf = (site: number): Location | undefined => rt.locations[s
 export const meter = (site: number): void => {
   rt.spent += CHUNK - rt.budget
   rt.budget = CHUNK
-  if (rt.spent > MAX_STEPS)
+  if (rt.spent > rt.maxSteps)
     throw new LuaFatal(
       "ExecutionFailure",
-      `the program exceeded the interpreter work limit of ${MAX_STEPS.toLocaleString("en-US")} steps`,
+      `the program exceeded the interpreter work limit of ${rt.maxSteps.toLocaleString("en-US")} steps`,
       locationOf(site),
     )
   if (Date.now() > rt.deadline) throw new LuaFatal("TimeoutExceeded", "the execution timed out", locationOf(site))

@@ -11,7 +11,7 @@ import { createEnvironment } from "./lib/index.js"
 import { JSON_NULL, resetValues, tostring } from "./ops.js"
 import { ParseFailure } from "./parse.js"
 import type { Diagnostic, Location, RunOutcome, RunRequest, SandboxHost } from "./protocol.js"
-import { locationOf, MAX_CALL_DEPTH, MAX_STRING_BYTES, resetRuntime, rt, warnAt } from "./runtime.js"
+import { locationOf, MAX_CALL_DEPTH, MAX_STEPS, MAX_STRING_BYTES, resetRuntime, rt, warnAt } from "./runtime.js"
 import { utf8DecodeLenient } from "./utf8.js"
 import { LuaTable, type LuaValue } from "./value.js"
 
@@ -117,12 +117,18 @@ const resetModuleState = (): void => {
 }
 
 /** Run one Lua program. */
-export const run = (request: RunRequest, host: SandboxHost): RunOutcome => {
+export const run = (request: RunRequest, host: SandboxHost): RunOutcome => runWithWorkBound(request, host, MAX_STEPS)
+
+/**
+ * {@link run} with a lower work bound, for tests of the bound (hosts have no way to set it: the sandbox calls
+ * `run`, and a bound above {@link MAX_STEPS} is cut to it).
+ */
+export const runWithWorkBound = (request: RunRequest, host: SandboxHost, maxSteps: number): RunOutcome => {
   try {
     const program = compileProgram(request.code, host.deadline)
     resetModuleState()
     const globals = createEnvironment(request, host)
-    resetRuntime(program.locations, host.deadline, (d) => host.warn(d))
+    resetRuntime(program.locations, host.deadline, (d) => host.warn(d), maxSteps)
     const r = instantiate(program, globals)()
     const value = Array.isArray(r) ? r[0] : r
     warnAboutResult(r, value)

@@ -70,9 +70,7 @@ export const runOurs = (run, program) => {
  * V8 does not keep the sign bit of a NaN stored in an array, so `-nan` may print as `nan`.
  */
 const normalise = (output) =>
-  output
-    .replace(/(?:input:\d+: )?(attempt to perform 'n%0'|attempt to divide by zero)/g, "$1")
-    .replace(/-nan/g, "nan")
+  output.replace(/(?:input:\d+: )?(attempt to perform 'n%0'|attempt to divide by zero)/g, "$1").replace(/-nan/g, "nan")
 
 /** Run programs `from` to `from + count - 1` of `generate` under both; returns the programs whose outputs differ. */
 export const differences = (run, generate, from, count, batch = 250) => {
@@ -83,7 +81,8 @@ export const differences = (run, generate, from, count, batch = 250) => {
     const expected = runPuc(programs)
     programs.forEach((program, i) => {
       const ours = runOurs(run, program)
-      if (normalise(ours) !== normalise(expected[i])) found.push({ seed: seeds[i], program, expected: expected[i], ours })
+      if (normalise(ours) !== normalise(expected[i]))
+        found.push({ seed: seeds[i], program, expected: expected[i], ours })
     })
   }
   return found

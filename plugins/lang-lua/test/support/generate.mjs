@@ -19,26 +19,126 @@ const prng = (seed) => {
 }
 
 const INTS = [
-  "0", "1", "2", "3", "-1", "7", "10", "-7", "100", "255", "1000", "65536", "-123456", "2147483647", "-2147483648",
-  "4294967296", "9007199254740993", "math.maxinteger", "math.mininteger", "0x7fffffff", "0xff", "0x10", "-0x8",
-  "123456789012", "3",
+  "0",
+  "1",
+  "2",
+  "3",
+  "-1",
+  "7",
+  "10",
+  "-7",
+  "100",
+  "255",
+  "1000",
+  "65536",
+  "-123456",
+  "2147483647",
+  "-2147483648",
+  "4294967296",
+  "9007199254740993",
+  "math.maxinteger",
+  "math.mininteger",
+  "0x7fffffff",
+  "0xff",
+  "0x10",
+  "-0x8",
+  "123456789012",
+  "3",
 ]
 const FLOATS = [
-  "0.5", "1.5", "-2.5", "0.1", "3.0", "-0.0", "1e15", "1e100", "2^53", "2^63", "-2^63", "math.huge", "-math.huge",
-  "math.pi", "1/3", "0.0", "1e-5", "123.456", "2.0^-1074", "1e308", "7.0", "-3.75",
+  "0.5",
+  "1.5",
+  "-2.5",
+  "0.1",
+  "3.0",
+  "-0.0",
+  "1e15",
+  "1e100",
+  "2^53",
+  "2^63",
+  "-2^63",
+  "math.huge",
+  "-math.huge",
+  "math.pi",
+  "1/3",
+  "0.0",
+  "1e-5",
+  "123.456",
+  "2.0^-1074",
+  "1e308",
+  "7.0",
+  "-3.75",
 ]
 const STRINGS = [
-  '"abc"', '"10"', '"3.5"', '"0x1F"', '" 7 "', '""', '"a,b,c"', '"Hello World"', '"x"', '"-2"', '"1e2"', '"0x"',
-  '"  "', '"%d"', '"a.b"', '"ab12cd34"', '"key=val"', '"\\0z"', '"tab\\there"',
+  '"abc"',
+  '"10"',
+  '"3.5"',
+  '"0x1F"',
+  '" 7 "',
+  '""',
+  '"a,b,c"',
+  '"Hello World"',
+  '"x"',
+  '"-2"',
+  '"1e2"',
+  '"0x"',
+  '"  "',
+  '"%d"',
+  '"a.b"',
+  '"ab12cd34"',
+  '"key=val"',
+  '"\\0z"',
+  '"tab\\there"',
 ]
 const PATTERNS = [
-  '"%d+"', '"%a+"', '"(%w+)=(%w+)"', '"^%s*(.-)%s*$"', '"[aeiou]"', '"%p"', '"(.)(.)"', '"b*"', '"%f[%w]%w+"',
-  '"[^,]+"', '"(%d)(%d)"', '"%s"', '"."', '"x?y"', '"()a"', '"%bab"', '"[%a_][%w_]*"', '"a-b"', '"%x+"',
+  '"%d+"',
+  '"%a+"',
+  '"(%w+)=(%w+)"',
+  '"^%s*(.-)%s*$"',
+  '"[aeiou]"',
+  '"%p"',
+  '"(.)(.)"',
+  '"b*"',
+  '"%f[%w]%w+"',
+  '"[^,]+"',
+  '"(%d)(%d)"',
+  '"%s"',
+  '"."',
+  '"x?y"',
+  '"()a"',
+  '"%bab"',
+  '"[%a_][%w_]*"',
+  '"a-b"',
+  '"%x+"',
 ]
 const FORMATS = [
-  '"%d"', '"%5d"', '"%-5d|"', '"%05d"', '"%x"', '"%X"', '"%o"', '"%g"', '"%.3g"', '"%10.4f"', '"%.0f"', '"%e"',
-  '"%+.2e"', '"%s"', '"%10s|"', '"%-10s|"', '"%.2s"', '"%q"', '"%c"', '"%i"', '"%a"', '"%5.1f %s"', '"%%"',
-  '"%.14g"', '"%#x"', '"% d"', '"%u"',
+  '"%d"',
+  '"%5d"',
+  '"%-5d|"',
+  '"%05d"',
+  '"%x"',
+  '"%X"',
+  '"%o"',
+  '"%g"',
+  '"%.3g"',
+  '"%10.4f"',
+  '"%.0f"',
+  '"%e"',
+  '"%+.2e"',
+  '"%s"',
+  '"%10s|"',
+  '"%-10s|"',
+  '"%.2s"',
+  '"%q"',
+  '"%c"',
+  '"%i"',
+  '"%a"',
+  '"%5.1f %s"',
+  '"%%"',
+  '"%.14g"',
+  '"%#x"',
+  '"% d"',
+  '"%u"',
 ]
 const BINARY = ["+", "-", "*", "/", "//", "%", "^", "&", "|", "~", "<<", ">>", "..", "==", "~=", "<", "<=", ">", ">="]
 
@@ -68,10 +168,29 @@ export const generateProgram = (seed) => {
     if (r < 0.45) return `(${pick(["- ", "not ", "~ ", "# "])}${expr(d)})`
     if (r < 0.5) return `(${expr(d)} ${pick(["and", "or"])} ${expr(d)})`
     if (r < 0.55) return `tostring(${expr(d)})`
-    if (r < 0.6) return chance(0.5) ? `tonumber(${expr(d)})` : `tonumber(${pick(STRINGS)}, ${pick(["2", "10", "16", "36", "8"])})`
+    if (r < 0.6)
+      return chance(0.5) ? `tonumber(${expr(d)})` : `tonumber(${pick(STRINGS)}, ${pick(["2", "10", "16", "36", "8"])})`
     if (r < 0.66) return `string.format(${pick(FORMATS)}, ${expr(d)}${chance(0.3) ? `, ${expr(d)}` : ""})`
     if (r < 0.76) {
-      const f = pick(["floor", "ceil", "abs", "max", "min", "fmod", "tointeger", "type", "ult", "sqrt", "exp", "log", "modf", "sin", "cos", "deg", "rad"])
+      const f = pick([
+        "floor",
+        "ceil",
+        "abs",
+        "max",
+        "min",
+        "fmod",
+        "tointeger",
+        "type",
+        "ult",
+        "sqrt",
+        "exp",
+        "log",
+        "modf",
+        "sin",
+        "cos",
+        "deg",
+        "rad",
+      ])
       const two = ["max", "min", "fmod", "ult"].includes(f) || (f === "log" && chance(0.3))
       // V8's sin, cos and exp may differ from glibc's in the last bit for large arguments (a documented
       // difference): they get small ones.
@@ -79,7 +198,20 @@ export const generateProgram = (seed) => {
       return `math.${f}(${arg}${two ? `, ${expr(d)}` : ""})`
     }
     if (r < 0.88) {
-      const f = pick(["rep", "sub", "upper", "lower", "len", "byte", "char", "reverse", "find", "match", "gsub", "format"])
+      const f = pick([
+        "rep",
+        "sub",
+        "upper",
+        "lower",
+        "len",
+        "byte",
+        "char",
+        "reverse",
+        "find",
+        "match",
+        "gsub",
+        "format",
+      ])
       switch (f) {
         case "rep":
           return `string.rep(${expr(d)}, ${int(-1, 4)}${chance(0.3) ? `, ${pick(STRINGS)}` : ""})`
@@ -123,8 +255,7 @@ export const generateProgram = (seed) => {
       const v = pick(locals)
       return `do local ok, x = ${guarded()} if ok and x ~= nil then ${v} = x end end`
     }
-    if (r < 0.5)
-      return `if ${expr(1)} then\n${block(depth - 1, inLoop)}\nelse\n${block(depth - 1, inLoop)}\nend`
+    if (r < 0.5) return `if ${expr(1)} then\n${block(depth - 1, inLoop)}\nelse\n${block(depth - 1, inLoop)}\nend`
     if (r < 0.58) {
       const step = pick(["", ", 2", ", -1", ", 0.5", ", 3"])
       return `for i = ${int(-2, 3)}, ${int(-1, 6)}${step} do\n${block(depth - 1, true)}\nprint(i)\nend`
@@ -145,7 +276,8 @@ export const generateProgram = (seed) => {
       const l = `l${labels++}`
       return `do goto ${l}\nprint("skipped")\n::${l}:: print("after ${l}") end`
     }
-    if (r < 0.86) return `table.insert(t, ${int(1, 2) === 1 ? expr(1) : literal()}) print(#t, select("#", table.unpack(t)))`
+    if (r < 0.86)
+      return `table.insert(t, ${int(1, 2) === 1 ? expr(1) : literal()}) print(#t, select("#", table.unpack(t)))`
     if (r < 0.9) return `for k, v in ipairs(t) do print(k, ${guarded()}) if k > 3 then break end end`
     if (r < 0.93) return `print(pcall(table.concat, t, ${pick(['","', '""', '" "'])}))`
     if (r < 0.96) return `for w in string.gmatch(${pick(STRINGS)}, ${pick(PATTERNS)}) do print(w) end`

@@ -2,7 +2,7 @@
  * A synchronous in-test SandboxHost and a `runLua` helper that drives the worker's `run` directly.
  */
 import type * as Sandbox from "@codemode/core/sandbox"
-import { run } from "../../src/worker.js"
+import { run, runWithWorkBound } from "../../src/worker.js"
 
 type DataValue = Sandbox.DataValue
 type HostCall = Sandbox.HostCall
@@ -133,12 +133,16 @@ export interface LuaRun {
   readonly host: FakeHost
 }
 
-/** Run `code` with the standard tools and extensions. */
-export const runLua = (code: string, options: { deadline?: number } = {}): LuaRun => {
+/** Run `code` with the standard tools and extensions (`maxSteps` lowers the work bound, for its tests). */
+export const runLua = (code: string, options: { deadline?: number; maxSteps?: number } = {}): LuaRun => {
   const host = new FakeHost(options.deadline ?? Date.now() + 60_000)
-  const outcome = run(
-    { code, tools: toolShape, extensions, limits: { timeoutMs: 60_000, maxToolCalls: 128, maxOutputBytes: 65_536 } },
-    host,
-  )
+  const request = {
+    code,
+    tools: toolShape,
+    extensions,
+    limits: { timeoutMs: 60_000, maxToolCalls: 128, maxOutputBytes: 65_536 },
+  }
+  const outcome =
+    options.maxSteps === undefined ? run(request, host) : runWithWorkBound(request, host, options.maxSteps)
   return { outcome, host }
 }

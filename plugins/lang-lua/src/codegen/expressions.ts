@@ -1,0 +1,376 @@
+/**
+ * Expressions: each compiles to a JS expression that evaluates its operands in PUC Lua's order and inlines the
+ * operation's common case (numbers, table fields, the array part), calling an intrinsic for the rest.
+ */
+import type { Node } from "luaparse"
+import { ABSENT } from "../lib/absent.js"
+import { arith, Op } from "../numbers.js"
+import type { LuaValue } from "../value.js"
+import { ARITH_OPS, COMPARISONS, Emitter, type Held, NOT_CONSTANT, type SelfName, seq } from "./emit.js"
+
+/** The expression half of the generator; statements.ts adds statements and functions. */
+export abstract class Expressions extends Emitter {
+  /** An expression in a single-value position. */
+  protected expr(node: Node): string {
+    this.tick()
+    switch (node.type) {
+      case "NilLiteral":
+      case "BooleanLiteral":
+      case "NumericLiteral":
+      case "StringLiteral":
+        return this.literal(this.constant(node) as LuaValue)
+      case "VarargLiteral":
+        return "va[0]"
+      case "FunctionDeclaration":
+        return this.closure(node)
+      case "Identifier":
+        return this.name(node)
+      case "MemberExpression":
+        return this.field(this.expr(node.base), node.identifier.name, this.site(node), this.describe(node.base))
+      case "IndexExpression":
+        return this.indexExpression(node)
+      case "CallExpression":
+      case "StringCallExpression":
+      case "TableCallExpression":
+        return this.call(node, true)
+      case "TableConstructorExpression":
+        return this.table(node)
+      case "LogicalExpression":
+        return this.logical(node)
+      case "BinaryExpression":
+        return this.binary(node)
+      case "UnaryExpression":
+        return this.unary(node)
+      default:
+        return this.fail(node, `unsupported expression ${node.type}`)
+    }
+  }
+
+  /** An expression in a multi-value position (the caller checked {@link isMulti}): one value or a JS array. */
+  protected multi(node: Node): string {
+    if (node.type === "VarargLiteral") return "va"
+    return this.call(node, false)
+  }
+
+  /** An expression list as a fresh JS array (the last expression may contribute several values). */
+  protected list(nodes: ReadonlyArray<Node>, ownParen = -1): string {
+    const last = nodes.length - 1
+    const tail = last >= 0 && this.isMulti(nodes[last], last === 0 ? ownParen : -1)
+    const fixed = (tail ? nodes.slice(0, last) : nodes).map((n) => this.expr(n))
+    if (!tail) return `[${fixed.join(", ")}]`
+    return `$spread([${fixed.join(", ")}], ${this.multi(nodes[last])})`
+  }
+
+  protected name(node: Node): string {
+    const r = this.use(node)
+    if (r.kind !== "global") return this.local(r.v)
+    const name = node.name as string
+    const absent = ABSENT.get(name)
+    if (absent !== undefined) return `$absentGlobal(G${this.prop(name)}, ${this.k(absent)}, ${this.site(node)})`
+    return `G${this.prop(name)}`
+  }
+
+  /** `base.name` for generated base code. */
+  protected field(base: string, name: string, site: number, desc: string): string {
+    const t = this.temp()
+    const h = this.temp()
+    const v = this.temp()
+    return `((${t} = ${base}) instanceof $LuaTable && (${h} = ${t}.fields) !== undefined && (${v} = ${h}${this.prop(name)}) !== undefined ? ${v} : $fieldMiss(${t}, ${this.k(name)}, ${site}, ${this.k(desc)}))`
+  }
+
+  protected indexExpression(node: Node): string {
+    const site = this.site(node)
+    const desc = this.describe(node.base)
+    const k = this.constant(node.index)
+    if (typeof k === "string") return this.field(this.expr(node.base), k, site, desc)
+    const t = this.temp()
+    const i = this.temp()
+    if (typeof k === "number" && Number.isSafeInteger(k) && k >= 1 && k <= 2 ** 31)
+      return `((${t} = ${this.expr(node.base)}) instanceof $LuaTable && ${k - 1} < ${t}.arr.length ? ${t}.arr[${k - 1}] : $indexAny(${t}, ${k}, ${site}, ${this.k(desc)}))`
+    const obj = this.hold(node.base)
+    const key = this.hold(node.index)
+    const o = obj.ref
+    return `(${[obj.setup, key.setup]
+      .filter((x) => x !== "")
+      .map((x) => x + ", ")
+      .join(
+        "",
+      )}${o} instanceof $LuaTable && typeof ${key.ref} === "number" && (${i} = ${key.ref} - 1) >>> 0 === ${i} && ${i} < ${o}.arr.length ? ${o}.arr[${i}] : $indexAny(${o}, ${key.ref}, ${site}, ${this.k(desc)}))`
+  }
+
+  /**
+   * A call. `single` truncates the results to one value; otherwise the raw result (one value or a JS array) is
+   * the expression's value. Lua evaluates the callee, then the arguments, then calls: values that a call in the
+   * arguments could change are held in temporaries first.
+   */
+  protected call(node: Node, single: boolean): string {
+    const site = this.site(node)
+    let argNodes: ReadonlyArray<Node>
+    let ownParen = -1
+    if (node.type === "StringCallExpression") argNodes = [node.argument]
+    else if (node.type === "TableCallExpression") argNodes = [node.arguments]
+    else {
+      argNodes = node.arguments
+      ownParen = this.parens.after(node.base.range[1])
+    }
+    const base: Node = node.base
+    const last = argNodes.length - 1
+    const spread = last >= 0 && this.isMulti(argNodes[last], last === 0 ? ownParen : -1)
+    let code: string
+    if (base.type === "MemberExpression" && base.indexer === ":")
+      code = this.methodCall(base, argNodes, spread, ownParen, site)
+    else {
+      const desc = this.k(this.describe(base))
+      const callee = this.copy(base)
+      if (spread) {
+        const a = this.temp()
+        code = seq(
+          callee.setup,
+          `${a} = ${this.list(argNodes, ownParen)}`,
+          `rt.site = ${site}`,
+          `typeof ${callee.ref} === "function" ? ${callee.ref}.apply(undefined, ${a}) : $callFail(${callee.ref}, ${desc}, ${site})`,
+        )
+      } else {
+        const args = argNodes.map((a) => this.copy(a))
+        code = seq(
+          callee.setup,
+          ...args.map((a) => a.setup),
+          `rt.site = ${site}`,
+          `typeof ${callee.ref} === "function" ? ${callee.ref}(${args.map((a) => a.ref).join(", ")}) : $callFail(${callee.ref}, ${desc}, ${site})`,
+        )
+      }
+    }
+    return single ? `$first(${code})` : code
+  }
+
+  protected methodCall(
+    base: Node,
+    argNodes: ReadonlyArray<Node>,
+    spread: boolean,
+    ownParen: number,
+    site: number,
+  ): string {
+    const name = base.identifier.name as string
+    const desc = this.k(` (method '${name}')`)
+    const o = this.temp()
+    const h = this.temp()
+    const fn = this.temp()
+    const lookup = `${o} = ${this.expr(base.base)}, ${fn} = ${o} instanceof $LuaTable && (${h} = ${o}.fields) !== undefined && (${fn} = ${h}${this.prop(name)}) !== undefined ? ${fn} : $method(${o}, ${this.k(name)}, ${site}, ${this.k(this.describe(base.base))})`
+    if (spread) {
+      const a = this.temp()
+      return seq(
+        lookup,
+        `${a} = ${this.list(argNodes, ownParen)}`,
+        `${a}.unshift(${o})`,
+        `rt.site = ${site}`,
+        `typeof ${fn} === "function" ? ${fn}.apply(undefined, ${a}) : $callFail(${fn}, ${desc}, ${site})`,
+      )
+    }
+    const args = argNodes.map((a) => this.copy(a))
+    return seq(
+      lookup,
+      ...args.map((a) => a.setup),
+      `rt.site = ${site}`,
+      `typeof ${fn} === "function" ? ${fn}(${[o, ...args.map((a) => a.ref)].join(", ")}) : $callFail(${fn}, ${desc}, ${site})`,
+    )
+  }
+
+  protected table(node: Node): string {
+    const fields: ReadonlyArray<Node> = node.fields
+    const site = this.site(node)
+    if (fields.length === 0) return "new $LuaTable()"
+    const positional = fields.filter((x) => x.type === "TableValue")
+    if (positional.length === fields.length) return `$arrayTable(${this.list(positional.map((x) => x.value))}, ${site})`
+    const names = fields.map((x) => (x.type === "TableKeyString" ? (x.key.name as string) : ""))
+    if (
+      positional.length === 0 &&
+      fields.every((x) => x.type === "TableKeyString") &&
+      new Set(names).size === names.length
+    ) {
+      // A record with distinct names: fill the string-keyed part directly, skipping nil values.
+      const o = this.temp()
+      const count = this.temp()
+      const v = this.temp()
+      const parts = fields.map((x, i) => {
+        const p = this.prop(names[i])
+        const c = this.constant(x.value)
+        if (c !== NOT_CONSTANT) return c === undefined ? "" : `${o}${p} = ${this.literal(c)}, ${count}++`
+        return `(${v} = ${this.expr(x.value)}) !== undefined && (${o}${p} = ${v}, ${count}++)`
+      })
+      return seq(`${o} = new $Fields()`, `${count} = 0`, ...parts, `$recordTable(${o}, ${count})`)
+    }
+    // General: keyed fields in order, positional items collected and stored last (as Lua's SETLIST does).
+    const t = this.temp()
+    const items = this.temp()
+    const parts = fields.map((x, i) => {
+      if (x.type === "TableKeyString") return `$tableSet(${t}, ${this.k(x.key.name)}, ${this.expr(x.value)}, ${site})`
+      if (x.type === "TableKey") {
+        const key = this.holdCode(this.expr(x.key))
+        return `${key.setup}, $tableSet(${t}, ${key.ref}, ${this.expr(x.value)}, ${site})`
+      }
+      if (i === fields.length - 1 && this.isMulti(x.value)) return `$spread(${items}, ${this.multi(x.value)})`
+      return `${items}.push(${this.expr(x.value)})`
+    })
+    return seq(`${t} = new $LuaTable()`, `${items} = []`, ...parts, `$tableItems(${t}, ${items}, ${site})`)
+  }
+
+  protected logical(node: Node): string {
+    const t = this.temp()
+    const a = this.expr(node.left)
+    const b = this.expr(node.right)
+    return node.operator === "and"
+      ? `((${t} = ${a}) === undefined || ${t} === false ? ${t} : ${b})`
+      : `((${t} = ${a}) !== undefined && ${t} !== false ? ${t} : ${b})`
+  }
+
+  /** A condition, as a JS boolean expression. */
+  protected test(node: Node): string {
+    if (node.type === "BinaryExpression" && COMPARISONS.has(node.operator)) return this.comparison(node)
+    if (node.type === "UnaryExpression" && node.operator === "not") return `!${this.test(node.argument)}`
+    if (node.type === "LogicalExpression")
+      return `(${this.test(node.left)} ${node.operator === "and" ? "&&" : "||"} ${this.test(node.right)})`
+    const c = this.constant(node)
+    if (c !== NOT_CONSTANT) return c === undefined || c === false ? "false" : "true"
+    const v = this.hold(node)
+    return seq(v.setup, `${v.ref} !== undefined && ${v.ref} !== false`)
+  }
+
+  /** Both operands of a binary operator, each evaluated once, left first (`copied` for concatenation). */
+  protected operands(node: Node, copied = false): [string, Held, Held] {
+    const a = copied ? this.copy(node.left) : this.hold(node.left)
+    const b = copied ? this.copy(node.right) : this.hold(node.right)
+    return [a.setup === "" && b.setup === "" ? "" : [a.setup, b.setup].filter((x) => x !== "").join(", "), a, b]
+  }
+
+  protected comparison(node: Node): string {
+    const op = node.operator as string
+    const site = this.site(node)
+    const [setup, a, b] = this.operands(node)
+    const ca = this.constant(node.left)
+    const cb = this.constant(node.right)
+    if (op === "==" || op === "~=") {
+      const identity = [ca, cb].some(
+        (c) => c !== NOT_CONSTANT && (c === undefined || typeof c === "string" || typeof c === "boolean"),
+      )
+      const eq = identity ? `${a.ref} === ${b.ref}` : `$luaEq(${a.ref}, ${b.ref})`
+      return seq(setup, op === "==" ? eq : `!(${eq})`)
+    }
+    const numeric = (c: LuaValue | typeof NOT_CONSTANT, ref: string) =>
+      typeof c === "number" ? "" : `typeof ${ref} === "number"`
+    const checks = [numeric(ca, a.ref), numeric(cb, b.ref)].filter((x) => x !== "").join(" && ") || "true"
+    const slow =
+      op === "<"
+        ? `$lessThan(${a.ref}, ${b.ref}, ${site})`
+        : op === "<="
+          ? `$lessEqual(${a.ref}, ${b.ref}, ${site})`
+          : op === ">"
+            ? `$lessThan(${b.ref}, ${a.ref}, ${site})`
+            : `$lessEqual(${b.ref}, ${a.ref}, ${site})`
+    return seq(setup, `${checks} ? ${a.ref} ${op} ${b.ref} : ${slow}`)
+  }
+
+  protected binary(node: Node): string {
+    const op = node.operator as string
+    if (COMPARISONS.has(op)) return this.comparison(node)
+    if (op === "..") return this.concat(node)
+    const code = ARITH_OPS.get(op)
+    if (code === undefined) return this.fail(node, `unsupported operator ${op}`)
+    const site = this.site(node)
+    const [setup, a, b] = this.operands(node)
+    const slow = `$arith(${code}, ${a.ref}, ${b.ref}, ${site}, ${this.k(this.describe(node.left))}, ${this.k(this.describe(node.right))})`
+    const ca = this.constant(node.left)
+    const cb = this.constant(node.right)
+    const numbers =
+      [
+        typeof ca === "number" ? "" : `typeof ${a.ref} === "number"`,
+        typeof cb === "number" ? "" : `typeof ${b.ref} === "number"`,
+      ]
+        .filter((x) => x !== "")
+        .join(" && ") || "true"
+    const int32 = `${numbers} && (${a.ref} | 0) === ${a.ref} && (${b.ref} | 0) === ${b.ref}`
+    switch (code) {
+      case Op.Add:
+        return seq(setup, `${numbers} ? $addNN(${a.ref}, ${b.ref}) : ${slow}`)
+      case Op.Sub:
+        return seq(setup, `${numbers} ? $subNN(${a.ref}, ${b.ref}) : ${slow}`)
+      case Op.Mul:
+        return seq(setup, `${numbers} ? $mulNN(${a.ref}, ${b.ref}) : ${slow}`)
+      case Op.Div:
+        return seq(setup, `${numbers} ? $divNN(${a.ref}, ${b.ref}) : ${slow}`)
+      case Op.Pow:
+        return seq(setup, `${numbers} ? $powNN(${a.ref}, ${b.ref}) : ${slow}`)
+      case Op.Mod:
+      case Op.IDiv: {
+        const r = this.temp()
+        const fn = code === Op.Mod ? "$modNN" : "$idivNN"
+        return seq(setup, `${numbers} && (${r} = ${fn}(${a.ref}, ${b.ref})) !== undefined ? ${r} : ${slow}`)
+      }
+      case Op.BAnd:
+        return seq(setup, `${int32} ? ${a.ref} & ${b.ref} : ${slow}`)
+      case Op.BOr:
+        return seq(setup, `${int32} ? ${a.ref} | ${b.ref} : ${slow}`)
+      case Op.BXor:
+        return seq(setup, `${int32} ? ${a.ref} ^ ${b.ref} : ${slow}`)
+      default:
+        return seq(setup, slow)
+    }
+  }
+
+  /** `a .. b .. c`: right-associative chains are flattened and concatenated in one go. */
+  protected concat(node: Node): string {
+    const operands: Array<Node> = []
+    let n: Node = node
+    for (;;) {
+      operands.push(n.left)
+      const right: Node = n.right
+      if (right.type !== "BinaryExpression" || right.operator !== ".." || this.parens.isParenthesised(right)) {
+        operands.push(right)
+        break
+      }
+      n = right
+    }
+    const site = this.site(node)
+    const descs = operands.map((o) => this.describe(o))
+    if (operands.length === 2) {
+      const [setup, a, b] = this.operands(
+        { type: "BinaryExpression", left: operands[0], right: operands[1] } as Node,
+        true,
+      )
+      return seq(
+        setup,
+        `typeof ${a.ref} === "string" && typeof ${b.ref} === "string" ? $cat(${a.ref}, ${b.ref}, ${site}) : $concatPair(${a.ref}, ${b.ref}, ${site}, ${this.k(descs[0])}, ${this.k(descs[1])})`,
+      )
+    }
+    return `$concatMany([${operands.map((o) => this.expr(o)).join(", ")}], ${this.k(descs)}, ${site})`
+  }
+
+  protected unary(node: Node): string {
+    const op = node.operator as string
+    if (op === "not") return `!${this.test(node.argument)}`
+    const site = this.site(node)
+    if (op === "-" && node.argument.type === "NumericLiteral")
+      return this.literal(arith(Op.Unm, this.number(node.argument), 0, site))
+    const v = this.hold(node.argument)
+    const d = this.k(this.describe(node.argument))
+    switch (op) {
+      case "-":
+        return seq(
+          v.setup,
+          `typeof ${v.ref} === "number" ? (Number.isSafeInteger(${v.ref}) ? 0 - ${v.ref} : -${v.ref}) : $arith(${Op.Unm}, ${v.ref}, ${v.ref}, ${site}, ${d}, ${d})`,
+        )
+      case "#":
+        return seq(
+          v.setup,
+          `${v.ref} instanceof $LuaTable ? (${v.ref}.arr.length > 0 ? ${v.ref}.arr.length : $objectLength(${v.ref}, ${site})) : typeof ${v.ref} === "string" ? ${v.ref}.length : $length(${v.ref}, ${site}, ${d})`,
+        )
+      default:
+        return seq(
+          v.setup,
+          `typeof ${v.ref} === "number" && (${v.ref} | 0) === ${v.ref} ? ~${v.ref} : $arith(${Op.BNot}, ${v.ref}, ${v.ref}, ${site}, ${d}, ${d})`,
+        )
+    }
+  }
+
+  /** A function literal as a JS function expression (see statements.ts). */
+  protected abstract closure(node: Node, self?: SelfName): string
+}

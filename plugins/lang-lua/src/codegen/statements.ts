@@ -1,0 +1,487 @@
+/**
+ * Statements, blocks and functions: Lua locals become JS `let` variables (fresh per loop iteration, as in Lua),
+ * loops become labeled JS loops charged at every back-edge, gotos follow the plan of gotos.ts, and a function's tail
+ * call to itself reuses its frame.
+ */
+import type { Chunk, Node } from "luaparse"
+import type { BlockPlan, Interval } from "../gotos.js"
+import { INTRINSICS } from "../intrinsics.js"
+import { MAX_CALL_DEPTH } from "../runtime.js"
+import type { VarInfo } from "../scope.js"
+import { type BlockCtx, charge, type Held, type SelfName } from "./emit.js"
+import { Expressions } from "./expressions.js"
+
+/** The code generator: `program(chunk)` is the source of the program's factory. */
+export class Generator extends Expressions {
+  /** The factory's source: binds the intrinsics and constants, returns the main function. */
+  program(chunk: Chunk): string {
+    const main = this.functionBody([], true, chunk.body)
+    // Bind only the intrinsics the program uses: small programs compile faster with a short prelude.
+    const used = new Set(main.match(/\$[A-Za-z]+/g))
+    const intrinsics = [
+      "rt = $.rt",
+      ...Object.keys(INTRINSICS)
+        .filter((name) => used.has(`$${name}`))
+        .map((name) => `$${name} = $.${name}`),
+    ].join(", ")
+    const constants = this.constants.map((_, i) => `k${i} = K[${i}]`)
+    return [
+      '"use strict";',
+      `const ${intrinsics};`,
+      constants.length > 0 ? `const ${constants.join(", ")};` : "",
+      `return (${main});`,
+    ].join("\n")
+  }
+
+  /**
+   * A Lua function as a JS function expression. A fixed-parameter function whose parameters no closure captures,
+   * and whose body calls itself in a tail position, runs its body in a loop: such a call reassigns the parameters and
+   * starts the next pass, so it does not grow the call depth (other calls are unchanged).
+   */
+  protected functionBody(
+    params: Array<VarInfo>,
+    vararg: boolean,
+    body: ReadonlyArray<Node>,
+    self: SelfName | undefined = undefined,
+  ): string {
+    const outerFn = this.fn
+    const outerBlock = this.block
+    const names = params.map((p) => this.local(p))
+    const loopable = self !== undefined && !vararg && params.every((p) => !p.captured)
+    const jsName = `F${this.uid()}`
+    this.fn = {
+      temps: 0,
+      maxTemps: 0,
+      loops: [],
+      self,
+      loop: loopable ? { name: jsName, params: names } : undefined,
+      looped: false,
+    }
+    this.block = undefined
+    if (vararg) names.push("...va")
+    let code = this.blockOf(body)
+    if (this.fn.looped) code = `T${jsName}: for (;;) {\n${code}\nrt.depth--;\nreturn $EMPTY;\n}`
+    const temps = Array.from({ length: this.fn.maxTemps }, (_, i) => `t${i}`)
+    this.fn = outerFn
+    this.block = outerBlock
+    return [
+      `function ${jsName}(${names.join(", ")}) {`,
+      `if (++rt.depth > ${MAX_CALL_DEPTH}) throw $callDepthError(rt.site);`,
+      "$callSites[rt.depth] = rt.site;",
+      "if (--rt.budget <= 0) $meter(rt.site);",
+      temps.length > 0 ? `let ${temps.join(", ")};` : "",
+      code,
+      "rt.depth--;",
+      "return $EMPTY;",
+      "}",
+    ].join("\n")
+  }
+
+  protected closure(node: Node, self?: SelfName): string {
+    const info = this.resolved.functions.get(node)!
+    const params: Array<VarInfo> = []
+    const selfParam = this.resolved.selfParams.get(node)
+    if (selfParam !== undefined) params.push(selfParam)
+    for (const p of node.parameters as ReadonlyArray<Node>) if (p.type === "Identifier") params.push(this.decl(p))
+    const code = `(${this.functionBody(params, info.vararg, node.body, selfParam === undefined ? self : undefined)})`
+    // A closure keeps the cells of the locals it captures as they are when it is made (see gotos.ts).
+    const cells = [...info.free].filter((v) => this.gotos.cells.has(v)).map((v) => this.binding(v))
+    if (cells.length === 0) return code
+    return `((${cells.join(", ")}) => ${code})(${cells.join(", ")})`
+  }
+
+  /**
+   * `return f(args)` where `f` may be the running function itself: when it is, the arguments become the parameters
+   * and the body starts again (no new frame, no deeper call depth); otherwise an ordinary call. Undefined when the
+   * statement is not such a call.
+   */
+  protected tailCall(node: Node): string | undefined {
+    const fn = this.fn
+    const loop = fn.loop
+    const self = fn.self
+    if (loop === undefined || self === undefined) return undefined
+    if (node.type !== "CallExpression" && node.type !== "StringCallExpression" && node.type !== "TableCallExpression")
+      return undefined
+    if (this.parens.isParenthesised(node)) return undefined
+    const base: Node = node.base
+    if (base.type !== "Identifier") return undefined
+    const r = this.use(base)
+    const named = "v" in self ? r.kind !== "global" && r.v === self.v : r.kind === "global" && base.name === self.global
+    if (!named) return undefined
+    const argNodes: ReadonlyArray<Node> =
+      node.type === "StringCallExpression"
+        ? [node.argument]
+        : node.type === "TableCallExpression"
+          ? [node.arguments]
+          : node.arguments
+    const ownParen = node.type === "CallExpression" ? this.parens.after(base.range![1]) : -1
+    const last = argNodes.length - 1
+    if (last >= 0 && this.isMulti(argNodes[last], last === 0 ? ownParen : -1)) return undefined
+    fn.looped = true
+    const site = this.site(node)
+    const callee = this.copy(base)
+    const args = argNodes.map((a) => this.copy(a))
+    const assign = loop.params.map((p, i) => `${p} = ${i < args.length ? args[i].ref : "undefined"};`)
+    const r2 = this.temp()
+    return [
+      ...[callee.setup, ...args.map((a) => a.setup)].filter((x) => x !== "").map((x) => `${x};`),
+      `if (${callee.ref} === ${loop.name}) {`,
+      ...assign,
+      `${charge(site)} continue T${loop.name};`,
+      "}",
+      `rt.site = ${site};`,
+      `${r2} = typeof ${callee.ref} === "function" ? ${callee.ref}(${args.map((a) => a.ref).join(", ")}) : $callFail(${callee.ref}, ${this.k(this.describe(base))}, ${site});`,
+      "rt.depth--;",
+      `return ${r2};`,
+    ].join("\n")
+  }
+
+  /** A block's statements; `tail` is code to run at its end, inside the scope of its locals. */
+  protected blockOf(body: ReadonlyArray<Node>, tail = ""): string {
+    const plan = this.gotos.blocks.get(body)
+    const ctx: BlockCtx = { parent: this.block, plan, index: 0, hoisted: [] }
+    this.block = ctx
+    const codes = body.map((s, i) => {
+      ctx.index = i
+      return this.statement(s)
+    })
+    this.block = ctx.parent
+    if (plan === undefined) return codes.join("\n") + (tail === "" ? "" : "\n" + tail)
+    if (plan.layout === "nested") return this.nested(plan.intervals, codes, tail)
+    return this.dispatch(ctx, plan, codes, tail, body)
+  }
+
+  /**
+   * A block whose gotos cannot be expressed by nesting: `switch` on the jump target inside a loop, re-entered by
+   * `continue`. Its locals live outside the loop (those in cells get a new cell at each declaration).
+   */
+  protected dispatch(ctx: BlockCtx, plan: BlockPlan, codes: Array<string>, tail: string, body: ReadonlyArray<Node>) {
+    const cases = codes.map((code, i) => (body[i].type === "LabelStatement" ? `case ${i + 1}:` : code))
+    return [
+      ctx.hoisted.length > 0 ? `let ${ctx.hoisted.map(({ v }) => this.binding(v)).join(", ")};` : "",
+      `let ${plan.pc} = 0;`,
+      `${plan.loop}: for (;;) {`,
+      `switch (${plan.pc}) {`,
+      "case 0:",
+      ...cases,
+      "}",
+      tail,
+      "break;",
+      "}",
+    ].join("\n")
+  }
+
+  /** Wrap a block's statements in the intervals of its goto plan (see gotos.ts), innermost last. */
+  protected nested(intervals: ReadonlyArray<Interval>, codes: Array<string>, tail: string): string {
+    const used = new Set<Interval>()
+    const emit = (lo: number, hi: number, withTail: boolean): string => {
+      const out: Array<string> = []
+      let i = lo
+      let tailDone = false
+      while (i < hi) {
+        let outer: Interval | undefined
+        for (const iv of intervals)
+          if (!used.has(iv) && iv.start === i && iv.end <= hi && (outer === undefined || iv.end > outer.end)) outer = iv
+        if (outer === undefined) {
+          out.push(codes[i])
+          i++
+          continue
+        }
+        used.add(outer)
+        const innerTail = withTail && outer.end === hi && outer.close !== "}"
+        out.push(outer.open, emit(i, outer.end, innerTail), outer.close)
+        if (innerTail) tailDone = true
+        i = outer.end
+      }
+      if (withTail && !tailDone) out.push(tail)
+      return out.join("\n")
+    }
+    return emit(0, codes.length, tail !== "")
+  }
+
+  protected statement(s: Node): string {
+    this.tick()
+    this.fn.temps = 0
+    switch (s.type) {
+      case "LocalStatement":
+        return this.localStatement(s)
+      case "AssignmentStatement":
+        return this.assignment(s)
+      case "CallStatement":
+        return `${this.call(s.expression, false)};`
+      case "FunctionDeclaration":
+        return this.functionStatement(s)
+      case "ReturnStatement":
+        return this.returnStatement(s)
+      case "IfStatement":
+        return this.ifStatement(s)
+      case "WhileStatement": {
+        const label = `L${this.uid()}`
+        const test = this.test(s.condition)
+        const site = this.site(s)
+        this.fn.loops.push(label)
+        const body = this.blockOf(s.body)
+        this.fn.loops.pop()
+        return `${label}: while (${test}) {\n${charge(site)}\n${body}\n}`
+      }
+      case "RepeatStatement": {
+        const label = `L${this.uid()}`
+        const site = this.site(s)
+        this.fn.loops.push(label)
+        // The condition sees the body's locals: it runs at the end of the body's block.
+        const body = this.blockOf(s.body, `if (${this.test(s.condition)}) break ${label};`)
+        this.fn.loops.pop()
+        return `${label}: for (;;) {\n${charge(site)}\n${body}\n}`
+      }
+      case "DoStatement":
+        return `{\n${this.blockOf(s.body)}\n}`
+      case "ForNumericStatement":
+        return this.forNumeric(s)
+      case "ForGenericStatement":
+        return this.forGeneric(s)
+      case "BreakStatement": {
+        const loop = this.fn.loops[this.fn.loops.length - 1]
+        if (loop === undefined) this.fail(s, "break outside a loop")
+        return `break ${loop};`
+      }
+      case "GotoStatement":
+        return this.gotoStatement(s)
+      case "LabelStatement":
+        return ""
+      default:
+        return this.fail(s, `unsupported statement ${s.type}`)
+    }
+  }
+
+  protected gotoStatement(s: Node): string {
+    const { label, plan, forward } = this.gotos.targets.get(s)!
+    const jump = plan.layout === "dispatch" ? `${plan.pc} = ${label.index + 1}; continue ${plan.loop};` : undefined
+    if (forward) return jump ?? `break F${label.uid};`
+    return `${charge(this.site(s))} ${jump ?? `continue B${label.uid};`}`
+  }
+
+  protected localStatement(s: Node): string {
+    const vars: Array<VarInfo> = s.variables.map((v: Node) => this.decl(v))
+    const init: ReadonlyArray<Node> = s.init
+    const values = this.adjusted(init, vars.length)
+    return `${values.setup}${this.declare(vars)}${vars.map((v, i) => this.initLocal(v, values.refs[i])).join(", ")};`
+  }
+
+  /** The start of a declaration of the block's new locals: `let `, or nothing when a dispatch block hoists them. */
+  protected declare(vars: Array<VarInfo>): string {
+    const block = this.block
+    if (block?.plan?.layout !== "dispatch") return "let "
+    for (const v of vars) block.hoisted.push({ v, at: block.index })
+    return ""
+  }
+
+  /**
+   * Evaluate an expression list adjusted to exactly `n` values: `setup` statements run first (in order), then
+   * `refs[i]` reads value `i` (for more than one value, from a temporary). Extra expressions are evaluated for their
+   * effects.
+   */
+  protected adjusted(nodes: ReadonlyArray<Node>, n: number): { setup: string; refs: Array<string> } {
+    const last = nodes.length - 1
+    const multiTail = last >= 0 && last < n - 1 && this.isMulti(nodes[last])
+    const refs: Array<string> = []
+    let setup = ""
+    if (n === 1 && nodes.length === 1) refs.push(this.expr(nodes[0]))
+    else
+      nodes.forEach((node, i) => {
+        if (i === last && multiTail) {
+          const r = this.temp()
+          setup += `${r} = ${this.multi(node)};\n`
+          for (let j = 0; last + j < n; j++) refs.push(`$nth(${r}, ${j})`)
+          return
+        }
+        const code = this.expr(node)
+        if (i >= n) setup += `${code};\n`
+        else {
+          const t = this.temp()
+          setup += `${t} = ${code};\n`
+          refs.push(t)
+        }
+      })
+    while (refs.length < n) refs.push("undefined")
+    return { setup, refs }
+  }
+
+  protected assignment(s: Node): string {
+    const targets: ReadonlyArray<Node> = s.variables
+    const init: ReadonlyArray<Node> = s.init
+    if (targets.length === 1 && init.length === 1) return this.store(targets[0], this.expr(init[0]), false)
+    // General case: evaluate the targets' tables and keys, then the values, then assign from the last. A local
+    // table or key is read when storing, unless another target assigns that local (then, as PUC Lua does, its value
+    // is copied first).
+    const assigned = new Set(
+      targets.flatMap((t) => {
+        const r = t.type === "Identifier" ? this.use(t) : undefined
+        return r !== undefined && r.kind !== "global" ? [r.v] : []
+      }),
+    )
+    const operand = (node: Node): Held => {
+      const r = node.type === "Identifier" ? this.use(node) : undefined
+      return r !== undefined && r.kind === "local" && assigned.has(r.v)
+        ? this.holdCode(this.expr(node))
+        : this.hold(node)
+    }
+    const parts: Array<string> = []
+    const refs = targets.map((t) => {
+      if (t.type === "Identifier") return { t, obj: "", key: "" }
+      const obj = operand(t.base)
+      if (obj.setup !== "") parts.push(`${obj.setup};`)
+      if (t.type === "MemberExpression") return { t, obj: obj.ref, key: this.literal(t.identifier.name) }
+      const key = operand(t.index)
+      if (key.setup !== "") parts.push(`${key.setup};`)
+      return { t, obj: obj.ref, key: key.ref }
+    })
+    const values = this.adjusted(init, targets.length)
+    parts.push(values.setup)
+    const stores: Array<string> = []
+    for (let i = refs.length - 1; i >= 0; i--) {
+      const { t, obj, key } = refs[i]
+      if (t.type === "Identifier") stores.push(this.store(t, values.refs[i], true))
+      else stores.push(`$setAny(${obj}, ${key}, ${values.refs[i]}, ${this.site(t)}, ${this.k(this.describe(t.base))});`)
+    }
+    return parts.join("\n") + "\n" + stores.join("\n")
+  }
+
+  /** Store already generated value code into a target; `held` says the value is a temporary or constant. */
+  protected store(t: Node, value: string, held: boolean): string {
+    if (t.type === "Identifier") {
+      const r = this.use(t)
+      if (r.kind !== "global") return `${this.local(r.v)} = ${value};`
+      const name = t.name as string
+      const site = this.site(t)
+      const v = held ? value : this.temp()
+      const setup = held ? "" : `${v} = ${value};\n`
+      const p = this.prop(name)
+      return `${setup}if (${v} !== undefined && G${p} !== undefined) G${p} = ${v}; else $setGlobal(GT, ${this.k(name)}, ${v}, ${site});`
+    }
+    // Lua evaluates the table and key expressions, then the value; a local table or key is read when storing.
+    const site = this.site(t)
+    const desc = this.k(this.describe(t.base))
+    const obj = this.hold(t.base)
+    const o = obj.ref
+    const lines = obj.setup === "" ? [] : [`${obj.setup};`]
+    if (t.type === "MemberExpression") {
+      const name = t.identifier.name as string
+      const v = this.temp()
+      const h = this.temp()
+      const p = this.prop(name)
+      return [
+        ...lines,
+        `${v} = ${value};`,
+        `if (${o} instanceof $LuaTable && (${h} = ${o}.fields) !== undefined && ${h}${p} !== undefined && ${v} !== undefined) ${h}${p} = ${v};`,
+        `else $setField(${o}, ${this.k(name)}, ${v}, ${site}, ${desc});`,
+      ].join("\n")
+    }
+    const index = this.hold(t.index)
+    const key = index.ref
+    if (index.setup !== "") lines.push(`${index.setup};`)
+    const v = this.temp()
+    const i = this.temp()
+    return [
+      ...lines,
+      `${v} = ${value};`,
+      `if (${o} instanceof $LuaTable && typeof ${key} === "number" && (${i} = ${key} - 1) >>> 0 === ${i} && ${i} < ${o}.arr.length && ${v} !== undefined) ${o}.arr[${i}] = ${v};`,
+      `else $setAny(${o}, ${key}, ${v}, ${site}, ${desc});`,
+    ].join("\n")
+  }
+
+  protected functionStatement(s: Node): string {
+    const id: Node = s.identifier
+    if (s.isLocal) {
+      const v = this.decl(id)
+      const declaration = this.declare([v])
+      // Declared before the closure is made, so that the function sees itself.
+      const init = `${declaration}${this.initLocal(v, "undefined")};`
+      return `${init}\n${this.local(v)} = ${this.closure(s, { v })};`
+    }
+    const make = this.closure(
+      s,
+      id.type === "Identifier" && this.use(id).kind === "global" ? { global: id.name as string } : undefined,
+    )
+    if (id.type === "Identifier") return this.store(id, make, false)
+    // function a.b.c() / function a.b:m(): assign the field
+    return this.store({ ...id, type: "MemberExpression", indexer: "." }, make, false)
+  }
+
+  protected returnStatement(s: Node): string {
+    const args: ReadonlyArray<Node> = s.arguments
+    if (args.length === 0) return "rt.depth--;\nreturn $EMPTY;"
+    if (args.length === 1) {
+      const tail = this.tailCall(args[0])
+      if (tail !== undefined) return tail
+    }
+    let value: string
+    if (args.length === 1) value = this.isMulti(args[0]) ? this.multi(args[0]) : this.expr(args[0])
+    else value = this.list(args)
+    if (args.length === 1 && this.unchangeable(args[0])) return `rt.depth--;\nreturn ${value};`
+    const r = this.temp()
+    return `${r} = ${value};\nrt.depth--;\nreturn ${r};`
+  }
+
+  protected ifStatement(s: Node): string {
+    const out: Array<string> = []
+    ;(s.clauses as ReadonlyArray<Node>).forEach((c, i) => {
+      const body = this.blockOf(c.body)
+      if (c.type === "ElseClause") out.push(`else {\n${body}\n}`)
+      else out.push(`${i === 0 ? "if" : "else if"} (${this.test(c.condition)}) {\n${body}\n}`)
+    })
+    return out.join("\n")
+  }
+
+  protected forNumeric(s: Node): string {
+    const label = `L${this.uid()}`
+    const site = this.site(s)
+    const start = this.expr(s.start)
+    const limit = this.expr(s.end)
+    const step = s.step ? this.expr(s.step) : "1"
+    const v = this.local(this.decl(s.variable))
+    const [m, i, lim, st, big] = [0, 1, 2, 3, 4].map(() => `f${this.uid()}`)
+    this.fn.loops.push(label)
+    const body = this.blockOf(s.body)
+    this.fn.loops.pop()
+    return [
+      `{ const ${m} = $forPrep(${start}, ${limit}, ${step}, ${site});`,
+      `let ${i} = $FP.i; const ${lim} = $FP.lim, ${st} = $FP.step, ${big} = $FP.big;`,
+      `${label}: for (; ${m} < 2 ? (${st} > 0 ? ${i} <= ${lim} : ${i} >= ${lim}) : ${big}.more(); ${i} += ${st}) {`,
+      charge(site),
+      `let ${v} = ${m} === 0 ? ${i} : ${m} === 1 ? $makeFloat(${i}) : ${big}.value;`,
+      body,
+      "} }",
+    ].join("\n")
+  }
+
+  protected forGeneric(s: Node): string {
+    const label = `L${this.uid()}`
+    const site = this.site(s)
+    const iterators: ReadonlyArray<Node> = s.iterators
+    const it = `f${this.uid()}`
+    let setup = ""
+    let start: string
+    if (iterators.length === 1 && this.isMulti(iterators[0]))
+      start = `$forInResults(${this.multi(iterators[0])}, ${site})`
+    else {
+      const values = this.adjusted(iterators, 3)
+      setup = values.setup
+      start = `$forIn(${values.refs.join(", ")}, ${site})`
+    }
+    const vars: Array<VarInfo> = s.variables.map((x: Node) => this.decl(x))
+    const bindings = vars.map(
+      (x, j) => `${this.local(x)} = ${j === 0 ? `${it}.a` : j === 1 ? `${it}.b` : `${it}.at(${j})`}`,
+    )
+    this.fn.loops.push(label)
+    const body = this.blockOf(s.body)
+    this.fn.loops.pop()
+    return [
+      `{ ${setup}const ${it} = ${start};`,
+      `${label}: while (${it}.more()) {`,
+      charge(site),
+      `let ${bindings.join(", ")};`,
+      body,
+      "} }",
+    ].join("\n")
+  }
+}
