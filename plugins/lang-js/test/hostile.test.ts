@@ -2,9 +2,12 @@
  * Hostile programs: escapes through constructors and prototypes, endless loops, memory bombs and deep recursion.
  * Each is contained with the right diagnostic, and the host keeps working afterwards.
  */
+import { execFile } from "node:child_process"
+import { fileURLToPath } from "node:url"
 import { afterEach, describe, expect, it } from "vitest"
 import { setWorkBudget } from "../src/runtime/meter.js"
 import { evaluate, failure, runJs } from "./harness.js"
+import { sameAsNode } from "./node.js"
 
 afterEach(() => setWorkBudget())
 
@@ -174,20 +177,45 @@ describe("memory bombs are refused", () => {
     expect(d.message).toMatch(message)
   }
   it("doubling a string", () => bomb("let s = 'x'; while (true) s += s", /String length limit exceeded/))
-  it("repeat", () => bomb("'abc'.repeat(2 ** 28)", /String length limit exceeded/))
-  it("padStart", () => bomb("''.padStart(2 ** 30)", /String length limit exceeded/))
+  it("repeat", () => bomb("'abc'.repeat(2 ** 24)", /String length limit exceeded/))
+  it("padStart and padEnd", () => {
+    bomb("''.padStart(2 ** 26)", /String length limit exceeded/)
+    bomb("'x'.padEnd(2 ** 26, 'ab')", /String length limit exceeded/)
+  })
   it("join of a huge array", () =>
     bomb("new Array(2 ** 22).fill('xyzxyzxyz').join('')", /String length limit exceeded/))
+  it("join of a long sparse array (the separators alone pass the bound)", () =>
+    bomb("new Array(1e7).join('abcd')", /String length limit exceeded/))
   it("huge arrays", () => {
-    bomb("new Array(2 ** 30)", /Array length limit exceeded/)
+    bomb("new Array(2 ** 30).fill(0)", /Array length limit exceeded/)
     bomb("Array.from({ length: 2 ** 30 })", /Array length limit exceeded/)
-    bomb("[].concat(new Array(2 ** 23), [1])", /Array length limit exceeded/)
-    bomb("new Array(2 ** 23).push(1)", /Array length limit exceeded/)
-    bomb("const a = []; a[2 ** 30] = 1", /Array length limit exceeded/)
+    bomb("[].concat(new Array(2 ** 23).fill(0), [1])", /Array length limit exceeded/)
+    bomb("new Array(2 ** 23).fill(0).push(1)", /Array length limit exceeded/)
+    bomb("const a = []; for (let i = 0; ; i++) a[i] = i", /Array length limit exceeded/)
     bomb("new Uint8Array(2 ** 30)", /Array length limit exceeded/)
+    bomb("new Uint8Array({ length: 2 ** 24 })", /Array length limit exceeded/)
     bomb("new Array(2 ** 23).fill(0).concat([0])", /Array length limit exceeded/)
+    bomb("[...new Array(2 ** 24)]", /Array length limit exceeded/)
   })
   it("doubling an array", () => bomb("let a = [1]; while (true) a = a.concat(a)", /Array length limit exceeded/))
+  it("split into more pieces than an array may hold", () => {
+    bomb("'x'.repeat(9e6).split('')", /Array length limit exceeded/)
+    bomb("','.repeat(9e6).split(',')", /Array length limit exceeded/)
+  })
+  it("case mapping and normalization that lengthen past the bound", () => {
+    bomb("'\u00df'.repeat(17e6).toUpperCase()", /String length limit exceeded/)
+    bomb("'\u0130'.repeat(17e6).toLowerCase()", /String length limit exceeded/)
+    bomb("'\ufdfa'.repeat(2e6).normalize('NFKD')", /String length limit exceeded/)
+  })
+  it("JSON.parse of an array longer than the bound", () =>
+    bomb("JSON.parse('[' + '0,'.repeat(9e6) + '0]')", /Array length limit exceeded/))
+  it("TextEncoder output past the bound", () =>
+    bomb("new TextEncoder().encode('\u00e9'.repeat(5e6))", /Array length limit exceeded/))
+  it("template replacements that grow quadratically", () => {
+    bomb("'x'.repeat(1e5).replace(/x/g, \"$'\")", /String length limit exceeded/)
+    bomb("'x'.repeat(1e5).replaceAll('x', \"$`\")", /String length limit exceeded/)
+    bomb("'x'.repeat(4e6).replace(/x/g, () => 'y'.repeat(200))", /String length limit exceeded/)
+  })
   it("exponential JSON", () =>
     bomb(
       "let o = {}; for (let i = 0; i < 40; i++) o = { a: o, b: o }; JSON.stringify(o)",
@@ -198,8 +226,119 @@ describe("memory bombs are refused", () => {
       "let o = { toJSON() { return 1 } }; for (let i = 0; i < 40; i++) o = { a: o, b: o }; JSON.stringify(o)",
       /String length limit exceeded/,
     ))
+  it("JSON.stringify of escapes that lengthen a string past the bound", () => {
+    bomb("JSON.stringify('\\u0001'.repeat(6e6))", /String length limit exceeded/)
+    bomb("JSON.stringify(['\\u0001'.repeat(6e6)], ['a'])", /String length limit exceeded/)
+  })
   it("catching the failure does not help", () =>
     bomb("let s = 'x'; try { while (true) s += s } catch (e) { 'caught' }", /String length limit exceeded/))
+  it("a negative or NaN charge never adds work budget", () => {
+    setWorkBudget(300_000)
+    for (const charge of ["[].indexOf(1, Infinity)", "[].lastIndexOf(1, -Infinity)", "[1].includes(1, Infinity)"]) {
+      expect(failure(`${charge}; for (let i = 0; i < 1e6; i++) {} 'done'`).message).toMatch(/work budget/)
+    }
+  })
+})
+
+describe("sparse arrays cost what they store", () => {
+  it("a far element is one element", () => {
+    sameAsNode("const a = []; a[1e7] = 1; return [a.length, a[1e7], Object.keys(a)]")
+    sameAsNode("try { const a = []; a[1e7] = 1 } catch {} return 'ok'")
+    sameAsNode("const a = [1, 2]; a[2 ** 31] = 3; a.push(4); return [a.length, a[2 ** 31 + 1], Object.keys(a).length]")
+  })
+  it("keys past the last index are ordinary properties", () => {
+    sameAsNode("const a = []; a[4294967295] = 'x'; a[2 ** 32] = 9; return [a.length, Object.keys(a), a[2 ** 32]]")
+  })
+  it("long lengths allocate nothing", () => {
+    sameAsNode("const a = new Array(2 ** 30); return [a.length, 0 in a]")
+    sameAsNode("const a = [1]; a.length = 2 ** 31; a[5] = 2; return [a.length, a[0], a[5], a.indexOf(2, 2 ** 31 - 10)]")
+    sameAsNode("const a = new Array(2 ** 30).fill(7, 2, 4); return [a.length, 1 in a, a[2], a[3], 4 in a]")
+    sameAsNode("return [new Array(2 ** 30).slice(2 ** 30 - 2).length, Array(5).concat([1]).length]")
+  })
+  it("writing many elements into sparse arrays meets the bound", () => {
+    const d = failure("const a = []; a.length = 2 ** 31; for (let i = 0; ; i++) a[2 ** 24 + i] = i")
+    expect(d.message).toMatch(/sparse arrays hold more than 1048576 elements/)
+  })
+})
+
+describe("the language's own RangeErrors stay catchable", () => {
+  const rangeError = (expr: string) =>
+    sameAsNode(`try { ${expr}; return 'no error' } catch (e) { return [e.name, e.message] }`)
+  it("strings longer than the host allows", () => {
+    rangeError("'a'.repeat(2 ** 32)")
+    rangeError("''.padStart(Infinity, 'x')")
+    rangeError("'ab'.padEnd(2 ** 29)")
+    rangeError("new Array(2 ** 31).join()")
+  })
+  it("invalid lengths", () => {
+    rangeError("Array.from({ length: 2 ** 32 })")
+    rangeError("new Array(-1)")
+    rangeError("const a = []; a.length = 2 ** 32")
+    rangeError("new Uint8Array(2 ** 53)")
+    rangeError("new Uint8Array(-1)")
+  })
+  it("empty results need no room", () =>
+    sameAsNode("return [''.repeat(2 ** 40), ''.padStart(Infinity, ''), 'abc'.padEnd(2, 'x')]"))
+})
+
+describe("logs never pass the line bound", () => {
+  const longest = (code: string) => Math.max(...runJs(code).logs.map((l) => l.length))
+  it("through placeholders, several arguments, labels and groups", () => {
+    const big = "const s = 'x'.repeat(300000);"
+    for (const code of [
+      "console.log('%s', s)",
+      "console.log('%s %s', s, s)",
+      "console.log(s, s, s)",
+      "console.log('%o', [s, s])",
+      "console.log('%j', [s, s])",
+      "console.count(s)",
+      "console.time(s); console.timeEnd(s)",
+      "console.error(s + s)",
+      "console.assert(false, s, s)",
+      "console.dir([s, s])",
+      "for (let i = 0; i < 1e5; i++) console.group(); console.log('x\n'.repeat(1000))",
+    ]) {
+      expect(longest(big + code)).toBeLessThanOrEqual(100_000 + "... (truncated)".length)
+    }
+  })
+})
+/**
+ * Run `code` through core in a child process (real sandbox workers with their heap limits, this package's built
+ * worker): what the execution gave, or how the child process died.
+ */
+const inChildProcess = (
+  code: string,
+): Promise<{ exit: string; result?: { ok: boolean; error?: { message: string } } }> =>
+  new Promise((resolve) => {
+    const script = `
+      import { CodeMode } from "@codemode/core"
+      import { Effect } from "effect"
+      const runtime = CodeMode.make({ language: "javascript" })
+      const r = await Effect.runPromise(runtime.execute(${JSON.stringify(code)}))
+      process.stdout.write(JSON.stringify({ ok: r.ok, error: r.error }))
+      process.exit(0)`
+    const cwd = fileURLToPath(new URL("..", import.meta.url))
+    execFile(process.execPath, ["--input-type=module", "-e", script], { cwd, timeout: 120_000 }, (error, stdout) => {
+      if (error) resolve({ exit: `${error.signal ?? error.code}` })
+      else resolve({ exit: "0", result: JSON.parse(stdout) })
+    })
+  })
+
+describe("a memory bomb in the sandbox never takes the host process down", () => {
+  const contained = async (code: string, message: RegExp) => {
+    const { exit, result } = await inChildProcess(code)
+    expect(exit).toBe("0")
+    expect(result?.ok).toBe(false)
+    expect(result?.error?.message).toMatch(message)
+  }
+  it("a typed array from a huge array-like", () =>
+    contained("new Uint8Array({ length: 2 ** 30 })", /Array length limit exceeded/))
+  it("filled arrays kept in a loop", () =>
+    contained("const k = []; for (let i = 0; i < 100; i++) k.push(new Array(8e6).fill(i))", /out of memory/))
+  it("a Map whose table doubles when the heap is nearly full", () =>
+    contained("const m = new Map(); for (let i = 0; ; i++) m.set(i, [i])", /out of memory/))
+  it("JSON.parse of a text that builds more objects than the heap holds", () =>
+    contained("JSON.parse('[' + '[[],[],[],[],[],[],[],[]],'.repeat(1.2e6) + '0]')", /out of memory/))
 })
 
 describe("deep recursion is stopped", () => {

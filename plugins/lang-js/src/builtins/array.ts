@@ -1,16 +1,21 @@
 /**
- * `Array` and `Array.prototype` through ES2023. Methods work on arrays at host speed and on array-likes generically;
- * callbacks are invoked through the interpreter's call convention. New arrays are always plain arrays of the realm
- * (no `Symbol.species`).
+ * `Array` and `Array.prototype` through ES2023. Methods run at host speed on arrays and generically on any
+ * array-like `this` (primitives are boxed first); callbacks go through the interpreter's call convention. New
+ * arrays are plain arrays of the realm (no `Symbol.species`), checked against the element bound and the heap before
+ * they are filled (see `arrayResult.ts`). Work is charged per index visited, holes included.
  */
-import { MAX_ARRAY_LENGTH, MAX_STRING_LENGTH } from "../limits.js"
+import { MAX_ARRAY_LENGTH } from "../limits.js"
+import { checkArrayGrowth, newHoleyArray, setArrayLength } from "../runtime/arrays.js"
 import { throwRangeError, throwTypeError } from "../runtime/errors.js"
 import {
   arg,
   call,
+  construct as constructWith,
   defineBuiltinAccessor,
   defineMethod,
+  defineValue,
   isCallable,
+  isConstructor,
   isObject,
   linkConstructor,
   makeNative,
@@ -19,37 +24,39 @@ import {
   type Value,
 } from "../runtime/functions.js"
 import { CALL, CALL3 } from "../runtime/internals.js"
-import { DONE, getIterator, getIteratorMethod } from "../runtime/iterators.js"
-import { charge } from "../runtime/meter.js"
 import {
-  concat as concatStrings,
-  sameValueZero,
-  stringTooLong,
-  toInteger,
-  toNumber,
-  toStr,
-} from "../runtime/operators.js"
-import { arrayTooLong } from "../runtime/properties.js"
+  checkListGrowth,
+  closeAfterThrow,
+  DONE,
+  getIterator,
+  getIteratorMethod,
+  protocolIterator,
+} from "../runtime/iterators.js"
+import { charge } from "../runtime/meter.js"
+import { MAX_ARRAY_INDEX_LENGTH, reserveElements } from "../runtime/memory.js"
+import { sameValueZero, toInteger, toNumber, toStr } from "../runtime/operators.js"
+import { getProp, noteElementWrite, setProp } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
 import { rt } from "../runtime/state.js"
+import { ArrayResult, defineElement } from "./arrayResult.js"
 import { createArrayIterator } from "./iteration.js"
+import { joinStrings } from "./joiner.js"
+import { boxPrimitive } from "./object.js"
 
-/** The `this` of an array method as an array-like (strings index natively). */
-const thisArrayLike = (t: Value, name: string): Value => {
-  if (t === undefined || t === null) return throwTypeError(`Array.prototype.${name} called on null or undefined`)
-  return t
-}
+const MAX_SAFE_LENGTH = Number.MAX_SAFE_INTEGER
 
-/** `LengthOfArrayLike`. */
+/** Deepest nesting `flat` follows (Node's recursion runs out of stack about there: a `RangeError`). */
+const MAX_FLATTEN_DEPTH = 10_000
+
+/** `LengthOfArrayLike(o)`. */
 const lengthOf = (o: Value): number => {
-  if (Array.isArray(o)) return o.length
-  if (typeof o === "string") return o.length
-  if (!isObject(o)) return 0
+  if (Array.isArray(o) || typeof o === "string") return o.length
   const n = toInteger(o.length)
-  return n <= 0 ? 0 : Math.min(n, Number.MAX_SAFE_INTEGER)
+  return n <= 0 ? 0 : Math.min(n, MAX_SAFE_LENGTH)
 }
 
-const hasIndex = (o: Value, i: number): boolean => (typeof o === "string" ? i < o.length : isObject(o) ? i in o : false)
+/** `HasProperty(o, i)` (strings stay primitive in read-only methods). */
+const hasIndex = (o: Value, i: number): boolean => (typeof o === "string" ? i < o.length : i in o)
 
 /** A relative index argument (`at(-1)`, `slice(-2)`) clamped to `[0, length]`. */
 const relativeIndex = (v: Value, length: number, fallback: number): number => {
@@ -59,12 +66,17 @@ const relativeIndex = (v: Value, length: number, fallback: number): number => {
   return Math.min(n, length)
 }
 
-const requireCallback = (fn: Value, method: string): void => {
-  if (!isCallable(fn)) throwTypeError(`Array.prototype.${method}: ${shortDescription(fn)} is not a function`)
+/** A `deleteCount` argument of `splice`/`toSpliced`. */
+const deleteCountOf = (a: Value[], length: number, start: number): number =>
+  a.length === 0 ? 0 : a.length === 1 ? length - start : Math.min(Math.max(toInteger(a[1]), 0), length - start)
+
+const requireCallback = (fn: Value): void => {
+  if (!isCallable(fn)) throwTypeError(`${shortDescription(fn)} is not a function`)
 }
 
-const checkLength = (n: number): void => {
-  if (n > MAX_ARRAY_LENGTH) arrayTooLong(n)
+/** Work for visiting `n` indices. */
+const visit = (n: number): void => {
+  if (n > 0) charge(n)
 }
 
 /** Call a program callback with up to three arguments, through its list-free entry when it has one. */
@@ -77,16 +89,17 @@ const callback3 = (fn: Value, count = 3): Call3Impl => {
     : (thisValue, a0, a1, a2, self) => c(thisValue, [a0, a1, a2], self)
 }
 
-/** Compare for the default sort: by string value, `undefined` last. */
+/** Compare for the default sort: by string value. */
 const defaultCompare = (a: { k: string }, b: { k: string }): number => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0)
 
-/** Sort a host list of program values with an optional program comparator. */
-export const sortValues = (values: Value[], comparator: Value): Value[] => {
+/** Sort a host list of program values with an optional program comparator (`undefined` values last). */
+const sortValues = (values: Value[], comparator: Value): Value[] => {
   const n = values.length
   charge(n > 1 ? Math.ceil(n * Math.log2(n)) : 1)
   const defined: Value[] = []
   let undefinedCount = 0
-  for (const v of values) {
+  for (let i = 0; i < n; i++) {
+    const v = values[i]
     if (v === undefined) undefinedCount++
     else defined.push(v)
   }
@@ -107,88 +120,147 @@ export const sortValues = (values: Value[], comparator: Value): Value[] => {
   return sorted
 }
 
-/** Join array-like elements with a separator (`undefined`/`null` become empty strings). */
-const joinValues = (o: Value, length: number, sep: string, seen: Set<Value>): string => {
-  charge(length)
-  if (seen.has(o)) return ""
-  seen.add(o)
+const joining = new Set<Value>()
+
+/** Join array-like elements with a separator (`undefined`/`null` become empty strings); a cycle joins as empty. */
+const joinValues = (o: Value, length: number, sep: string, element: (v: Value) => string): string => {
+  if (joining.has(o)) return ""
+  joining.add(o)
   try {
-    const parts: string[] = new Array(length)
-    let total = 0
-    for (let i = 0; i < length; i++) {
+    return joinStrings(length, sep, (i) => {
       const v = o[i]
-      const s = v === undefined || v === null ? "" : typeof v === "string" ? v : toStr(v)
-      parts[i] = s
-      total += s.length + sep.length
-      if (total > MAX_STRING_LENGTH) stringTooLong(total)
-    }
-    return parts.join(sep)
+      return v === undefined || v === null ? "" : element(v)
+    })
   } finally {
-    seen.delete(o)
+    joining.delete(o)
   }
 }
 
-const joining = new Set<Value>()
+/** `Set(o, "length", n, true)` for a result object a constructor made. */
+const setLength = (o: Value, n: number): void => setProp(o, "length", n)
 
 /** Install `Array`. */
 export const installArray = (realm: Realm): void => {
   const proto = realm.ArrayProto
-  const SA = realm.SA
-  const newArray = (): Value[] => new SA()
+
+  /** `ToObject(this)` of an array method: strings stay primitive (they index natively), other primitives are boxed. */
+  const thisObject = (t: Value, name: string): Value => {
+    if (isObject(t) || typeof t === "string") return t
+    if (t === undefined || t === null) return throwTypeError(`Array.prototype.${name} called on null or undefined`)
+    return boxPrimitive(realm, t)
+  }
+  /** `ToObject(this)` of a method that writes: every primitive is boxed. */
+  const thisTarget = (t: Value, name: string): Value =>
+    typeof t === "string" ? boxPrimitive(realm, t) : thisObject(t, name)
 
   const construct = (a: Value[], newTarget: Value): Value => {
     let r: Value[]
     if (a.length === 1 && typeof a[0] === "number") {
       const n = a[0]
       if (n !== n >>> 0) throwRangeError("Invalid array length")
-      checkLength(n)
-      r = newArray()
-      r.length = n
+      r = newHoleyArray(n)
     } else {
-      r = newArray()
-      for (let i = 0; i < a.length; i++) r[i] = a[i]
+      const result = new ArrayResult(realm)
+      result.room(a.length)
+      for (let i = 0; i < a.length; i++) result.put(i, a[i])
+      r = result.finish()
     }
-    if (newTarget !== undefined && newTarget !== realm.Array && isObject(newTarget.prototype)) {
-      Object.setPrototypeOf(r, newTarget.prototype)
+    if (newTarget !== undefined && newTarget !== realm.Array) {
+      const p = newTarget.prototype
+      if (isObject(p)) Object.setPrototypeOf(r, p)
     }
     return r
   }
   const ctor = makeNative("Array", 1, (_t, a) => construct(a, undefined), construct)
   realm.Array = ctor
   linkConstructor(ctor, proto)
+  defineBuiltinAccessor(ctor, Symbol.species, (t) => t)
+
+  /** A constructor `this` of `Array.from`/`Array.of` other than `Array` itself makes the result. */
+  const customConstructor = (t: Value): boolean => t !== ctor && isConstructor(t)
 
   defineMethod(ctor, "isArray", 1, (_t, a) => Array.isArray(arg(a, 0)))
-  defineMethod(ctor, "of", 0, (_t, a) => realm.newArray(a))
-  defineMethod(ctor, "from", 1, (_t, a) => {
+  defineMethod(ctor, "of", 0, (t, a) => {
+    const n = a.length
+    if (!customConstructor(t)) {
+      const result = new ArrayResult(realm)
+      result.room(n)
+      for (let i = 0; i < n; i++) result.put(i, a[i])
+      return result.finish()
+    }
+    const out = constructWith(t, [n])
+    for (let i = 0; i < n; i++) {
+      noteElementWrite(out, i)
+      defineElement(out, i, a[i])
+    }
+    setLength(out, n)
+    return out
+  })
+  defineMethod(ctor, "from", 1, (t, a) => {
     const items = arg(a, 0)
     const mapFn = arg(a, 1)
     const thisArg = arg(a, 2)
-    if (mapFn !== undefined) requireCallback(mapFn, "from")
-    const out = newArray()
-    if (items === undefined || items === null) return throwTypeError(`${items} is not iterable`)
+    if (mapFn !== undefined) requireCallback(mapFn)
+    const custom = customConstructor(t)
     const method = getIteratorMethod(items, Symbol.iterator)
     if (method !== undefined) {
-      const it = getIterator(items)
-      for (let i = 0; ; i++) {
-        const v = it.next()
-        if (v === DONE) return out
-        if (i >= MAX_ARRAY_LENGTH) {
-          it.close()
-          arrayTooLong(i + 1)
+      const target = custom ? constructWith(t, []) : undefined
+      const result = custom ? undefined : new ArrayResult(realm)
+      const builtin =
+        method === realm.arrayValues ||
+        method === realm.stringIterator ||
+        method === realm.mapEntries ||
+        method === realm.setValues
+      const it = builtin ? getIterator(items) : protocolIterator(call(method, items, []))
+      let i = 0
+      try {
+        for (; ; i++) {
+          const v = it.next()
+          if (v === DONE) break
+          if (--rt.fuel < 0) charge(0)
+          const x = mapFn === undefined ? v : call(mapFn, thisArg, [v, i])
+          if (result !== undefined) result.push(x)
+          else {
+            noteElementWrite(target, i)
+            defineElement(target, i, x)
+          }
         }
-        if (--rt.fuel < 0) charge(0)
-        out[i] = mapFn === undefined ? v : call(mapFn, thisArg, [v, i])
+      } catch (e) {
+        closeAfterThrow(it, e)
       }
+      if (result !== undefined) return result.finish()
+      setLength(target, i)
+      return target
     }
-    const length = lengthOf(items)
-    checkLength(length)
-    charge(length)
-    for (let i = 0; i < length; i++) out[i] = mapFn === undefined ? items[i] : call(mapFn, thisArg, [items[i], i])
-    return out
+    if (items === undefined || items === null) return throwTypeError(`${items} is not iterable`)
+    const source = isObject(items) || typeof items === "string" ? items : boxPrimitive(realm, items)
+    const length = lengthOf(source)
+    if (custom) {
+      const out = constructWith(t, [length])
+      for (let i = 0; i < length; i++) {
+        if (--rt.fuel < 0) charge(0)
+        const x = mapFn === undefined ? source[i] : call(mapFn, thisArg, [source[i], i])
+        noteElementWrite(out, i)
+        defineElement(out, i, x)
+      }
+      setLength(out, length)
+      return out
+    }
+    if (length > MAX_ARRAY_INDEX_LENGTH - 1) throwRangeError("Invalid array length")
+    // Every index becomes an element (holes read as undefined): the whole length is dense storage.
+    reserveElements(length)
+    const result = new ArrayResult(realm)
+    result.room(length)
+    visit(length)
+    for (let i = 0; i < length; i++)
+      result.put(i, mapFn === undefined ? source[i] : call(mapFn, thisArg, [source[i], i]))
+    return result.finish(length)
   })
 
   const method = (name: string, length: number, impl: (o: Value, a: Value[]) => Value) =>
-    defineMethod(proto, name, length, (t, a) => impl(thisArrayLike(t, name), a))
+    defineMethod(proto, name, length, (t, a) => impl(thisObject(t, name), a))
+  const mutator = (name: string, length: number, impl: (o: Value, a: Value[]) => Value) =>
+    defineMethod(proto, name, length, (t, a) => impl(thisTarget(t, name), a))
 
   method("at", 1, (o, a) => {
     const len = lengthOf(o)
@@ -196,169 +268,258 @@ export const installArray = (realm: Realm): void => {
     if (i < 0) i += len
     return i < 0 || i >= len ? undefined : o[i]
   })
-  method("push", 1, (o, a) => {
+
+  mutator("push", 1, (o, a) => {
+    const count = a.length
     if (Array.isArray(o)) {
       const n = o.length
-      if (n + a.length > MAX_ARRAY_LENGTH) arrayTooLong(n + a.length)
-      if (a.length === 1) o[n] = a[0]
-      else for (let i = 0; i < a.length; i++) o[n + i] = a[i]
+      checkArrayGrowth(o, count)
+      if (count === 1) o[n] = a[0]
+      else for (let i = 0; i < count; i++) o[n + i] = a[i]
       return o.length
     }
     let len = lengthOf(o)
-    checkLength(len + a.length)
-    charge(a.length)
-    for (let i = 0; i < a.length; i++) o[len++] = a[i]
-    if (!Array.isArray(o)) o.length = len
+    if (len + count > MAX_SAFE_LENGTH)
+      throwTypeError(`Pushing ${count} elements on an array-like of length ${len} is disallowed`)
+    visit(count)
+    for (let i = 0; i < count; i++) setProp(o, len++, a[i])
+    setLength(o, len)
     return len
   })
-  method("pop", 0, (o) => {
+  mutator("pop", 0, (o) => {
     if (Array.isArray(o)) return Array.prototype.pop.call(o)
     const len = lengthOf(o)
     if (len === 0) {
-      o.length = 0
+      setLength(o, 0)
       return undefined
     }
     const v = o[len - 1]
     delete o[len - 1]
-    o.length = len - 1
+    setLength(o, len - 1)
     return v
   })
-  method("shift", 0, (o) => {
-    charge(lengthOf(o))
-    return Array.prototype.shift.call(o)
-  })
-  method("unshift", 1, (o, a) => {
+  mutator("shift", 0, (o) => {
     const len = lengthOf(o)
-    checkLength(len + a.length)
-    charge(len + a.length)
-    return Array.prototype.unshift.apply(o, a)
+    visit(len)
+    if (Array.isArray(o)) return Array.prototype.shift.call(o)
+    if (len === 0) {
+      setLength(o, 0)
+      return undefined
+    }
+    const first = o[0]
+    for (let k = 1; k < len; k++) {
+      if (k in o) setProp(o, k - 1, o[k])
+      else delete o[k - 1]
+    }
+    delete o[len - 1]
+    setLength(o, len - 1)
+    return first
   })
-  method("splice", 2, (o, a) => {
+  mutator("unshift", 1, (o, a) => {
+    const len = lengthOf(o)
+    const count = a.length
+    visit(len + count)
+    if (Array.isArray(o)) {
+      checkArrayGrowth(o, count)
+      return Array.prototype.unshift.apply(o, a)
+    }
+    if (count > 0) {
+      if (len + count > MAX_SAFE_LENGTH)
+        throwTypeError(`Unshifting ${count} elements on an array-like of length ${len} is disallowed`)
+      for (let k = len; k > 0; k--) {
+        if (k - 1 in o) setProp(o, k + count - 1, o[k - 1])
+        else delete o[k + count - 1]
+      }
+      for (let j = 0; j < count; j++) setProp(o, j, a[j])
+    }
+    setLength(o, len + count)
+    return len + count
+  })
+  mutator("splice", 2, (o, a) => {
     const len = lengthOf(o)
     const start = relativeIndex(arg(a, 0), len, 0)
-    const deleteCount =
-      a.length === 0 ? 0 : a.length === 1 ? len - start : Math.min(Math.max(toInteger(a[1]), 0), len - start)
-    const items = a.slice(2)
-    checkLength(len - deleteCount + items.length)
-    charge(len + items.length)
-    const removed = Array.prototype.splice.call(o, start, deleteCount, ...items)
-    return realm.adoptArray(Array.isArray(removed) ? removed : Array.from(removed))
+    const deleteCount = deleteCountOf(a, len, start)
+    const itemCount = Math.max(a.length - 2, 0)
+    const newLength = len - deleteCount + itemCount
+    if (newLength > MAX_SAFE_LENGTH) throwTypeError("Invalid array length")
+    visit(len + itemCount)
+    const removed = new ArrayResult(realm)
+    removed.room(deleteCount)
+    for (let k = 0; k < deleteCount; k++) {
+      const from = start + k
+      const v = o[from]
+      if (v !== undefined || hasIndex(o, from)) removed.put(k, v)
+    }
+    const deleted = removed.finish(deleteCount)
+    if (Array.isArray(o)) {
+      if (itemCount > deleteCount) {
+        checkArrayGrowth(o, itemCount - deleteCount)
+        setArrayLength(o, newLength)
+      }
+      if (itemCount !== deleteCount) Array.prototype.copyWithin.call(o, start + itemCount, start + deleteCount, len)
+      for (let k = 0; k < itemCount; k++) o[start + k] = a[k + 2]
+      if (o.length !== newLength) setArrayLength(o, newLength)
+      return deleted
+    }
+    if (itemCount < deleteCount) {
+      for (let k = start; k < len - deleteCount; k++) {
+        const from = k + deleteCount
+        if (from in o) setProp(o, k + itemCount, o[from])
+        else delete o[k + itemCount]
+      }
+      for (let k = len; k > newLength; k--) delete o[k - 1]
+    } else if (itemCount > deleteCount) {
+      for (let k = len - deleteCount; k > start; k--) {
+        const from = k + deleteCount - 1
+        if (from in o) setProp(o, k + itemCount - 1, o[from])
+        else delete o[k + itemCount - 1]
+      }
+    }
+    for (let k = 0; k < itemCount; k++) setProp(o, start + k, a[k + 2])
+    setLength(o, newLength)
+    return deleted
   })
   method("slice", 2, (o, a) => {
     const len = lengthOf(o)
     const start = relativeIndex(arg(a, 0), len, 0)
     const end = relativeIndex(arg(a, 1), len, len)
-    const out = newArray()
-    charge(Math.max(0, end - start))
-    for (let i = start, j = 0; i < end; i++, j++) {
-      if (hasIndex(o, i)) out[j] = o[i]
-      else out.length = j + 1
+    const count = Math.max(0, end - start)
+    visit(count)
+    const result = new ArrayResult(realm)
+    result.room(count)
+    for (let i = 0; i < count; i++) {
+      const v = o[start + i]
+      if (v !== undefined || hasIndex(o, start + i)) result.put(i, v)
     }
-    return out
+    return result.finish(count)
   })
   method("concat", 1, (o, a) => {
-    let total = lengthOf(o)
-    for (const v of a) total += Array.isArray(v) ? v.length : 1
-    checkLength(total)
-    const out = newArray()
+    const result = new ArrayResult(realm)
     let n = 0
     const add = (v: Value) => {
-      const spreadable = isObject(v)
-        ? v[Symbol.isConcatSpreadable] !== undefined
-          ? !!v[Symbol.isConcatSpreadable]
-          : Array.isArray(v)
-        : false
-      if (spreadable) {
-        const len = lengthOf(v)
-        checkLength(n + len)
-        charge(len)
-        for (let i = 0; i < len; i++, n++) {
-          if (hasIndex(v, i)) out[n] = v[i]
-        }
-        out.length = n
-      } else {
-        checkLength(n + 1)
-        out[n++] = v
+      let spreadable = false
+      if (isObject(v)) {
+        const flag = v[Symbol.isConcatSpreadable]
+        spreadable = flag !== undefined ? !!flag : Array.isArray(v)
+      }
+      if (!spreadable) {
+        if (n >= MAX_SAFE_LENGTH) throwTypeError("Invalid array length")
+        result.room(n + 1)
+        result.put(n++, v)
+        return
+      }
+      const len = lengthOf(v)
+      if (n + len > MAX_SAFE_LENGTH) throwTypeError("Invalid array length")
+      visit(len)
+      result.room(n + len)
+      for (let i = 0; i < len; i++, n++) {
+        const x = v[i]
+        if (x !== undefined || hasIndex(v, i)) result.put(n, x)
       }
     }
     add(o)
-    for (const v of a) add(v)
-    return out
+    for (let i = 0; i < a.length; i++) add(a[i])
+    return result.finish(n)
   })
   method("join", 1, (o, a) => {
     const sep = arg(a, 0) === undefined ? "," : toStr(a[0])
-    return joinValues(o, lengthOf(o), sep, joining)
+    return joinValues(o, lengthOf(o), sep, (v) => (typeof v === "string" ? v : toStr(v)))
   })
+  const objectToString = realm.ObjectProto.toString
   method("toString", 0, (o) => {
-    const join = isObject(o) ? o.join : undefined
-    if (isCallable(join)) return call(join, o, [])
-    return `[object ${Array.isArray(o) ? "Array" : "Object"}]`
+    const object = typeof o === "string" ? boxPrimitive(realm, o) : o
+    const join = object.join
+    if (isCallable(join)) return call(join, object, [])
+    return call(objectToString, object, [])
   })
-  method("toLocaleString", 0, (o) => {
+  method("toLocaleString", 0, (o) =>
+    joinValues(o, lengthOf(o), ",", (v) => toStr(call(getProp(v, "toLocaleString"), v, []))),
+  )
+  mutator("reverse", 0, (o) => {
     const len = lengthOf(o)
-    charge(len)
-    let s = ""
-    for (let i = 0; i < len; i++) {
-      if (i > 0) s = concatStrings(s, ",")
-      const v = o[i]
-      if (v !== undefined && v !== null) {
-        const f = isObject(v) ? v.toLocaleString : realm.ObjectProto.toLocaleString
-        s = concatStrings(s, toStr(call(f, v, [])))
-      }
+    visit(len)
+    if (Array.isArray(o)) {
+      Array.prototype.reverse.call(o)
+      return o
     }
-    return s
-  })
-  method("reverse", 0, (o) => {
-    charge(lengthOf(o))
-    Array.prototype.reverse.call(o)
+    for (let lower = 0, upper = len - 1; lower < upper; lower++, upper--) {
+      const hasLower = lower in o
+      const lowerValue = hasLower ? o[lower] : undefined
+      const hasUpper = upper in o
+      const upperValue = hasUpper ? o[upper] : undefined
+      if (hasUpper) setProp(o, lower, upperValue)
+      else delete o[lower]
+      if (hasLower) setProp(o, upper, lowerValue)
+      else delete o[upper]
+    }
     return o
   })
-  method("fill", 1, (o, a) => {
+  mutator("fill", 1, (o, a) => {
     const len = lengthOf(o)
-    checkLength(len)
+    const v = arg(a, 0)
     const start = relativeIndex(arg(a, 1), len, 0)
     const end = relativeIndex(arg(a, 2), len, len)
-    charge(end - start)
-    const v = arg(a, 0)
-    for (let i = start; i < end; i++) o[i] = v
+    if (end <= start) return o
+    const count = end - start
+    visit(count)
+    if (Array.isArray(o) && len <= MAX_ARRAY_LENGTH) {
+      reserveElements(end)
+      for (let i = start; i < end; i++) o[i] = v
+      return o
+    }
+    reserveElements(count)
+    for (let i = start; i < end; i++) setProp(o, i, v)
     return o
   })
-  method("copyWithin", 2, (o, a) => {
+  mutator("copyWithin", 2, (o, a) => {
     const len = lengthOf(o)
-    charge(len)
-    Array.prototype.copyWithin.call(
-      o,
-      relativeIndex(arg(a, 0), len, 0),
-      relativeIndex(arg(a, 1), len, 0),
-      relativeIndex(arg(a, 2), len, len),
-    )
+    const target = relativeIndex(arg(a, 0), len, 0)
+    const from = relativeIndex(arg(a, 1), len, 0)
+    const end = relativeIndex(arg(a, 2), len, len)
+    const count = Math.min(end - from, len - target)
+    if (count <= 0) return o
+    visit(count)
+    if (Array.isArray(o)) {
+      Array.prototype.copyWithin.call(o, target, from, end)
+      return o
+    }
+    const backwards = from < target && target < from + count
+    for (let i = 0; i < count; i++) {
+      const k = backwards ? count - 1 - i : i
+      if (from + k in o) setProp(o, target + k, o[from + k])
+      else delete o[target + k]
+    }
     return o
   })
   method("indexOf", 1, (o, a) => {
     const len = lengthOf(o)
+    if (len === 0) return -1
     const x = arg(a, 0)
     let i = a.length > 1 ? toInteger(a[1]) : 0
+    if (i >= len) return -1
     if (i < 0) i = Math.max(len + i, 0)
-    charge(len - i)
+    visit(len - i)
     for (; i < len; i++) if (o[i] === x && hasIndex(o, i)) return i
     return -1
   })
   method("lastIndexOf", 1, (o, a) => {
     const len = lengthOf(o)
+    if (len === 0) return -1
     const x = arg(a, 0)
     let i = a.length > 1 ? toInteger(a[1]) : len - 1
-    if (i < 0) i = len + i
-    if (i >= len) i = len - 1
-    charge(i + 1)
+    i = i >= 0 ? Math.min(i, len - 1) : len + i
+    visit(i + 1)
     for (; i >= 0; i--) if (o[i] === x && hasIndex(o, i)) return i
     return -1
   })
   method("includes", 1, (o, a) => {
     const len = lengthOf(o)
+    if (len === 0) return false
     const x = arg(a, 0)
     let i = a.length > 1 ? toInteger(a[1]) : 0
+    if (i >= len) return false
     if (i < 0) i = Math.max(len + i, 0)
-    charge(len - i)
+    visit(len - i)
     for (; i < len; i++) if (sameValueZero(o[i], x)) return true
     return false
   })
@@ -368,9 +529,11 @@ export const installArray = (realm: Realm): void => {
     body: (o: Value, len: number, fn: Value, c: Call3Impl, thisArg: Value) => Value,
   ) =>
     method(name, 1, (o, a) => {
+      const len = lengthOf(o)
       const fn = arg(a, 0)
-      requireCallback(fn, name)
-      return body(o, lengthOf(o), fn, callback3(fn), arg(a, 1))
+      requireCallback(fn)
+      visit(len)
+      return body(o, len, fn, callback3(fn), arg(a, 1))
     })
 
   iterateCallback("forEach", (o, len, fn, c, thisArg) => {
@@ -382,24 +545,23 @@ export const installArray = (realm: Realm): void => {
     return undefined
   })
   iterateCallback("map", (o, len, fn, c, thisArg) => {
-    const out = newArray()
+    const result = new ArrayResult(realm)
+    result.room(len)
     for (let i = 0; i < len; i++) {
       const v = o[i]
       if (v === undefined && !hasIndex(o, i)) continue
-      out[i] = c(thisArg, v, i, o, fn)
+      result.put(i, c(thisArg, v, i, o, fn))
     }
-    if (out.length !== len) out.length = len
-    return out
+    return result.finish(len)
   })
   iterateCallback("filter", (o, len, fn, c, thisArg) => {
-    const out = newArray()
-    let n = 0
+    const result = new ArrayResult(realm)
     for (let i = 0; i < len; i++) {
       const v = o[i]
       if (v === undefined && !hasIndex(o, i)) continue
-      if (c(thisArg, v, i, o, fn)) out[n++] = v
+      if (c(thisArg, v, i, o, fn)) result.push(v)
     }
-    return out
+    return result.finish()
   })
   iterateCallback("some", (o, len, fn, c, thisArg) => {
     for (let i = 0; i < len; i++) {
@@ -441,10 +603,11 @@ export const installArray = (realm: Realm): void => {
   })
   const reduce = (name: string, right: boolean) =>
     method(name, 1, (o, a) => {
-      const fn = arg(a, 0)
-      requireCallback(fn, name)
-      const c = fn[CALL]
       const len = lengthOf(o)
+      const fn = arg(a, 0)
+      requireCallback(fn)
+      visit(len)
+      const c = fn[CALL]
       let i = right ? len - 1 : 0
       const step = right ? -1 : 1
       let acc: Value
@@ -465,39 +628,55 @@ export const installArray = (realm: Realm): void => {
   reduce("reduce", false)
   reduce("reduceRight", true)
 
-  const flatten = (out: Value[], source: Value, depth: number): void => {
-    const len = lengthOf(source)
-    charge(len)
-    for (let i = 0; i < len; i++) {
-      if (!hasIndex(source, i)) continue
-      const v = source[i]
-      if (depth > 0 && Array.isArray(v)) flatten(out, v, depth - 1)
-      else {
-        if (out.length >= MAX_ARRAY_LENGTH) arrayTooLong(out.length + 1)
-        out[out.length] = v
+  /** `FlattenIntoArray`: the present elements of `source`, arrays among them flattened `depth` more levels. */
+  const flatten = (result: ArrayResult, source: Value, depth: number): void => {
+    const stack: Array<{ source: Value; index: number; length: number; depth: number }> = []
+    let frame = { source, index: 0, length: lengthOf(source), depth }
+    visit(frame.length)
+    for (;;) {
+      if (frame.index >= frame.length) {
+        const outer = stack.pop()
+        if (outer === undefined) return
+        frame = outer
+        continue
       }
+      const i = frame.index++
+      const s = frame.source
+      const v = s[i]
+      if (v === undefined && !hasIndex(s, i)) continue
+      if (frame.depth > 0 && Array.isArray(v)) {
+        stack.push(frame)
+        if (stack.length > MAX_FLATTEN_DEPTH) throwRangeError("Maximum call stack size exceeded")
+        frame = { source: v, index: 0, length: v.length, depth: frame.depth - 1 }
+        visit(frame.length)
+      } else result.push(v)
     }
   }
   method("flat", 0, (o, a) => {
-    const depth = arg(a, 0) === undefined ? 1 : toInteger(a[0])
-    const out = newArray()
-    flatten(out, o, Math.min(depth, 100))
-    return out
+    const len = lengthOf(o)
+    let depth = arg(a, 0) === undefined ? 1 : toInteger(a[0])
+    if (depth < 0) depth = 0
+    const result = new ArrayResult(realm)
+    if (len > 0) flatten(result, o, depth)
+    return result.finish()
   })
   iterateCallback("flatMap", (o, len, fn, c, thisArg) => {
-    const out = newArray()
+    const result = new ArrayResult(realm)
     for (let i = 0; i < len; i++) {
-      if (!hasIndex(o, i)) continue
-      const r = c(thisArg, o[i], i, o, fn)
-      if (Array.isArray(r)) flatten(out, r, 0)
-      else out[out.length] = r
+      const v = o[i]
+      if (v === undefined && !hasIndex(o, i)) continue
+      const r = c(thisArg, v, i, o, fn)
+      if (Array.isArray(r)) flatten(result, r, 0)
+      else result.push(r)
     }
-    return out
+    return result.finish()
   })
 
-  const readAll = (o: Value): Value[] => {
-    const len = lengthOf(o)
-    charge(len)
+  /** Every index of `o` read into a host list (holes read as `undefined`), for the copying methods. */
+  const readAll = (o: Value, len: number): Value[] => {
+    if (len > MAX_ARRAY_INDEX_LENGTH) throwRangeError("Invalid array length")
+    reserveElements(len)
+    visit(len)
     const list = new Array(len)
     for (let i = 0; i < len; i++) list[i] = o[i]
     return list
@@ -507,54 +686,102 @@ export const installArray = (realm: Realm): void => {
       throwTypeError("The comparison function must be either a function or undefined")
     }
   }
-  method("sort", 1, (o, a) => {
+  defineMethod(proto, "sort", 1, (t, a) => {
     const cmp = arg(a, 0)
     checkComparator(cmp)
-    const sorted = sortValues(readAll(o), cmp)
-    for (let i = 0; i < sorted.length; i++) o[i] = sorted[i]
+    const o = thisTarget(t, "sort")
+    const len = lengthOf(o)
+    visit(len)
+    // The present elements are sorted; holes move to the end and stay holes.
+    const present: Value[] = []
+    for (let i = 0; i < len; i++) {
+      const v = o[i]
+      if (v !== undefined || hasIndex(o, i)) {
+        checkListGrowth(present.length)
+        present.push(v)
+      }
+    }
+    const sorted = sortValues(present, cmp)
+    const isArray = Array.isArray(o)
+    for (let i = 0; i < sorted.length; i++) {
+      if (isArray) o[i] = sorted[i]
+      else setProp(o, i, sorted[i])
+    }
+    for (let i = sorted.length; i < len; i++) {
+      if (!delete o[i]) throwTypeError(`Cannot delete property '${i}' of ${shortDescription(o)}`)
+    }
     return o
   })
   method("toSorted", 1, (o, a) => {
     const cmp = arg(a, 0)
     checkComparator(cmp)
-    return realm.adoptArray(sortValues(readAll(o), cmp))
+    return realm.adoptArray(sortValues(readAll(o, lengthOf(o)), cmp))
   })
-  method("toReversed", 0, (o) => realm.adoptArray(readAll(o).reverse()))
+  method("toReversed", 0, (o) => realm.adoptArray(readAll(o, lengthOf(o)).reverse()))
   method("toSpliced", 2, (o, a) => {
-    const list = readAll(o)
-    const len = list.length
+    const len = lengthOf(o)
     const start = relativeIndex(arg(a, 0), len, 0)
-    const deleteCount =
-      a.length === 0 ? 0 : a.length === 1 ? len - start : Math.min(Math.max(toInteger(a[1]), 0), len - start)
-    checkLength(len - deleteCount + Math.max(0, a.length - 2))
-    list.splice(start, deleteCount, ...a.slice(2))
+    const deleteCount = deleteCountOf(a, len, start)
+    const itemCount = Math.max(a.length - 2, 0)
+    const newLength = len - deleteCount + itemCount
+    if (newLength > MAX_SAFE_LENGTH) throwTypeError("Invalid array length")
+    if (newLength > MAX_ARRAY_INDEX_LENGTH) throwRangeError("Invalid array length")
+    reserveElements(newLength)
+    visit(newLength)
+    const list = new Array(newLength)
+    let j = 0
+    for (let i = 0; i < start; i++) list[j++] = o[i]
+    for (let i = 0; i < itemCount; i++) list[j++] = a[i + 2]
+    for (let i = start + deleteCount; i < len; i++) list[j++] = o[i]
     return realm.adoptArray(list)
   })
   method("with", 2, (o, a) => {
-    const list = readAll(o)
-    let i = toInteger(arg(a, 0))
-    if (i < 0) i += list.length
-    if (i < 0 || i >= list.length) throwRangeError("Invalid index")
-    list[i] = arg(a, 1)
+    const len = lengthOf(o)
+    const relative = toInteger(arg(a, 0))
+    const index = relative < 0 ? len + relative : relative
+    if (index < 0 || index >= len) throwRangeError(`Invalid index : ${relative}`)
+    if (len > MAX_ARRAY_INDEX_LENGTH) throwRangeError("Invalid array length")
+    const value = arg(a, 1)
+    reserveElements(len)
+    visit(len)
+    const list = new Array(len)
+    for (let i = 0; i < len; i++) list[i] = i === index ? value : o[i]
     return realm.adoptArray(list)
   })
   method("keys", 0, (o) => createArrayIterator(realm, o, "keys"))
   method("entries", 0, (o) => createArrayIterator(realm, o, "entries"))
   const values = method("values", 0, (o) => createArrayIterator(realm, o, "values"))
-  Object.defineProperty(proto, Symbol.iterator, {
-    value: values,
-    writable: true,
+  defineValue(proto, Symbol.iterator, values)
+  const unscopables = Object.create(null)
+  for (const name of [
+    "at",
+    "copyWithin",
+    "entries",
+    "fill",
+    "find",
+    "findIndex",
+    "findLast",
+    "findLastIndex",
+    "flat",
+    "flatMap",
+    "includes",
+    "keys",
+    "toReversed",
+    "toSorted",
+    "toSpliced",
+    "values",
+  ]) {
+    unscopables[name] = true
+  }
+  Object.defineProperty(proto, Symbol.unscopables, {
+    value: unscopables,
+    writable: false,
     enumerable: false,
     configurable: true,
   })
   realm.arrayValues = values
   realm.ArgumentsProto = Object.create(realm.ObjectProto)
-  Object.defineProperty(realm.ArgumentsProto, Symbol.iterator, {
-    value: values,
-    writable: true,
-    enumerable: false,
-    configurable: true,
-  })
+  defineValue(realm.ArgumentsProto, Symbol.iterator, values)
   Object.defineProperty(realm.ArgumentsProto, Symbol.toStringTag, {
     value: "Arguments",
     writable: false,

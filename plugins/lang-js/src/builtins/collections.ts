@@ -3,7 +3,7 @@
  * are program values; equality is SameValueZero as in the language.
  */
 import { MAX_ARRAY_LENGTH } from "../limits.js"
-import { throwTypeError } from "../runtime/errors.js"
+import { throwRangeError, throwTypeError } from "../runtime/errors.js"
 import {
   arg,
   call,
@@ -17,10 +17,12 @@ import {
   type Value,
 } from "../runtime/functions.js"
 import { BRAND, Brand, SLOT } from "../runtime/internals.js"
-import { DONE, getIterator } from "../runtime/iterators.js"
+import { checkListGrowth, closeAfterThrow, DONE, getIterator, ProtocolIter } from "../runtime/iterators.js"
+import { arrayTooLong, ENTRY_BYTES, reserveHeap } from "../runtime/memory.js"
 import { charge } from "../runtime/meter.js"
-import { arrayTooLong } from "../runtime/properties.js"
+import { toInteger, toNumber } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
+import { rt } from "../runtime/state.js"
 import { createHostIterator } from "./iteration.js"
 
 const slotOf = <T>(t: Value, brand: number, what: string): T => {
@@ -29,13 +31,16 @@ const slotOf = <T>(t: Value, brand: number, what: string): T => {
   return t[SLOT] as T
 }
 
+/** Check that a collection of `size` entries can take one more: the bound, and the heap as its table grows. */
 const checkSize = (size: number): void => {
-  if (size >= MAX_ARRAY_LENGTH) arrayTooLong(size + 1)
+  if ((size & 0xffff) === 0 && size > 0) {
+    if (size >= MAX_ARRAY_LENGTH) arrayTooLong(size + 1)
+    reserveHeap(size * ENTRY_BYTES)
+  }
 }
 
-const requireWeakKey = (v: Value, what: string): void => {
-  if (!isObject(v) && typeof v !== "symbol") throwTypeError(`Invalid value used ${what}`)
-}
+/** A `Map` or `Set` key: `-0` is stored as `+0`. */
+const normalKey = (v: Value): Value => (v === 0 ? 0 : v)
 
 /** Install the keyed collections. */
 export const installCollections = (realm: Realm): void => {
@@ -57,13 +62,15 @@ export const installCollections = (realm: Realm): void => {
       const v = it.next()
       if (v === DONE) return
       charge(1)
-      if (adder === "set") {
-        if (!isObject(v)) {
-          it.close()
-          throwTypeError(`Iterator value ${String(v)} is not an entry object`)
-        }
-        call(add, o, [v[0], v[1]])
-      } else call(add, o, [v])
+      try {
+        if (adder === "set") {
+          if (!isObject(v))
+            throwTypeError(`Iterator value ${typeof v === "symbol" ? v.toString() : String(v)} is not an entry object`)
+          call(add, o, [v[0], v[1]])
+        } else call(add, o, [v])
+      } catch (e) {
+        closeAfterThrow(it, e)
+      }
     }
   }
   const mapCtor = makeNative(
@@ -82,8 +89,7 @@ export const installCollections = (realm: Realm): void => {
   defineMethod(mapProto, "set", 2, (t, a) => {
     const map = m(t, "set")
     checkSize(map.size)
-    const k = arg(a, 0)
-    map.set(Object.is(k, -0) ? 0 : k, arg(a, 1))
+    map.set(normalKey(arg(a, 0)), arg(a, 1))
     return t
   })
   defineMethod(mapProto, "has", 1, (t, a) => m(t, "has").has(arg(a, 0)))
@@ -96,7 +102,10 @@ export const installCollections = (realm: Realm): void => {
     const map = m(t, "forEach")
     const fn = arg(a, 0)
     if (!isCallable(fn)) throwTypeError("Map.prototype.forEach: the callback is not a function")
-    for (const [k, v] of map) call(fn, arg(a, 1), [v, k, t])
+    for (const [k, v] of map) {
+      if (--rt.fuel < 0) charge(0)
+      call(fn, arg(a, 1), [v, k, t])
+    }
     return undefined
   })
   defineBuiltinAccessor(mapProto, "size", (t) => m(t, "size").size)
@@ -125,12 +134,19 @@ export const installCollections = (realm: Realm): void => {
     for (let i = 0; ; i++) {
       const v = it.next()
       if (v === DONE) return result
-      const key = call(fn, undefined, [v, i])
+      let key: Value
+      try {
+        key = normalKey(call(fn, undefined, [v, i]))
+      } catch (e) {
+        closeAfterThrow(it, e)
+      }
       let group = map.get(key)
       if (group === undefined) {
+        checkSize(map.size)
         group = realm.newArray()
         map.set(key, group)
       }
+      checkListGrowth(group.length)
       group[group.length] = v
     }
   })
@@ -154,8 +170,7 @@ export const installCollections = (realm: Realm): void => {
   defineMethod(setProto, "add", 1, (t, a) => {
     const set = s(t, "add")
     checkSize(set.size)
-    const v = arg(a, 0)
-    set.add(Object.is(v, -0) ? 0 : v)
+    set.add(normalKey(arg(a, 0)))
     return t
   })
   defineMethod(setProto, "has", 1, (t, a) => s(t, "has").has(arg(a, 0)))
@@ -168,7 +183,10 @@ export const installCollections = (realm: Realm): void => {
     const set = s(t, "forEach")
     const fn = arg(a, 0)
     if (!isCallable(fn)) throwTypeError("Set.prototype.forEach: the callback is not a function")
-    for (const v of set) call(fn, arg(a, 1), [v, v, t])
+    for (const v of set) {
+      if (--rt.fuel < 0) charge(0)
+      call(fn, arg(a, 1), [v, v, t])
+    }
     return undefined
   })
   defineBuiltinAccessor(setProto, "size", (t) => s(t, "size").size)
@@ -184,48 +202,138 @@ export const installCollections = (realm: Realm): void => {
   )
   defineValue(setProto, Symbol.toStringTag, "Set", false)
   realm.setValues = values
-  // The ES2025 set algebra, over another Set (or anything with `has`/`keys`).
-  const other = (v: Value): Set<Value> => {
-    if (isObject(v) && v[BRAND] === Brand.Set) return v[SLOT] as Set<Value>
-    if (!isObject(v)) return throwTypeError("The argument must be a set-like object")
-    const out = new Set<Value>()
-    const it = getIterator(call(v.keys, v, []))
+  // The ES2025 set algebra, over another Set or any set-like object (`size`, `has`, `keys`).
+  interface SetRecord {
+    readonly set: Value
+    readonly size: number
+    readonly has: Value
+    readonly keys: Value
+  }
+  const getSetRecord = (v: Value): SetRecord => {
+    if (!isObject(v)) return throwTypeError(`The argument must be a set-like object`)
+    const rawSize = v.size
+    const numSize = toNumber(rawSize)
+    if (numSize !== numSize) return throwTypeError("The 'size' property of a set-like must be a number")
+    const size = toInteger(numSize)
+    if (size < 0) return throwRangeError("The 'size' property of a set-like must not be negative")
+    const has = v.has
+    if (!isCallable(has)) return throwTypeError("The 'has' property of a set-like must be a function")
+    const keys = v.keys
+    if (!isCallable(keys)) return throwTypeError("The 'keys' property of a set-like must be a function")
+    return { set: v, size, has, keys }
+  }
+  /** `GetIteratorFromMethod(set, keys)` with its `next` read once. */
+  const keysIterator = (r: SetRecord): ProtocolIter => {
+    const it = call(r.keys, r.set, [])
+    if (!isObject(it)) return throwTypeError("The 'keys' method of a set-like must return an object")
+    const next = it.next
+    if (!isCallable(next)) return throwTypeError("The iterator of a set-like must have a 'next' method")
+    return new ProtocolIter(it, next)
+  }
+  const otherHas = (r: SetRecord, v: Value): boolean => !!call(r.has, r.set, [v])
+  const newSet = (items: Set<Value>) => makeCollection(setProto, Brand.Set, items, setCtor)
+  /** Add to a result set within the bound. */
+  const addTo = (result: Set<Value>, v: Value): void => {
+    if (result.has(v)) return
+    checkSize(result.size)
+    result.add(v)
+  }
+  /** Visit the other set's keys until `visit` says stop (closing the iterator then). */
+  const eachKey = (r: SetRecord, visit: (v: Value) => boolean): boolean => {
+    const it = keysIterator(r)
     for (;;) {
-      const x = it.next()
-      if (x === DONE) return out
-      out.add(x)
+      const v = it.next()
+      if (v === DONE) return true
+      if (--rt.fuel < 0) charge(0)
+      if (!visit(normalKey(v))) {
+        it.close()
+        return false
+      }
     }
   }
-  const newSet = (items: Iterable<Value>) => {
-    const o = makeCollection(setProto, Brand.Set, new Set(items), setCtor)
-    charge((o[SLOT] as Set<Value>).size)
-    return o
+  /** Visit this set's elements, live (elements deleted meanwhile are skipped), until `visit` says stop. */
+  const eachOwn = (self: Set<Value>, visit: (v: Value) => boolean): boolean => {
+    for (const v of self) {
+      if (--rt.fuel < 0) charge(0)
+      if (!visit(v)) return false
+    }
+    return true
   }
-  defineMethod(setProto, "union", 1, (t, a) => newSet([...s(t, "union"), ...other(arg(a, 0))]))
+  defineMethod(setProto, "union", 1, (t, a) => {
+    const self = s(t, "union")
+    const r = getSetRecord(arg(a, 0))
+    charge(self.size)
+    const result = new Set(self)
+    eachKey(r, (v) => {
+      addTo(result, v)
+      return true
+    })
+    return newSet(result)
+  })
   defineMethod(setProto, "intersection", 1, (t, a) => {
-    const b = other(arg(a, 0))
-    return newSet([...s(t, "intersection")].filter((x) => b.has(x)))
+    const self = s(t, "intersection")
+    const r = getSetRecord(arg(a, 0))
+    const result = new Set<Value>()
+    if (self.size <= r.size) {
+      eachOwn(self, (v) => {
+        if (otherHas(r, v) && self.has(v)) addTo(result, v)
+        return true
+      })
+    } else {
+      eachKey(r, (v) => {
+        if (self.has(v)) addTo(result, v)
+        return true
+      })
+    }
+    return newSet(result)
   })
   defineMethod(setProto, "difference", 1, (t, a) => {
-    const b = other(arg(a, 0))
-    return newSet([...s(t, "difference")].filter((x) => !b.has(x)))
+    const self = s(t, "difference")
+    const r = getSetRecord(arg(a, 0))
+    charge(self.size)
+    const result = new Set(self)
+    if (self.size <= r.size) {
+      eachOwn(self, (v) => {
+        if (otherHas(r, v)) result.delete(v)
+        return true
+      })
+    } else {
+      eachKey(r, (v) => {
+        result.delete(v)
+        return true
+      })
+    }
+    return newSet(result)
   })
   defineMethod(setProto, "symmetricDifference", 1, (t, a) => {
     const self = s(t, "symmetricDifference")
-    const b = other(arg(a, 0))
-    return newSet([...[...self].filter((x) => !b.has(x)), ...[...b].filter((x) => !self.has(x))])
+    const r = getSetRecord(arg(a, 0))
+    charge(self.size)
+    const result = new Set(self)
+    eachKey(r, (v) => {
+      if (self.has(v)) result.delete(v)
+      else addTo(result, v)
+      return true
+    })
+    return newSet(result)
   })
   defineMethod(setProto, "isSubsetOf", 1, (t, a) => {
-    const b = other(arg(a, 0))
-    return [...s(t, "isSubsetOf")].every((x) => b.has(x))
+    const self = s(t, "isSubsetOf")
+    const r = getSetRecord(arg(a, 0))
+    if (self.size > r.size) return false
+    return eachOwn(self, (v) => otherHas(r, v))
   })
   defineMethod(setProto, "isSupersetOf", 1, (t, a) => {
     const self = s(t, "isSupersetOf")
-    return [...other(arg(a, 0))].every((x) => self.has(x))
+    const r = getSetRecord(arg(a, 0))
+    if (self.size < r.size) return false
+    return eachKey(r, (v) => self.has(v))
   })
   defineMethod(setProto, "isDisjointFrom", 1, (t, a) => {
-    const b = other(arg(a, 0))
-    return [...s(t, "isDisjointFrom")].every((x) => !b.has(x))
+    const self = s(t, "isDisjointFrom")
+    const r = getSetRecord(arg(a, 0))
+    if (self.size <= r.size) return eachOwn(self, (v) => !otherHas(r, v))
+    return eachKey(r, (v) => !self.has(v))
   })
   realm.defineGlobal("Set", setCtor)
 
@@ -243,15 +351,27 @@ export const installCollections = (realm: Realm): void => {
     },
   )
   linkConstructor(weakMapCtor, weakMapProto)
+  /** `CanBeHeldWeakly(v)`: objects and symbols not made by `Symbol.for`. */
+  const weakKey = (v: Value): boolean => isObject(v) || (typeof v === "symbol" && !realm.registeredSymbols.has(v))
   const wm = (t: Value, what: string) => slotOf<WeakMap<object, Value>>(t, Brand.WeakMap, `WeakMap.prototype.${what}`)
-  defineMethod(weakMapProto, "get", 1, (t, a) => (isObject(a[0]) ? wm(t, "get").get(a[0]) : undefined))
+  defineMethod(weakMapProto, "get", 1, (t, a) => {
+    const map = wm(t, "get")
+    return weakKey(a[0]) ? map.get(a[0]) : undefined
+  })
   defineMethod(weakMapProto, "set", 2, (t, a) => {
-    requireWeakKey(arg(a, 0), "as weak map key")
-    wm(t, "set").set(a[0], arg(a, 1))
+    const map = wm(t, "set")
+    if (!weakKey(a[0])) throwTypeError("Invalid value used as weak map key")
+    map.set(a[0], arg(a, 1))
     return t
   })
-  defineMethod(weakMapProto, "has", 1, (t, a) => (isObject(a[0]) ? wm(t, "has").has(a[0]) : false))
-  defineMethod(weakMapProto, "delete", 1, (t, a) => (isObject(a[0]) ? wm(t, "delete").delete(a[0]) : false))
+  defineMethod(weakMapProto, "has", 1, (t, a) => {
+    const map = wm(t, "has")
+    return weakKey(a[0]) ? map.has(a[0]) : false
+  })
+  defineMethod(weakMapProto, "delete", 1, (t, a) => {
+    const map = wm(t, "delete")
+    return weakKey(a[0]) ? map.delete(a[0]) : false
+  })
   defineValue(weakMapProto, Symbol.toStringTag, "WeakMap", false)
   realm.defineGlobal("WeakMap", weakMapCtor)
 
@@ -270,12 +390,19 @@ export const installCollections = (realm: Realm): void => {
   linkConstructor(weakSetCtor, weakSetProto)
   const ws = (t: Value, what: string) => slotOf<WeakSet<object>>(t, Brand.WeakSet, `WeakSet.prototype.${what}`)
   defineMethod(weakSetProto, "add", 1, (t, a) => {
-    requireWeakKey(arg(a, 0), "in weak set")
-    ws(t, "add").add(a[0])
+    const set = ws(t, "add")
+    if (!weakKey(a[0])) throwTypeError("Invalid value used in weak set")
+    set.add(a[0])
     return t
   })
-  defineMethod(weakSetProto, "has", 1, (t, a) => (isObject(a[0]) ? ws(t, "has").has(a[0]) : false))
-  defineMethod(weakSetProto, "delete", 1, (t, a) => (isObject(a[0]) ? ws(t, "delete").delete(a[0]) : false))
+  defineMethod(weakSetProto, "has", 1, (t, a) => {
+    const set = ws(t, "has")
+    return weakKey(a[0]) ? set.has(a[0]) : false
+  })
+  defineMethod(weakSetProto, "delete", 1, (t, a) => {
+    const set = ws(t, "delete")
+    return weakKey(a[0]) ? set.delete(a[0]) : false
+  })
   defineValue(weakSetProto, Symbol.toStringTag, "WeakSet", false)
   realm.defineGlobal("WeakSet", weakSetCtor)
 }

@@ -17,12 +17,13 @@ import {
   type Value,
 } from "../runtime/functions.js"
 import { BRAND, Brand, SLOT } from "../runtime/internals.js"
-import { iterateToList } from "../runtime/iterators.js"
+import { getIteratorMethod, iterateToList } from "../runtime/iterators.js"
+import { reserveElements } from "../runtime/memory.js"
 import { charge } from "../runtime/meter.js"
 import { toInteger, toNumber, toStr } from "../runtime/operators.js"
-import { arrayTooLong } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
 import { createArrayIterator } from "./iteration.js"
+import { joinStrings } from "./joiner.js"
 
 const typedArrayProto = Object.getPrototypeOf(Uint8Array.prototype) as object
 const hostLength = Object.getOwnPropertyDescriptor(typedArrayProto, "length")!.get!
@@ -37,13 +38,56 @@ const bytesToList = (b: Uint8Array): number[] => {
 /** True when `v` is a program `Uint8Array`. */
 export const isBytes = (v: Value): v is Uint8Array => ArrayBuffer.isView(v)
 
+/** `ToIndex(v)`: a typed array length, a `RangeError` when negative or past 2 ** 53 - 1. */
+const toIndex = (v: Value): number => {
+  const n = v === undefined ? 0 : toInteger(v)
+  if (n < 0 || n > Number.MAX_SAFE_INTEGER) throwRangeError(`Invalid typed array length: ${n}`)
+  return n
+}
+
+/** The values of an array-like, read before a typed array is made of them (length checked first). */
+const arrayLikeToList = (o: Value): Value[] => {
+  const n = Math.min(Math.max(toInteger(o.length), 0), Number.MAX_SAFE_INTEGER)
+  reserveElements(n)
+  charge(n)
+  const list = new Array(n)
+  for (let i = 0; i < n; i++) list[i] = o[i]
+  return list
+}
+
+/** The values a typed array is made of: iterated when the source is iterable, else read as an array-like. */
+const sourceToList = (source: Value): Value[] => {
+  if (source === undefined || source === null) return throwTypeError(`${source} is not iterable`)
+  if (isBytes(source)) return bytesToList(source)
+  if (getIteratorMethod(source, Symbol.iterator) !== undefined) return iterateToList(source)
+  return isObject(source) ? arrayLikeToList(source) : []
+}
+
+/** The UTF-8 length of a string (lone surrogates become three-byte replacement characters). */
+const utf8Length = (s: string): number => {
+  let n = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x80) n++
+    else if (c < 0x800) n += 2
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1)
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4
+        i++
+      } else n += 3
+    } else n += 3
+  }
+  return n
+}
+
 /** Install `Uint8Array`, `TextEncoder` and `TextDecoder`. */
 export const installEncoding = (realm: Realm): void => {
   const proto = realm.newObject()
   realm.Uint8ArrayProto = proto
   const adopt = (bytes: Uint8Array, target: Value = proto): Value => Object.setPrototypeOf(bytes, target)
   const fromList = (list: Value[]): Uint8Array => {
-    if (list.length > MAX_ARRAY_LENGTH) arrayTooLong(list.length)
+    reserveElements(list.length)
     charge(list.length)
     const out = new Uint8Array(list.length)
     for (let i = 0; i < list.length; i++) out[i] = toNumber(list[i])
@@ -56,31 +100,25 @@ export const installEncoding = (realm: Realm): void => {
     (a, nt) => {
       const init = arg(a, 0)
       const target = isObject(nt.prototype) ? nt.prototype : proto
-      if (init === undefined || typeof init === "number") {
-        const n = init === undefined ? 0 : toInteger(init)
-        if (n < 0) throwRangeError(`Invalid typed array length: ${n}`)
-        if (n > MAX_ARRAY_LENGTH) arrayTooLong(n)
+      if (!isObject(init)) {
+        const n = toIndex(init)
+        reserveElements(n, 1)
         charge(n)
         return adopt(new Uint8Array(n), target)
       }
-      if (isBytes(init)) return adopt(fromList(bytesToList(init)), target)
-      if (isObject(init) && init[Symbol.iterator] !== undefined) return adopt(fromList(iterateToList(init)), target)
-      if (isObject(init)) {
-        const n = toInteger(init.length)
-        const list: Value[] = []
-        for (let i = 0; i < n; i++) list.push(init[i])
-        return adopt(fromList(list), target)
-      }
-      return throwTypeError("Uint8Array needs a length, an array or an iterable")
+      return adopt(fromList(sourceToList(init)), target)
     },
   )
   linkConstructor(ctor, proto)
   defineValue(ctor, "BYTES_PER_ELEMENT", 1, false)
   defineValue(proto, "BYTES_PER_ELEMENT", 1, false)
   defineMethod(ctor, "from", 1, (_t, a) => {
-    const list = iterateToList(arg(a, 0))
     const fn = arg(a, 1)
-    return adopt(fromList(isCallable(fn) ? list.map((v, i) => call(fn, undefined, [v, i])) : list))
+    if (fn !== undefined && !isCallable(fn)) throwTypeError("Uint8Array.from: the mapping function is not a function")
+    const list = sourceToList(arg(a, 0))
+    const thisArg = arg(a, 2)
+    if (fn !== undefined) for (let i = 0; i < list.length; i++) list[i] = call(fn, thisArg, [list[i], i])
+    return adopt(fromList(list))
   })
   defineMethod(ctor, "of", 0, (_t, a) => adopt(fromList(a)))
   const bytes = (t: Value, what: string): Uint8Array => {
@@ -130,12 +168,19 @@ export const installEncoding = (realm: Realm): void => {
   defineMethod(proto, "set", 1, (t, a) => {
     const b = bytes(t, "set")
     const src = arg(a, 0)
-    const list = isBytes(src) ? bytesToList(src) : iterateToList(src)
+    const offset = a[1] === undefined ? 0 : toInteger(a[1])
+    if (offset < 0) throwRangeError("offset is out of bounds")
+    if (src === undefined || src === null) return throwTypeError(`Cannot convert ${src} to object`)
+    // A primitive source reads as its wrapper would: a string's characters, nothing for anything else.
+    const source = isObject(src) ? src : typeof src === "string" ? src : { length: 0 }
+    const length = isBytes(source) ? source.length : Math.max(toInteger((source as Value).length), 0)
+    if (offset + length > b.length) throwRangeError("offset is out of bounds")
+    const list = isBytes(source) ? bytesToList(source) : arrayLikeToList(source)
     charge(list.length)
     Uint8Array.prototype.set.call(
       b,
       list.map((v) => toNumber(v)),
-      a[1] === undefined ? 0 : toInteger(a[1]),
+      offset,
     )
     return undefined
   })
@@ -145,12 +190,9 @@ export const installEncoding = (realm: Realm): void => {
   defineMethod(proto, "includes", 1, (t, a) =>
     Uint8Array.prototype.includes.call(bytes(t, "includes"), toNumber(arg(a, 0))),
   )
-  defineMethod(proto, "join", 1, (t, a) => {
-    const b = bytes(t, "join")
-    charge(b.length)
-    return bytesToList(b).join(a[0] === undefined ? "," : toStr(a[0]))
-  })
-  defineMethod(proto, "toString", 0, (t) => bytesToList(bytes(t, "toString")).join(","))
+  const join = (b: Uint8Array, separator: string): string => joinStrings(b.length, separator, (i) => String(b[i]))
+  defineMethod(proto, "join", 1, (t, a) => join(bytes(t, "join"), a[0] === undefined ? "," : toStr(a[0])))
+  defineMethod(proto, "toString", 0, (t) => join(bytes(t, "toString"), ","))
   const each = (name: string, body: (b: Uint8Array, fn: Value, thisArg: Value) => Value) =>
     defineMethod(proto, name, 1, (t, a) => {
       const b = bytes(t, name)
@@ -198,6 +240,7 @@ export const installEncoding = (realm: Realm): void => {
   defineMethod(encoderProto, "encode", 1, (_t, a) => {
     const s = a[0] === undefined ? "" : toStr(a[0])
     charge(1 + (s.length >> 4))
+    if (s.length * 3 > MAX_ARRAY_LENGTH) reserveElements(utf8Length(s), 1)
     return adopt(encoder.encode(s))
   })
   defineBuiltinAccessor(encoderProto, "encoding", () => "utf-8")

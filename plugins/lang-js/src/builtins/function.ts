@@ -18,28 +18,26 @@ import {
   type Value,
 } from "../runtime/functions.js"
 import { CALL, META, type FunctionMeta } from "../runtime/internals.js"
+import { reserveElements } from "../runtime/memory.js"
 import { charge } from "../runtime/meter.js"
 import { toInteger } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
 
 const metaOf = (f: Value): FunctionMeta | undefined => (isObject(f) ? (f[META] as FunctionMeta | undefined) : undefined)
 
-/** The argument list of `Function.prototype.apply`: an array-like, copied. */
-const argumentList = (v: Value): Value[] => {
-  if (v === undefined || v === null) return []
-  if (Array.isArray(v)) {
-    charge(v.length)
-    const out = new Array(v.length)
-    for (let i = 0; i < v.length; i++) out[i] = v[i]
-    return out
-  }
+/** `CreateListFromArrayLike(v)`: the values of an array-like, copied into a host list (its length checked first). */
+export const listFromArrayLike = (v: Value): Value[] => {
   if (!isObject(v)) return throwTypeError("CreateListFromArrayLike called on non-object")
-  const n = toInteger(v.length)
+  const n = Array.isArray(v) ? v.length : Math.min(Math.max(toInteger(v.length), 0), Number.MAX_SAFE_INTEGER)
+  reserveElements(n)
   charge(n)
-  const out: Value[] = []
-  for (let i = 0; i < n; i++) out.push(v[i])
+  const out = new Array(n)
+  for (let i = 0; i < n; i++) out[i] = v[i]
   return out
 }
+
+/** The argument list of `Function.prototype.apply`. */
+const argumentList = (v: Value): Value[] => (v === undefined || v === null ? [] : listFromArrayLike(v))
 
 /** Install `Function` and `Function.prototype`. */
 export const installFunction = (realm: Realm): void => {

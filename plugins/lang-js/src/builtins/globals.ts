@@ -5,6 +5,7 @@ import { MAX_NESTING } from "../limits.js"
 import { throwRangeError } from "../runtime/errors.js"
 import { arg, isObject, makeNative, type Value } from "../runtime/functions.js"
 import { BRAND, Brand, CALL, SLOT } from "../runtime/internals.js"
+import { newHoleyArray } from "../runtime/arrays.js"
 import { charge } from "../runtime/meter.js"
 import { toStr } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
@@ -40,10 +41,11 @@ export const installGlobals = (realm: Realm): void => {
     if (v[CALL] !== undefined) return cloneError("A function")
     const brand = v[BRAND]
     if (Array.isArray(v)) {
-      const out = realm.newArray()
+      const length = v.length
+      const out = newHoleyArray(length)
       seen.set(v, out)
-      for (let i = 0; i < v.length; i++) if (i in v) out[i] = clone(v[i], seen, depth + 1)
-      out.length = v.length
+      charge(length)
+      for (let i = 0; i < length; i++) if (i in v) out[i] = clone(v[i], seen, depth + 1)
       return out
     }
     if (brand === Brand.Date) return cloneDate(v)

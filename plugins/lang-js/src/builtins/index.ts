@@ -1,6 +1,7 @@
 /**
  * Creating a realm: every built-in, installed on fresh prototypes for one execution.
  */
+import { resetArrayStorage } from "../runtime/arrays.js"
 import { Realm } from "../runtime/realm.js"
 import { installArray } from "./array.js"
 import { installCollections } from "./collections.js"
@@ -29,6 +30,7 @@ let cached: Realm | undefined
  * the previous execution left it unrestorable.
  */
 export const acquireRealm = (): Realm => {
+  resetArrayStorage()
   if (cached !== undefined) {
     cached.activate()
     if (cached.restore()) return cached

@@ -2,13 +2,14 @@
  * `JSON`. Parsing uses the host parser and then gives every object and array the realm's prototypes; stringifying
  * walks program values itself (so `toJSON`, replacers and the program's functions behave as the language says).
  */
-import { MAX_NESTING, MAX_STRING_LENGTH } from "../limits.js"
+import { MAX_ARRAY_LENGTH, MAX_NESTING, MAX_STRING_LENGTH } from "../limits.js"
 import { throwRangeError, throwSyntaxError, throwTypeError } from "../runtime/errors.js"
 import { arg, call, defineMethod, defineValue, isCallable, isObject, type Value } from "../runtime/functions.js"
 import { BRAND, Brand, CALL, SLOT } from "../runtime/internals.js"
+import { arrayTooLong, reserveChars, reserveElements, reserveHeap, stringTooLong } from "../runtime/memory.js"
 import { charge } from "../runtime/meter.js"
-import { stringTooLong, toInteger, toNumber, toStr } from "../runtime/operators.js"
-import { createDataProperty, hasAccessors } from "../runtime/properties.js"
+import { toInteger, toNumber, toStr } from "../runtime/operators.js"
+import { createDataProperty, getProp, hasAccessors } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
 
 /** Give host-parsed JSON the realm's prototypes, in place. */
@@ -31,9 +32,47 @@ const adopt = (realm: Realm, v: Value, depth: number): void => {
   }
 }
 
+/** Texts shorter than this parse into little enough to need no scan first. */
+const SCANNED_TEXT = 1 << 18
+
+/** Bytes an object or array that `JSON.parse` makes takes, and bytes any other value (with its slot) takes. */
+const CONTAINER_BYTES = 56
+const VALUE_BYTES = 16
+
+/**
+ * Look at a long JSON text before the host parses it: refuse arrays past the element bound and nesting past
+ * `MAX_NESTING`, and check that the heap can take what parsing will build (estimated from the containers and values
+ * the text holds). Malformed text is left to the parser's own error.
+ */
+const scanJson = (text: string): void => {
+  const commas: number[] = []
+  let containers = 0
+  let values = 1
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 34) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i)
+        if (d === 92) i++
+        else if (d === 34) break
+      }
+    } else if (c === 44) {
+      values++
+      const top = commas.length - 1
+      if (top >= 0 && commas[top] >= 0 && ++commas[top] >= MAX_ARRAY_LENGTH) arrayTooLong(commas[top] + 1)
+    } else if (c === 91 || c === 123) {
+      containers++
+      if (commas.length >= MAX_NESTING) throwRangeError(`JSON is nested deeper than ${MAX_NESTING} levels`)
+      commas.push(c === 91 ? 0 : -1)
+    } else if (c === 93 || c === 125) commas.pop()
+  }
+  reserveHeap(containers * CONTAINER_BYTES + values * VALUE_BYTES + text.length)
+}
+
 /** `JSON.parse(text)` without a reviver. */
 export const parseJson = (realm: Realm, text: string): Value => {
   charge(1 + (text.length >> 4))
+  if (text.length >= SCANNED_TEXT) scanJson(text)
   let v: Value
   try {
     v = JSON.parse(text)
@@ -44,121 +83,177 @@ export const parseJson = (realm: Realm, text: string): Value => {
   return v
 }
 
-const quote = (s: string): string => JSON.stringify(s)
-
 const SKIP = Symbol("skip")
 
+/** Characters `JSON.stringify` writes escaped: controls, quote, backslash and lone surrogates. */
+const escaped = /[\u0000-\u001f"\\\ud800-\udfff]/
+
+/** The length of a string's JSON text, quotes and escapes included. */
+const jsonStringLength = (s: string): number => {
+  if (!escaped.test(s)) return s.length + 2
+  let n = 2
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x20) n += c === 8 || c === 9 || c === 10 || c === 12 || c === 13 ? 2 : 6
+    else if (c === 34 || c === 92) n += 2
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1)
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 2
+        i++
+      } else n += 6
+    } else if (c >= 0xdc00 && c <= 0xdfff) n += 6
+    else n++
+  }
+  return n
+}
+
+/** The length of a number's JSON text. */
+const jsonNumberLength = (x: number): number => {
+  if (x === (x | 0)) {
+    let n = x < 0 ? 2 : 1
+    for (let a = Math.abs(x); a >= 10; a = Math.floor(a / 10)) n++
+    return n
+  }
+  return Number.isFinite(x) ? String(x).length : 4
+}
+
+/** The length of a primitive's JSON text (`undefined` and symbols count nothing: they are skipped). */
+const primitiveLength = (x: Value): number =>
+  typeof x === "string"
+    ? jsonStringLength(x)
+    : typeof x === "number"
+      ? jsonNumberLength(x)
+      : typeof x === "boolean"
+        ? x
+          ? 4
+          : 5
+        : x === null
+          ? 4
+          : 0
+
 /**
- * True when the host serializer would write `value` exactly as the language does: only plain objects and arrays
- * without `toJSON`, functions, boxed primitives or own accessors, no cycles, within the nesting and string bounds.
- * Reading the values here runs nothing (there are no getters to run).
+ * The length of the text the host serializer would write for `value` (never less than the real one), or -1 unless
+ * it would write it exactly as the language does: only plain objects and arrays without `toJSON`, functions, boxed
+ * primitives or own accessors, no cycles, within the nesting and string bounds. Reading the values here runs nothing
+ * (there are no getters to run).
  */
-const isPlainData = (realm: Realm, value: Value, gap: number): boolean => {
-  if (typeof value !== "object" || value === null) return typeof value !== "bigint"
+const plainDataSize = (realm: Realm, value: Value, gap: number): number => {
+  if (typeof value !== "object" || value === null) return typeof value === "bigint" ? -1 : primitiveLength(value)
   const stack: Value[] = []
   let size = 0
+  const grow = (n: number): void => {
+    size += n
+    if (size > MAX_STRING_LENGTH) stringTooLong(size)
+  }
   const visit = (v: Value): boolean => {
     if (v[CALL] !== undefined || v[BRAND] !== undefined || v.toJSON !== undefined || hasAccessors(v)) return false
     if (stack.length >= MAX_NESTING || stack.includes(v)) return false
     stack.push(v)
+    let entries: number
     if (Array.isArray(v)) {
       const n = v.length
-      size += n + 2
+      entries = n
+      grow(n + 2)
+      charge(n)
       for (let i = 0; i < n; i++) {
         const x = v[i]
         if (typeof x === "object" && x !== null) {
           if (!visit(x)) return false
-        } else if (typeof x === "string") size += x.length + 2
-        else if (typeof x === "bigint") return false
-        else size += 6
+        } else if (typeof x === "bigint") return false
+        else grow(x === undefined || typeof x === "symbol" ? 4 : primitiveLength(x))
       }
     } else {
       const proto = Object.getPrototypeOf(v)
       if (proto !== realm.ObjectProto && proto !== null) return false
       const keys = Object.keys(v)
-      size += 2
+      entries = keys.length
+      grow(2)
+      charge(keys.length)
       for (let i = 0; i < keys.length; i++) {
         const x = v[keys[i]]
-        size += keys[i].length + 4
+        grow(jsonStringLength(keys[i]) + 2)
         if (typeof x === "object" && x !== null) {
           if (!visit(x)) return false
-        } else if (typeof x === "string") size += x.length + 2
-        else if (typeof x === "bigint") return false
-        else size += 6
+        } else if (typeof x === "bigint") return false
+        else grow(primitiveLength(x))
       }
     }
-    if (gap > 0) size += (v.length ?? 0) * (gap * stack.length + 1)
-    if (size > MAX_STRING_LENGTH) stringTooLong(size)
-    charge(1)
+    if (gap > 0) grow((entries + 1) * (gap * stack.length + 1))
     stack.pop()
     return true
   }
-  return visit(value)
+  return visit(value) ? size : -1
+}
+
+/** `JSON.stringify`'s `space` argument as the indentation text. */
+const gapOf = (space: Value): string => {
+  let s = space
+  if (isObject(s)) {
+    if (s[BRAND] === Brand.Number) s = toNumber(s)
+    else if (s[BRAND] === Brand.String) s = toStr(s)
+  }
+  if (typeof s === "number") return " ".repeat(Math.min(10, Math.max(0, toInteger(s))))
+  if (typeof s === "string") return s.slice(0, 10)
+  return ""
+}
+
+/** The program's view of the value of `key` in `holder`: `toJSON` and the replacer applied, boxes unwrapped. */
+const viewOf = (holder: Value, key: string, v: Value, replacerFn: Value): Value => {
+  if ((typeof v === "object" && v !== null) || typeof v === "bigint") {
+    const toJSON = getProp(v, "toJSON")
+    if (isCallable(toJSON)) v = call(toJSON, v, [key])
+  }
+  if (replacerFn !== undefined) v = call(replacerFn, holder, [key, v])
+  if (typeof v === "object" && v !== null) {
+    switch (v[BRAND]) {
+      case Brand.Number:
+        return toNumber(v)
+      case Brand.String:
+        return toStr(v)
+      case Brand.Boolean:
+        return v[SLOT]
+    }
+    if (v[CALL] !== undefined) return SKIP
+    return v
+  }
+  if (v === undefined || typeof v === "symbol") return SKIP
+  if (typeof v === "bigint") return throwTypeError("Do not know how to serialize a BigInt")
+  return v
 }
 
 /**
  * `JSON.stringify(value, replacer, space)` over program values; `undefined` when nothing is serializable.
  *
- * The program's view of each value is taken first (its `toJSON` methods and replacer run, functions are skipped,
+ * Plain data goes straight to the host serializer once its text length is known to be within the bound. Otherwise
+ * the program's view of each value is taken first (its `toJSON` methods and replacer run, functions are skipped,
  * boxed primitives unwrap, cycles and depth are checked) into a host copy of plain data, which the host's serializer
- * then writes at native speed. The copy is bounded by the string limit as it is made, so a value whose text would be
- * too long never gets written. A replacer *array* (which also orders keys) takes the program-side serializer.
+ * then writes; the copy's text length is counted as it is made, so a value whose text would be too long never gets
+ * written. A replacer *array* (which also orders keys) takes the program-side writer.
  */
 export const stringifyJson = (realm: Realm, value: Value, replacer: Value, space: Value): string | undefined => {
   if (Array.isArray(replacer)) return stringifyWithKeyList(realm, value, replacer, space)
   const replacerFn = isCallable(replacer) ? replacer : undefined
-  let gap: string | number | undefined
-  if (isObject(space) && (space[BRAND] === Brand.Number || space[BRAND] === Brand.String)) space = space[SLOT]
-  if (typeof space === "number") gap = Math.min(10, Math.max(0, toInteger(space)))
-  else if (typeof space === "string") gap = space.slice(0, 10)
-  const gapLength = typeof gap === "number" ? gap : typeof gap === "string" ? gap.length : 0
-  if (replacerFn === undefined && isPlainData(realm, value, gapLength)) return JSON.stringify(value, null, gap)
-  const indentPerLevel = typeof gap === "number" ? gap : typeof gap === "string" ? gap.length : 0
+  const gap = gapOf(space)
+  if (replacerFn === undefined) {
+    const plainSize = plainDataSize(realm, value, gap.length)
+    if (plainSize >= 0) {
+      reserveChars(plainSize)
+      return JSON.stringify(value, null, gap)
+    }
+  }
   const stack: Value[] = []
   let size = 0
   const grow = (n: number): void => {
-    size += n + (indentPerLevel === 0 ? 0 : 1 + indentPerLevel * stack.length)
+    size += n + (gap.length === 0 ? 0 : 1 + gap.length * stack.length)
     if (size > MAX_STRING_LENGTH) stringTooLong(size)
   }
-  const copy = (holder: Value, key: string, v: Value): unknown => {
-    if (typeof v === "object" && v !== null) {
-      const toJSON = v.toJSON
-      if (isCallable(toJSON)) v = call(toJSON, v, [key])
-    }
-    if (replacerFn !== undefined) v = call(replacerFn, holder, [key, v])
-    switch (typeof v) {
-      case "string":
-        grow(v.length + 2)
-        return v
-      case "number":
-        grow(8)
-        return v
-      case "boolean":
-        grow(5)
-        return v
-      case "undefined":
-      case "symbol":
-        return SKIP
-      case "bigint":
-        return throwTypeError("Do not know how to serialize a BigInt")
-    }
-    if (v === null) {
-      grow(4)
-      return null
-    }
-    if (v[CALL] !== undefined) return SKIP
-    switch (v[BRAND]) {
-      case Brand.Number:
-        grow(8)
-        return toNumber(v)
-      case Brand.String: {
-        const s = toStr(v)
-        grow(s.length + 2)
-        return s
-      }
-      case Brand.Boolean:
-        grow(5)
-        return v[SLOT]
+  const copy = (holder: Value, key: string, v0: Value): unknown => {
+    const v = viewOf(holder, key, v0, replacerFn)
+    if (v === SKIP) return SKIP
+    if (typeof v !== "object" || v === null) {
+      grow(primitiveLength(v))
+      return v
     }
     if (stack.includes(v)) return throwTypeError("Converting circular structure to JSON")
     if (stack.length >= MAX_NESTING)
@@ -168,12 +263,16 @@ export const stringifyJson = (realm: Realm, value: Value, replacer: Value, space
     let out: unknown
     if (Array.isArray(v)) {
       const n = v.length
+      grow(n)
+      reserveElements(n)
       charge(n)
       const list = new Array(n)
       for (let i = 0; i < n; i++) {
         const c = copy(v, String(i), v[i])
-        list[i] = c === SKIP ? null : c
-        grow(1)
+        if (c === SKIP) {
+          grow(4)
+          list[i] = null
+        } else list[i] = c
       }
       out = list
     } else {
@@ -187,7 +286,7 @@ export const stringifyJson = (realm: Realm, value: Value, replacer: Value, space
         if (k === "__proto__")
           Object.defineProperty(o, k, { value: c, writable: true, enumerable: true, configurable: true })
         else o[k] = c
-        grow(k.length + 4)
+        grow(jsonStringLength(k) + 2)
       }
       out = o
     }
@@ -198,80 +297,55 @@ export const stringifyJson = (realm: Realm, value: Value, replacer: Value, space
   createDataProperty(root, "", value)
   const data = copy(root, "", value)
   if (data === SKIP) return undefined
+  reserveChars(size)
   return JSON.stringify(data, null, gap)
 }
 
-/** `JSON.stringify` with a key list: written by the program-side serializer (the list also orders keys). */
-const stringifyWithKeyList = (realm: Realm, value: Value, replacer: Value, space: Value): string | undefined => {
-  const replacerFn: Value = undefined
-  let allowList: string[] | undefined
-  if (Array.isArray(replacer)) {
-    allowList = []
-    for (let i = 0; i < replacer.length; i++) {
-      const item = replacer[i]
-      if (typeof item === "string" || typeof item === "number") allowList.push(String(item))
-      else if (isObject(item) && (item[BRAND] === Brand.String || item[BRAND] === Brand.Number))
-        allowList.push(toStr(item))
+/** `JSON.stringify` with a key list: written here (the list also orders keys), in chunks within the bound. */
+const stringifyWithKeyList = (realm: Realm, value: Value, replacer: Value[], space: Value): string | undefined => {
+  const keyList: string[] = []
+  const listed = new Set<string>()
+  const length = replacer.length
+  charge(length)
+  for (let i = 0; i < length; i++) {
+    const item = replacer[i]
+    let k: string | undefined
+    if (typeof item === "string") k = item
+    else if (typeof item === "number") k = String(item)
+    else if (isObject(item) && (item[BRAND] === Brand.String || item[BRAND] === Brand.Number)) k = toStr(item)
+    if (k !== undefined && !listed.has(k)) {
+      listed.add(k)
+      keyList.push(k)
     }
   }
-  let gap = ""
-  if (isObject(space) && (space[BRAND] === Brand.Number || space[BRAND] === Brand.String)) space = space[SLOT]
-  if (typeof space === "number") gap = " ".repeat(Math.min(10, Math.max(0, toInteger(space))))
-  else if (typeof space === "string") gap = space.slice(0, 10)
+  const gap = gapOf(space)
   const colon = gap === "" ? ":" : ": "
   const stack: Value[] = []
-  const out: string[] = []
-  let length = 0
+  const chunks: string[] = []
+  let parts: string[] = []
+  let total = 0
   const put = (s: string): void => {
-    length += s.length
-    if (length > MAX_STRING_LENGTH) stringTooLong(length)
-    out.push(s)
+    total += s.length
+    if (total > MAX_STRING_LENGTH) stringTooLong(total)
+    parts.push(s)
+    if (parts.length >= 4096) {
+      chunks.push(parts.join(""))
+      parts = []
+    }
   }
-
-  /** Write `v` (the value of `key` in `holder`); false when it is not serializable (nothing written). */
-  const serialize = (holder: Value, key: string, v: Value, indent: string): boolean => {
-    if (typeof v === "object" && v !== null) {
-      const toJSON = v.toJSON
-      if (isCallable(toJSON)) v = call(toJSON, v, [key])
+  const putString = (s: string): void => {
+    if (total + jsonStringLength(s) > MAX_STRING_LENGTH) stringTooLong(total + jsonStringLength(s))
+    put(JSON.stringify(s))
+  }
+  /** Write a value already seen through `viewOf`. */
+  const write = (v: Value, indent: string): void => {
+    if (typeof v !== "object" || v === null) {
+      if (typeof v === "string") putString(v)
+      else put(typeof v === "number" ? (Number.isFinite(v) ? String(v) : "null") : String(v))
+      return
     }
-    if (replacerFn !== undefined) v = call(replacerFn, holder, [key, v])
-    switch (typeof v) {
-      case "string":
-        put(quote(v))
-        return true
-      case "number":
-        put(Number.isFinite(v) ? String(v) : "null")
-        return true
-      case "boolean":
-        put(v ? "true" : "false")
-        return true
-      case "undefined":
-      case "symbol":
-        return false
-      case "bigint":
-        return throwTypeError("Do not know how to serialize a BigInt")
-    }
-    if (v === null) {
-      put("null")
-      return true
-    }
-    if (v[CALL] !== undefined) return false
-    const brand = v[BRAND]
-    if (brand === Brand.Number) {
-      put(String(toNumber(v)))
-      return true
-    }
-    if (brand === Brand.String) {
-      put(quote(toStr(v)))
-      return true
-    }
-    if (brand === Brand.Boolean) {
-      put(String(v[SLOT]))
-      return true
-    }
-    if (stack.includes(v)) return throwTypeError("Converting circular structure to JSON")
-    if (stack.length >= MAX_NESTING)
-      return throwRangeError(`JSON.stringify: value nested deeper than ${MAX_NESTING} levels`)
+    if (stack.includes(v)) throwTypeError("Converting circular structure to JSON")
+    if (stack.length >= MAX_NESTING) throwRangeError(`JSON.stringify: value nested deeper than ${MAX_NESTING} levels`)
     stack.push(v)
     const inner = indent + gap
     const separator = gap === "" ? "," : `,\n${inner}`
@@ -283,41 +357,46 @@ const stringifyWithKeyList = (realm: Realm, value: Value, replacer: Value, space
         put(gap === "" ? "[" : `[\n${inner}`)
         for (let i = 0; i < n; i++) {
           if (i > 0) put(separator)
-          if (!serialize(v, String(i), v[i], inner)) put("null")
+          const x = viewOf(v, String(i), v[i], undefined)
+          if (x === SKIP) put("null")
+          else write(x, inner)
         }
         put(gap === "" ? "]" : `\n${indent}]`)
       }
     } else {
-      const keys = allowList ?? Object.keys(v)
-      charge(keys.length)
-      put("{")
-      const open = out.length
+      charge(keyList.length)
       let first = true
-      for (let i = 0; i < keys.length; i++) {
-        const k = keys[i]
-        const mark = out.length
-        const markLength = length
-        if (!first) put(separator)
-        else if (gap !== "") put(`\n${inner}`)
-        put(quote(k))
+      for (let i = 0; i < keyList.length; i++) {
+        const k = keyList[i]
+        const x = viewOf(v, k, v[k], undefined)
+        if (x === SKIP) continue
+        put(first ? (gap === "" ? "{" : `{\n${inner}`) : separator)
+        first = false
+        putString(k)
         put(colon)
-        if (serialize(v, k, v[k], inner)) first = false
-        else {
-          out.length = mark
-          length = markLength
-        }
+        write(x, inner)
       }
-      if (out.length === open) put("}")
-      else put(gap === "" ? "}" : `\n${indent}}`)
+      put(first ? "{}" : gap === "" ? "}" : `\n${indent}}`)
     }
     stack.pop()
-    return true
   }
   const wrapper = realm.newObject()
   createDataProperty(wrapper, "", value)
-  if (!serialize(wrapper, "", value, "")) return undefined
-  return out.length === 1 ? out[0] : out.join("")
+  const top = viewOf(wrapper, "", value, undefined)
+  if (top === SKIP) return undefined
+  write(top, "")
+  reserveChars(total)
+  chunks.push(parts.join(""))
+  return chunks.length === 1 ? chunks[0] : chunks.join("")
 }
+
+/** A writable, enumerable, configurable data property (`CreateDataProperty`). */
+const dataDescriptor = (value: Value): PropertyDescriptor => ({
+  value,
+  writable: true,
+  enumerable: true,
+  configurable: true,
+})
 
 /** Install `JSON`. */
 export const installJson = (realm: Realm): void => {
@@ -330,16 +409,20 @@ export const installJson = (realm: Realm): void => {
       const val = holder[key]
       if (typeof val === "object" && val !== null) {
         if (Array.isArray(val)) {
-          for (let i = 0; i < val.length; i++) {
+          const length = val.length
+          charge(length)
+          for (let i = 0; i < length; i++) {
             const r = walk(val, String(i))
             if (r === undefined) delete val[i]
-            else val[i] = r
+            else Reflect.defineProperty(val, i, dataDescriptor(r))
           }
         } else {
-          for (const k of Object.keys(val)) {
+          const keys = Object.keys(val)
+          charge(keys.length)
+          for (const k of keys) {
             const r = walk(val, k)
             if (r === undefined) delete val[k]
-            else createDataProperty(val, k, r)
+            else Reflect.defineProperty(val, k, dataDescriptor(r))
           }
         }
       }

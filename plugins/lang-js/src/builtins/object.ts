@@ -17,10 +17,13 @@ import {
 } from "../runtime/functions.js"
 import { BRAND, Brand, CALL, SLOT } from "../runtime/internals.js"
 import { DONE, getIterator } from "../runtime/iterators.js"
+import { sparseElementCount } from "../runtime/arrays.js"
+import { ENTRY_BYTES, reserveElements } from "../runtime/memory.js"
 import { charge } from "../runtime/meter.js"
 import { toPropertyKey, toStr } from "../runtime/operators.js"
-import { createDataProperty, ownKeys } from "../runtime/properties.js"
+import { createDataProperty, hasAccessors, ownKeys, setProp } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
+import { MAX_ARRAY_LENGTH } from "../limits.js"
 
 /** `ToObject` for reflection: primitives become their wrapper objects (strings keep their indices). */
 export const toObject = (realm: Realm, v: Value, what: string): Value => {
@@ -54,10 +57,22 @@ export const boxPrimitive = (realm: Realm, v: Value): Value => {
   o[SLOT] = v
   o[BRAND] = brand
   if (typeof v === "string") {
+    reserveElements(v.length, ENTRY_BYTES)
+    charge(v.length)
     for (let i = 0; i < v.length; i++) Object.defineProperty(o, i, { value: v[i], enumerable: true })
     Object.defineProperty(o, "length", { value: v.length })
   }
   return o
+}
+
+/** Bytes a key string of `Object.keys` and friends takes with its slot. */
+const KEY_BYTES = 40
+
+/** Check, before listing the own keys of `o`, the memory the list takes (arrays: one key per element). */
+const reserveKeys = (o: Value): void => {
+  if (!Array.isArray(o)) return
+  const n = o.length > MAX_ARRAY_LENGTH ? sparseElementCount() + 65536 : o.length
+  reserveElements(Math.min(n, MAX_ARRAY_LENGTH), KEY_BYTES)
 }
 
 /** The `[object Tag]` of `Object.prototype.toString`. */
@@ -110,34 +125,41 @@ export const installObject = (realm: Realm): void => {
   realm.Object = ctor
   linkConstructor(ctor, proto)
 
-  const keysOf = (o: Value): string[] => Object.keys(toObject(realm, o, "Object.keys"))
-
-  defineMethod(ctor, "keys", 1, (_t, a) => {
-    const keys = keysOf(arg(a, 0))
-    charge(keys.length)
-    return realm.adoptArray(keys)
-  })
-  defineMethod(ctor, "values", 1, (_t, a) => {
-    const o = toObject(realm, arg(a, 0), "Object.values")
+  /** The own enumerable string keys of `o`, as a host list. */
+  const keysOf = (o: Value): string[] => {
+    reserveKeys(o)
     const keys = Object.keys(o)
     charge(keys.length)
-    const out = new realm.SA()
-    for (let i = 0; i < keys.length; i++) out[i] = o[keys[i]]
-    return out
-  })
-  defineMethod(ctor, "entries", 1, (_t, a) => {
-    const o = toObject(realm, arg(a, 0), "Object.entries")
-    const keys = Object.keys(o)
-    charge(keys.length)
-    const out = new realm.SA()
+    return keys
+  }
+  const propertyIsEnumerable = Object.prototype.propertyIsEnumerable
+  /**
+   * `EnumerableOwnProperties(o, kind)`: each key's enumerability is checked again when it is reached (a getter met
+   * earlier may have changed it), which only matters when `o` has accessors.
+   */
+  const enumerableOwn = (o: Value, entry: (k: string, v: Value) => Value): Value[] => {
+    const withAccessors = hasAccessors(o)
+    const keys = withAccessors ? Object.getOwnPropertyNames(o) : keysOf(o)
+    if (withAccessors) charge(keys.length)
+    const list: Value[] = []
     for (let i = 0; i < keys.length; i++) {
-      const pair = new realm.SA()
-      pair[0] = keys[i]
-      pair[1] = o[keys[i]]
-      out[i] = pair
+      const k = keys[i]
+      if (withAccessors && !propertyIsEnumerable.call(o, k)) continue
+      list.push(entry(k, o[k]))
     }
-    return out
-  })
+    return realm.adoptArray(list)
+  }
+
+  defineMethod(ctor, "keys", 1, (_t, a) => realm.adoptArray(keysOf(toObject(realm, arg(a, 0), "Object.keys"))))
+  defineMethod(ctor, "values", 1, (_t, a) => enumerableOwn(toObject(realm, arg(a, 0), "Object.values"), (_k, v) => v))
+  defineMethod(ctor, "entries", 1, (_t, a) =>
+    enumerableOwn(toObject(realm, arg(a, 0), "Object.entries"), (k, v) => {
+      const pair = new realm.SA()
+      pair[0] = k
+      pair[1] = v
+      return pair
+    }),
+  )
   defineMethod(ctor, "fromEntries", 1, (_t, a) => {
     const o = realm.newObject()
     const it = getIterator(arg(a, 0))
@@ -158,10 +180,11 @@ export const installObject = (realm: Realm): void => {
       const src = a[i]
       if (src === undefined || src === null) continue
       const from = toObject(realm, src, "Object.assign")
+      reserveKeys(from)
       const keys = ownKeys(from)
       charge(keys.length)
       for (const k of keys) {
-        if (Object.prototype.propertyIsEnumerable.call(from, k)) target[k] = from[k]
+        if (propertyIsEnumerable.call(from, k)) setProp(target, k, from[k])
       }
     }
     return target
@@ -192,9 +215,11 @@ export const installObject = (realm: Realm): void => {
   defineMethod(ctor, "defineProperties", 2, (_t, a) =>
     defineProperties(requireObject(arg(a, 0), "Object.defineProperties"), arg(a, 1)),
   )
-  defineMethod(ctor, "getOwnPropertyNames", 1, (_t, a) =>
-    realm.adoptArray(Object.getOwnPropertyNames(toObject(realm, arg(a, 0), "Object.getOwnPropertyNames"))),
-  )
+  defineMethod(ctor, "getOwnPropertyNames", 1, (_t, a) => {
+    const o = toObject(realm, arg(a, 0), "Object.getOwnPropertyNames")
+    reserveKeys(o)
+    return realm.adoptArray(Object.getOwnPropertyNames(o))
+  })
   defineMethod(ctor, "getOwnPropertySymbols", 1, (_t, a) =>
     realm.adoptArray(
       ownKeys(toObject(realm, arg(a, 0), "Object.getOwnPropertySymbols")).filter((k) => typeof k === "symbol"),
@@ -222,6 +247,7 @@ export const installObject = (realm: Realm): void => {
     if (o === realm.ObjectProto && p !== null)
       throwTypeError("Immutable prototype object '#<Object>' cannot have their prototype set")
     setPrototype(o, p)
+    if (o === realm.ArrayProto) realm.protoElements = true
     return o
   })
   defineMethod(ctor, "freeze", 1, (_t, a) => (isObject(a[0]) ? Object.freeze(a[0]) : arg(a, 0)))
@@ -289,6 +315,7 @@ export const installObject = (realm: Realm): void => {
       if (t === realm.ObjectProto)
         throwTypeError("Immutable prototype object '#<Object>' cannot have their prototype set")
       setPrototype(t, v)
+      if (t === realm.ArrayProto) realm.protoElements = true
     },
   )
 }

@@ -13,19 +13,19 @@ import {
   isObject,
   type Value,
 } from "../runtime/functions.js"
-import { toPropertyKey } from "../runtime/operators.js"
-import { ownKeys } from "../runtime/properties.js"
+import { setArrayLength, toArrayLength } from "../runtime/arrays.js"
+import { toNumber, toPropertyKey } from "../runtime/operators.js"
+import { isIndexKey, noteElementWrite, ownKeys } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
 import { setPrototype } from "../compiler/ops.js"
-import { iterateToList } from "../runtime/iterators.js"
+import { listFromArrayLike } from "./function.js"
 
 /** Install `Reflect`. */
 export const installReflect = (realm: Realm): void => {
   const reflect = realm.newObject()
   const target = (v: Value, what: string): Value =>
     isObject(v) ? v : throwTypeError(`Reflect.${what} called on non-object`)
-  const list = (v: Value): Value[] =>
-    isObject(v) ? iterateToList(v) : throwTypeError("CreateListFromArrayLike called on non-object")
+  const list = listFromArrayLike
   defineMethod(reflect, "apply", 3, (_t, a) => call(arg(a, 0), arg(a, 1), list(arg(a, 2))))
   defineMethod(reflect, "construct", 2, (_t, a) => {
     const f = arg(a, 0)
@@ -51,7 +51,23 @@ export const installReflect = (realm: Realm): void => {
   })
   defineMethod(reflect, "set", 3, (_t, a) => {
     const o = target(arg(a, 0), "set")
-    return Reflect.set(o, toPropertyKey(arg(a, 1)), arg(a, 2), a.length > 3 ? a[3] : o)
+    const key = toPropertyKey(arg(a, 1))
+    let value = arg(a, 2)
+    const receiver = a.length > 3 ? a[3] : o
+    if (receiver === o) {
+      // The same checks and conversions as an assignment (array growth, array length, typed array elements).
+      if (typeof key === "number") noteElementWrite(o, key)
+      else if (typeof key === "string") {
+        if (isIndexKey(key)) noteElementWrite(o, Number(key))
+        else if (key === "length" && Array.isArray(o)) {
+          const length = toArrayLength(value, toNumber)
+          if (length > o.length && Object.getOwnPropertyDescriptor(o, "length")!.writable) setArrayLength(o, length)
+          value = length
+        }
+      }
+      if (isObject(value) && ArrayBuffer.isView(o)) value = toNumber(value)
+    }
+    return Reflect.set(o, key, value, receiver)
   })
   defineMethod(reflect, "has", 2, (_t, a) => toPropertyKey(arg(a, 1)) in target(arg(a, 0), "has"))
   defineMethod(reflect, "getOwnPropertyDescriptor", 2, (_t, a) =>
@@ -67,6 +83,7 @@ export const installReflect = (realm: Realm): void => {
     if (o === realm.ObjectProto) return false
     try {
       setPrototype(o, p)
+      if (o === realm.ArrayProto) realm.protoElements = true
       return true
     } catch (e) {
       if (e instanceof TypeError) return false

@@ -9,7 +9,6 @@ import { MAX_REGEX_INPUT } from "../limits.js"
 import { fatal, throwTypeError } from "../runtime/errors.js"
 import {
   arg,
-  call,
   defineBuiltinAccessor,
   defineMethod,
   defineValue,
@@ -65,14 +64,6 @@ export const regExpExec = (realm: Realm, o: Value, s: string): Value => {
   if (tracksIndex) o.lastIndex = re.lastIndex
   return adoptMatch(realm, m)
 }
-
-/** Call a program replacer function from a host `replace`. */
-export const replacer =
-  (fn: Value) =>
-  (...args: Value[]): string => {
-    const list = args.slice()
-    return toStr(call(fn, undefined, list))
-  }
 
 /** Install `RegExp`. */
 export const installRegExp = (realm: Realm): void => {

@@ -48,6 +48,7 @@ export const installSymbol = (realm: Realm): void => {
     if (s === undefined) {
       s = Symbol(key)
       realm.symbolRegistry.set(key, s)
+      realm.registeredSymbols.add(s)
     }
     return s
   })

@@ -1,14 +1,13 @@
 /**
  * Run-time operations that compiled code calls when the inline fast paths do not apply.
  */
-import { MAX_ARRAY_LENGTH } from "../limits.js"
 import type { Location } from "../protocol.js"
 import { throwReferenceError, throwTypeError } from "../runtime/errors.js"
 import { call, construct, isConstructor, isObject, NO_ARGS, type Value } from "../runtime/functions.js"
 import { CALL, CALL3, CONSTRUCT, FIELDS } from "../runtime/internals.js"
-import { getIterator, DONE } from "../runtime/iterators.js"
+import { checkListGrowth, getIterator, DONE } from "../runtime/iterators.js"
 import { charge } from "../runtime/meter.js"
-import { arrayTooLong, createDataProperty, noteAccessor } from "../runtime/properties.js"
+import { createDataProperty, noteAccessor } from "../runtime/properties.js"
 import { rt } from "../runtime/state.js"
 
 /** `ReferenceError` for a binding read or written before its declaration ran. */
@@ -69,7 +68,7 @@ export const spreadInto = (list: Value[], iterable: Value, notIterable?: () => s
   for (;;) {
     const v = it.next()
     if (v === DONE) return
-    if (list.length >= MAX_ARRAY_LENGTH) arrayTooLong(list.length + 1)
+    checkListGrowth(list.length)
     if (--rt.fuel < 0) charge(0)
     list[list.length] = v
   }

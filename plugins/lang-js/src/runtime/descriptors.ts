@@ -12,7 +12,9 @@ import {
   shortDescription,
   type Value,
 } from "./functions.js"
-import { noteAccessor } from "./properties.js"
+import { setArrayLength, toArrayLength } from "./arrays.js"
+import { toNumber } from "./operators.js"
+import { isIndexKey, noteAccessor, noteElementWrite } from "./properties.js"
 import { rt } from "./state.js"
 
 /** `ToPropertyDescriptor(obj)`: a program descriptor object to a host descriptor. */
@@ -39,10 +41,23 @@ export const toHostDescriptor = (d: Value): PropertyDescriptor => {
   return out
 }
 
-/** `Object.defineProperty` with a program descriptor. */
+/**
+ * `Object.defineProperty` with a program descriptor. An array's `length` is converted and checked as an assignment
+ * would be (`ArraySetLength`); an element is checked like an element write.
+ */
 export const defineFromProgram = (o: object, key: PropertyKey, d: Value): void => {
   const host = toHostDescriptor(d)
   if (host.get !== undefined || host.set !== undefined) noteAccessor(o)
+  if (typeof key === "number") noteElementWrite(o, key)
+  else if (typeof key === "string") {
+    if (isIndexKey(key)) noteElementWrite(o, Number(key))
+    else if (key === "length" && Array.isArray(o) && "value" in host) {
+      const length = toArrayLength(host.value, toNumber)
+      // Grow (checked) first, then apply the rest of the descriptor.
+      if (length > o.length && Object.getOwnPropertyDescriptor(o, "length")!.writable) setArrayLength(o, length)
+      host.value = length
+    }
+  }
   Object.defineProperty(o, key, host)
 }
 

@@ -4,12 +4,12 @@
  * Arrays, strings, Maps and Sets take host-speed paths while the program has not replaced their iteration
  * methods; everything else goes through the program-visible protocol (`[Symbol.iterator]()`, `next()`, `return()`).
  */
-import { MAX_ARRAY_LENGTH } from "../limits.js"
-import { throwTypeError } from "./errors.js"
+import { FatalError, throwTypeError } from "./errors.js"
 import { call, isCallable, isObject, NO_ARGS, shortDescription, type Value } from "./functions.js"
 import { BRAND, Brand, SLOT } from "./internals.js"
 import { charge } from "./meter.js"
-import { arrayTooLong, getProp } from "./properties.js"
+import { ELEMENT_BYTES, reserveElements, reserveHeap } from "./memory.js"
+import { getProp } from "./properties.js"
 import { rt } from "./state.js"
 
 /** Returned by `Iter.next()` when the iteration is over. Never visible to programs. */
@@ -86,6 +86,21 @@ export class ProtocolIter implements Iter {
   }
 }
 
+/**
+ * `IteratorClose` after the loop over `it` threw `e`: the program's `return()` runs, its own failure is ignored and
+ * `e` is thrown again. Nothing of the program runs after a fatal failure.
+ */
+export const closeAfterThrow = (it: Iter, e: unknown): never => {
+  if (!(e instanceof FatalError) && !rt.dead) {
+    try {
+      it.close()
+    } catch (closing) {
+      if (closing instanceof FatalError) throw closing
+    }
+  }
+  throw e
+}
+
 /** True while arrays still iterate with the built-in array iterator. */
 export const arrayIterationIsPristine = (a: Value[]): boolean => {
   const realm = rt.realm
@@ -143,12 +158,25 @@ export const protocolIterator = (iterator: Value): ProtocolIter => {
   return new ProtocolIter(iterator, iterator.next)
 }
 
+/**
+ * Check that a list built one element at a time can take its next element at `length`: the element bound, and the
+ * heap each time the list has grown by 64 Ki elements (a full backing store is copied into one half as long again).
+ */
+export const checkListGrowth = (length: number): void => {
+  if ((length & 0xffff) === 0 && length > 0) {
+    reserveElements(length + 1)
+    reserveHeap(length * ELEMENT_BYTES * 1.5)
+  }
+}
+
 /** Collect an iterable's values into a host array (for spread and `Array.from`). */
 export const iterateToList = (v: Value): Value[] => {
   if (Array.isArray(v) && arrayIterationIsPristine(v)) {
-    charge(v.length)
-    const out = new Array(v.length)
-    for (let i = 0; i < v.length; i++) out[i] = v[i]
+    const n = v.length
+    reserveElements(n)
+    charge(n)
+    const out = new Array(n)
+    for (let i = 0; i < n; i++) out[i] = v[i]
     return out
   }
   const it = getIterator(v)
@@ -156,10 +184,7 @@ export const iterateToList = (v: Value): Value[] => {
   for (;;) {
     const x = it.next()
     if (x === DONE) return out
-    if (out.length >= MAX_ARRAY_LENGTH) {
-      it.close()
-      arrayTooLong(out.length + 1)
-    }
+    checkListGrowth(out.length)
     if (--rt.fuel < 0) charge(0)
     out.push(x)
   }

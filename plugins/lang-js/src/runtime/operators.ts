@@ -6,10 +6,10 @@
  * and then lets the host operate on primitives.
  */
 import { MAX_STRING_LENGTH } from "../limits.js"
-import { fatal, throwTypeError } from "./errors.js"
+import { throwTypeError } from "./errors.js"
 import { call, isCallable, isObject, shortDescription, type Value } from "./functions.js"
 import { CALL } from "./internals.js"
-import { rt } from "./state.js"
+import { CHAR_BYTES, reserveHeap, stringTooLong } from "./memory.js"
 
 /** The program's `typeof`. */
 export const typeOf = (v: Value): string => {
@@ -18,15 +18,17 @@ export const typeOf = (v: Value): string => {
   return t
 }
 
-/** Fail when a string grows past the interpreter's bound. */
-export const stringTooLong = (length: number): never =>
-  fatal("ExecutionFailure", `String length limit exceeded: ${length} > ${MAX_STRING_LENGTH} characters`, rt.loc)
+/** Strings at least this long are checked against the heap as they grow (the host flattens them in one piece). */
+const CHECKED_STRING = 1 << 21
 
 /** Concatenate two strings within the string bound. */
 export const concat = (a: string, b: string): string => {
-  const r = a + b
-  if (r.length > MAX_STRING_LENGTH) stringTooLong(r.length)
-  return r
+  const length = a.length + b.length
+  if (length >= CHECKED_STRING) {
+    if (length > MAX_STRING_LENGTH) stringTooLong(length)
+    if (length >>> 16 !== Math.max(a.length, b.length) >>> 16) reserveHeap(length * CHAR_BYTES)
+  }
+  return a + b
 }
 
 /** `ToPrimitive(v, hint)`. */

@@ -5,17 +5,18 @@
  * only find program values. Primitives are different: a host lookup on `"abc"` would reach the host's
  * `String.prototype`, so their properties are looked up on the realm's prototypes instead.
  */
-import { MAX_ARRAY_LENGTH } from "../limits.js"
 import type { Location } from "../protocol.js"
-import { fatal, throwTypeError } from "./errors.js"
+import { CHECKED_INDEX, checkArrayWrite, setArrayLength, toArrayLength } from "./arrays.js"
+import { throwTypeError } from "./errors.js"
 import { isInternalKey } from "./internals.js"
 import { type Value, shortDescription } from "./functions.js"
-import { toPropertyKey } from "./operators.js"
+import { toNumber, toPropertyKey } from "./operators.js"
 import { rt } from "./state.js"
 
 const keyText = (key: Value): string => (typeof key === "symbol" ? key.toString() : String(key))
 
-const isIndexKey = (key: string): boolean => {
+/** True when `key` is the canonical text of a non-negative integer (a possible array index). */
+export const isIndexKey = (key: string): boolean => {
   const c = key.charCodeAt(0)
   if (c < 48 || c > 57) return false
   if (key.length > 1 && c === 48) return false
@@ -67,14 +68,41 @@ export const getComputed = (v: Value, key: Value, location?: Location): Value =>
   return getPrimitiveProp(v, key, location)
 }
 
-/** Fail when an array would grow past the interpreter's bound. */
-export const arrayTooLong = (length: number): never =>
-  fatal("ExecutionFailure", `Array length limit exceeded: ${length} > ${MAX_ARRAY_LENGTH} elements`, rt.loc)
+/** True for the realm's `Array.prototype` and `Object.prototype`, whose elements every array inherits. */
+const isElementPrototype = (v: Value): boolean => {
+  const realm = rt.realm
+  return v === realm.ArrayProto || v === realm.ObjectProto
+}
+
+/** Note a write of the element `index` on `v`, before it happens (array growth checks, inherited elements). */
+export const noteElementWrite = (v: Value, index: number): void => {
+  if (index >= CHECKED_INDEX) {
+    if (Array.isArray(v)) checkArrayWrite(v, index)
+  } else if (isElementPrototype(v)) rt.realm.protoElements = true
+}
+
+/** Note a write of the string key `key` on `v` when it is an array index. */
+const noteIndexKeyWrite = (v: Value, key: string): void => {
+  if (isIndexKey(key)) noteElementWrite(v, Number(key))
+}
 
 /** `v[key] = value` for any value; `key` must already be a property key. */
 export const setProp = (v: Value, key: Value, value: Value, location?: Location): void => {
   if (typeof v === "object" && v !== null) {
-    if (typeof key === "number" && key >= MAX_ARRAY_LENGTH && Array.isArray(v)) arrayTooLong(key + 1)
+    if (typeof key === "number") {
+      if (key >= CHECKED_INDEX) {
+        if (Array.isArray(v)) checkArrayWrite(v, key)
+      } else if (isElementPrototype(v)) rt.realm.protoElements = true
+      // A typed array converts with the host's ToNumber, which cannot call a program's valueOf.
+      if (typeof value === "object" && value !== null && ArrayBuffer.isView(v)) value = toNumber(value)
+    } else if (typeof key === "string") {
+      const c = key.charCodeAt(0)
+      if (c <= 57 && c >= 48) noteIndexKeyWrite(v, key)
+      else if (key === "length" && Array.isArray(v)) {
+        setArrayLength(v, toArrayLength(value, toNumber))
+        return
+      }
+    }
     v[key] = value
     return
   }

@@ -147,12 +147,20 @@ export class Realm {
   makeRegExp: (pattern: string, flags: string) => Value = () => {
     throw new Error("internal: RegExp is not installed")
   }
+  /**
+   * Set once the program gave `Array.prototype` or `Object.prototype` an element (or re-parented
+   * `Array.prototype`): built-ins then define the elements of the arrays they create instead of assigning them, so
+   * no inherited setter runs.
+   */
+  protoElements = false
   /** The program's `globalThis`. */
   readonly globalObject: Value
   /** Global variables by name. */
   readonly cells = new Map<string, Cell>()
   /** `Symbol.for` registry of this execution. */
   readonly symbolRegistry = new Map<string, symbol>()
+  /** The symbols in `symbolRegistry` (they cannot be weak keys). */
+  readonly registeredSymbols = new Set<symbol>()
   /** Per-execution state of built-ins (console counters...) to clear before each execution. */
   readonly resetHooks: Array<() => void> = []
   private snapshots: ObjectSnapshot[] = []
@@ -286,6 +294,8 @@ export class Realm {
     }
     for (const [name, value] of this.cellSnapshot) this.cells.get(name)!.value = value
     this.symbolRegistry.clear()
+    this.registeredSymbols.clear()
+    this.protoElements = false
     for (const hook of this.resetHooks) hook()
     return true
   }
