@@ -156,8 +156,8 @@ describe("frame renderer", () => {
     expect(cellColors(renderRgb(frame.frame()), 2, 1)).toEqual(new Set([BG]))
   })
 
-  it("draws a wide character across two cells, with a replacement box when the font lacks it", () => {
-    const frame = new FrameBuilder(4, 1).wide(0, 0, "日", { bg: rgb(0x303030), fg: rgb(0xffff00) })
+  it("draws a wide character across two cells, with a replacement box when no font has it", () => {
+    const frame = new FrameBuilder(4, 1).wide(0, 0, "\u{10FFFD}", { bg: rgb(0x303030), fg: rgb(0xffff00) })
     frame.cursor = { x: 1, y: 0, visible: false }
     const image = renderRgb(frame.frame())
     // One box spanning 20 pixels: vertical edges at x = 1 and x = 18, a horizontal edge across.
@@ -180,8 +180,8 @@ describe("frame renderer", () => {
     expect(pixel(image, 20, 0)).toBe(BG)
   })
 
-  it("draws emoji and other missing glyphs as a visible box", () => {
-    const image = renderLine((f) => f.text(0, 0, "😀"), 1)
+  it("draws glyphs no font has as a visible box", () => {
+    const image = renderLine((f) => f.text(0, 0, "\u{10FFFD}"), 1)
     expect(ink(image, 0, 0, 10, 20, BG, FG)).toBeGreaterThan(20)
   })
 

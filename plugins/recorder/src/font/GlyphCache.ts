@@ -1,9 +1,10 @@
 /**
  * Coverage masks of terminal glyphs at a fixed cell size, rasterised once per (glyph, bold, italic, width) and
- * cached. Box-drawing and block characters are drawn geometrically; characters the font lacks become a visible
- * replacement box.
+ * cached. Box-drawing and block characters are drawn geometrically; characters the font lacks come from the
+ * fallback fonts (symbols, emoji, CJK), and only what none has becomes a visible replacement box.
  */
 import { drawBoxGlyph, isBoxGlyph } from "../render/boxDrawing.js"
+import { fallbackFor } from "./fallbackFonts.js"
 import type { FontFaces } from "./fontFaces.js"
 import { Rasterizer } from "./rasterize.js"
 import type { TrueTypeFont } from "./TrueTypeFont.js"
@@ -61,7 +62,7 @@ export class GlyphCache {
     if (codePoints.length === 0 || codePoints.every((c) => c === 0x20 || c === 0xa0 || c === 0x3000)) return null
     if (isBoxGlyph(codePoints[0])) return finish(drawBoxGlyph(codePoints[0], width, height)!, width)
     const font = this.fontFor(bold, italic)
-    if (font.glyphIndex(codePoints[0]) === 0) return finish(replacementBox(width, height), width)
+    if (font.glyphIndex(codePoints[0]) === 0) return this.rasteriseFallback(codePoints[0], width, height)
     const rasterizer = new Rasterizer(width, height)
     for (const codePoint of codePoints) {
       const index = font.glyphIndex(codePoint)
@@ -70,6 +71,24 @@ export class GlyphCache {
       const originX = (width - font.advanceWidth(index) * this.scale) / 2
       rasterizer.addContours(font.outline(index), { scale: this.scale, originX, originY: this.baseline })
     }
+    return finish(rasterizer.coverage(), width)
+  }
+
+  /**
+   * A character the monospace family lacks, from the first fallback font that has it (only its first code point:
+   * no shaping of sequences), scaled to the family's em and shrunk to fit its cells; else a replacement box.
+   */
+  private rasteriseFallback(codePoint: number, width: number, height: number): GlyphMask | null {
+    const fallback = fallbackFor(this.fonts.fallbacks, codePoint)
+    if (fallback === undefined) return finish(replacementBox(width, height), width)
+    const index = fallback.glyphIndex(codePoint)
+    const pixelsPerEm = this.scale * this.fonts.regular.unitsPerEm
+    const advance = fallback.advanceWidth(index)
+    let scale = pixelsPerEm / fallback.unitsPerEm
+    if (advance * scale > width) scale = width / advance
+    const rasterizer = new Rasterizer(width, height)
+    const originX = (width - advance * scale) / 2
+    rasterizer.addContours(fallback.outline(index), { scale, originX, originY: this.baseline })
     return finish(rasterizer.coverage(), width)
   }
 

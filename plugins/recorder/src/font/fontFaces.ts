@@ -1,10 +1,11 @@
 /**
  * The monospace font the renderer draws with: DejaVu Sans Mono (regular, bold, oblique, bold oblique) from the
- * `dejavu-fonts-ttf` package, whose license allows redistribution.
+ * `dejavu-fonts-ttf` package, whose license allows redistribution, and the fallback fonts for what it lacks.
  */
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
+import { type FallbackFont, fallbackFonts } from "./fallbackFonts.js"
 import { TrueTypeFont } from "./TrueTypeFont.js"
 
 /** The four styles of one monospace family. */
@@ -13,6 +14,8 @@ export interface FontFaces {
   readonly bold: TrueTypeFont
   readonly italic: TrueTypeFont
   readonly boldItalic: TrueTypeFont
+  /** Fonts tried, in order, for characters the family lacks (see `fallbackFonts.ts`). */
+  readonly fallbacks: ReadonlyArray<FallbackFont>
 }
 
 const FONT_PACKAGE = "dejavu-fonts-ttf"
@@ -54,6 +57,7 @@ export function defaultFontFaces(): FontFaces {
     bold: load(FILES.bold),
     italic: load(FILES.italic),
     boldItalic: load(FILES.boldItalic),
+    fallbacks: fallbackFonts(directory),
   }
   return loaded
 }
