@@ -19,11 +19,12 @@ import { rt } from "../runtime/state.js"
 import type { Scope } from "./analyze.js"
 import { assignTarget } from "./assignments.js"
 import { bindingOf, initWriter, tdzSlots } from "./bindings.js"
-import type { CompileContext, Env, Expr, GExpr, GStmt, GWriter, Stmt, Writer } from "./context.js"
+import type { CompileContext, Env, Expr, GExpr, GStmt, Stmt, Writer } from "./context.js"
 import { OperandKind as K, operand } from "./operand.js"
 import { binaryOperator } from "./operators.js"
 import { closeQuietly, forInKeys } from "./ops.js"
 import { notIterableText } from "./printer.js"
+import { type ResumableTarget, resumableTarget } from "./resumable/patterns.js"
 import { scopeEnter } from "./scopes.js"
 import { BREAK, CONTINUE, type Signal, TDZ } from "./shared.js"
 
@@ -75,14 +76,12 @@ export const loopTarget = (ctx: CompileContext, left: Node): Writer => {
   return assignTarget(ctx, left)
 }
 
-/** The left side of a for-in/for-of loop in resumable form (a pattern whose defaults suspend). */
-const gLoopTarget = (ctx: CompileContext, left: Node): GWriter => {
-  const target = left.type === "VariableDeclaration" ? left.declarations[0].id : left
-  if (ctx.suspends(target)) return ctx.gpattern(target, left.type === "VariableDeclaration" ? "init" : "assign")
-  const write = loopTarget(ctx, left)
-  return function* (env, v) {
-    write(env, v)
-  }
+/** The left side of a for-in/for-of loop in resumable code (resumable only when a default or key suspends). */
+const gLoopTarget = (ctx: CompileContext, left: Node): ResumableTarget => {
+  if (left.type !== "VariableDeclaration") return resumableTarget(ctx, left, "assign")
+  const id = left.declarations[0].id
+  if (id.type === "Identifier") return { plain: initWriter(ctx, id), resumable: undefined }
+  return resumableTarget(ctx, id, "init")
 }
 
 /** An expression statement as a loop's `init`. */
@@ -440,7 +439,8 @@ export const gForOfStatement = (ctx: CompileContext, n: Node, labels: string[]):
       const e = enter(env)
       let s: Signal | undefined
       try {
-        yield* bind(e, v)
+        if (bind.plain !== undefined) bind.plain(e, v)
+        else yield* bind.resumable!(e, v)
         s = yield* body(e)
       } catch (err) {
         // A generator's return() closes the iterator like a `return` (its failures count); a throw closes quietly.
@@ -478,7 +478,8 @@ export const gForInStatement = (ctx: CompileContext, n: Node, labels: string[]):
       const k = keys[i]
       if (isObj && !(k in o)) continue
       const e = enter(env)
-      yield* bind(e, k)
+      if (bind.plain !== undefined) bind.plain(e, k)
+      else yield* bind.resumable!(e, k)
       const s = yield* body(e)
       if (s !== undefined) {
         const exit = loopExit(signals, s)
@@ -547,7 +548,8 @@ export const gForAwaitStatement = (ctx: CompileContext, n: Node, labels: string[
       const e = enter(env)
       let s: Signal | undefined
       try {
-        yield* bind(e, value)
+        if (bind.plain !== undefined) bind.plain(e, value)
+        else yield* bind.resumable!(e, value)
         s = yield* body(e)
       } catch (err) {
         yield* close(!(err instanceof GeneratorReturn))

@@ -11,7 +11,7 @@ import { toPropertyKey } from "../../runtime/operators.js"
 import { copyDataProperties, getPrimitiveProp } from "../../runtime/properties.js"
 import { memberReference, type Reference, reference } from "../assignments.js"
 import { assignWriter, initWriter } from "../bindings.js"
-import type { BindMode, CompileContext, Env, GExpr, GWriter } from "../context.js"
+import type { BindMode, CompileContext, Env, GExpr, GWriter, Writer } from "../context.js"
 import { closeQuietly, restArray } from "../ops.js"
 import {
   type ElementPlan,
@@ -190,6 +190,21 @@ const arrayPattern = (
     if (!done) it.close()
   }
 }
+
+/**
+ * A target inside resumable code: the plain writer when nothing in it suspends (no generator per store), else
+ * the resumable one.
+ */
+export interface ResumableTarget {
+  readonly plain: Writer | undefined
+  readonly resumable: GWriter | undefined
+}
+
+/** Compile a target for resumable code (see `ResumableTarget`). */
+export const resumableTarget = (ctx: CompileContext, p: Node, mode: BindMode, source?: Node): ResumableTarget =>
+  ctx.suspends(p)
+    ? { plain: undefined, resumable: ctx.gpattern(p, mode, source) }
+    : { plain: ctx.pattern(p, mode, source), resumable: undefined }
 
 /** A binding or assignment target in resumable form (plain targets are lifted). */
 export const gPattern = (ctx: CompileContext, p: Node, mode: BindMode, source?: Node): GWriter => {

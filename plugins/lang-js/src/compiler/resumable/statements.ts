@@ -10,7 +10,8 @@ import { refuel } from "../../runtime/meter.js"
 import { rt } from "../../runtime/state.js"
 import { initWriter } from "../bindings.js"
 import { gClassExpression } from "./classes.js"
-import type { CompileContext, GStmt, GWriter, Stmt } from "../context.js"
+import { type ResumableTarget, resumableTarget } from "./patterns.js"
+import type { CompileContext, GStmt, Stmt } from "../context.js"
 import { gForAwaitStatement, gForInStatement, gForOfStatement, gForStatement } from "../loops.js"
 import { blockEnter, scopeEnter } from "../scopes.js"
 import { isLoop } from "../statements.js"
@@ -137,17 +138,16 @@ export const gStatement = (ctx: CompileContext, n: Node, labels: string[]): GStm
 const gVariableDeclaration = (ctx: CompileContext, n: Node): GStmt => {
   const isVar = n.kind === "var"
   const parts = n.declarations.map((d: Node): GStmt => {
-    const write: GWriter =
+    const target: ResumableTarget =
       d.id.type === "Identifier"
-        ? ((w) =>
-            function* (env, v) {
-              w(env, v)
-            })(initWriter(ctx, d.id))
-        : ctx.gpattern(d.id, "init", d.init ?? undefined)
+        ? { plain: initWriter(ctx, d.id), resumable: undefined }
+        : resumableTarget(ctx, d.id, "init", d.init ?? undefined)
     const v = d.init ? ctx.gexpr(d.init, d.id.type === "Identifier" ? d.id.name : undefined) : undefined
+    if (v === undefined && isVar) return liftStmt(() => undefined)
     return function* (env) {
-      if (v) yield* write(env, yield* v(env))
-      else if (!isVar) yield* write(env, undefined)
+      const value = v ? yield* v(env) : undefined
+      if (target.plain !== undefined) target.plain(env, value)
+      else yield* target.resumable!(env, value)
       return undefined
     }
   })
@@ -161,14 +161,11 @@ const gTryStatement = (ctx: CompileContext, n: Node): GStmt => {
   const block = ctx.gstatement(n.block)
   const h = n.handler
   const enterCatch = h ? scopeEnter(ctx.analysis.scopes.get(h)) : undefined
-  const bind: GWriter | undefined =
+  const bind: ResumableTarget | undefined =
     h && h.param
       ? h.param.type === "Identifier"
-        ? ((w) =>
-            function* (env, v) {
-              w(env, v)
-            })(initWriter(ctx, h.param))
-        : ctx.gpattern(h.param, "init")
+        ? { plain: initWriter(ctx, h.param), resumable: undefined }
+        : resumableTarget(ctx, h.param, "init")
       : undefined
   const handler = h ? ctx.gstatement(h.body) : undefined
   const finalizer = n.finalizer ? ctx.gstatement(n.finalizer) : undefined
@@ -183,7 +180,8 @@ const gTryStatement = (ctx: CompileContext, n: Node): GStmt => {
         rt.depth = rt.base
         if (handler === undefined) throw v
         const ce = enterCatch!(env)
-        if (bind) yield* bind(ce, v)
+        if (bind?.plain !== undefined) bind.plain(ce, v)
+        else if (bind !== undefined) yield* bind.resumable!(ce, v)
         return yield* handler(ce)
       }
     } finally {
