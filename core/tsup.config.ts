@@ -9,7 +9,7 @@ export default defineConfig({
     "sandbox-worker": "src/sandbox/worker.ts",
   },
   format: ["esm"],
-  dts: { entry: { index: "src/index.ts", plugin: "src/plugin.ts", sandbox: "src/sandbox/index.ts" } },
+  dts: { entry: { index: "src/index.ts", plugin: "src/plugin.ts", sandbox: "src/sandbox/index.ts" }, compilerOptions: { composite: false } },
   sourcemap: true,
   clean: true,
   target: "node20",

@@ -9,7 +9,7 @@ export default defineConfig({
     vitest: "src/vitest.ts",
   },
   format: ["esm"],
-  dts: { entry: { index: "src/index.ts", vitest: "src/vitest.ts" } },
+  dts: { entry: { index: "src/index.ts", vitest: "src/vitest.ts" }, compilerOptions: { composite: false } },
   sourcemap: true,
   clean: true,
   target: "node20",

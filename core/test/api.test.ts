@@ -1,4 +1,4 @@
-import { CodeMode, Data, Extension, Language, Limits, Namespace, SandboxPool, Tool } from "@codemode/core"
+import { CodeMode, Data, Extension, Language, Namespace, SandboxPool, Tool } from "@codemode/core"
 import { Effect, Schema } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { lineLanguage } from "./language.js"

@@ -4,7 +4,6 @@
  * poisoning attempts. Zero wrong results, and the host's memory back near where it started.
  */
 import { describe, expect, it } from "vitest"
-// @ts-expect-error: a plain ESM script shared with `npm run soak`
 import { soak } from "../soak.mjs"
 
 describe("chaos soak (short)", () => {

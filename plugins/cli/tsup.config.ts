@@ -3,7 +3,7 @@ import { defineConfig } from "tsup"
 export default defineConfig({
   entry: ["src/index.ts", "src/cli.ts"],
   format: ["esm"],
-  dts: { entry: "src/index.ts" },
+  dts: { entry: "src/index.ts", compilerOptions: { composite: false } },
   sourcemap: true,
   clean: true,
   target: "node20",

@@ -5,7 +5,7 @@ export default defineConfig([
   {
     entry: ["src/index.ts", "src/worker.ts", "src/definition.ts"],
     format: ["esm"],
-    dts: true,
+    dts: { compilerOptions: { composite: false } },
     sourcemap: true,
     clean: true,
     target: "node20",

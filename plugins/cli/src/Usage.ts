@@ -11,7 +11,7 @@ export const parse = <const O extends NonNullable<ParseArgsConfig["options"]>>(
   command: string,
   options: O,
   args: ReadonlyArray<string>,
-) => {
+): ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>> => {
   try {
     return parseArgs({ args: [...args], options, allowPositionals: true, strict: true })
   } catch (error) {

@@ -139,8 +139,6 @@ class Item {
   ) {}
 }
 
-const _EMPTY_TABLE = new Uint8Array(256)
-
 const single = (kind: number, ch: number, table: Uint8Array | null, quantifier: number) =>
   new Item(OP_SINGLE, kind, ch, 0, table, quantifier, "")
 const simple = (op: number) => new Item(op, 0, 0, 0, null, Q_ONE, "")
