@@ -9,7 +9,10 @@ export default defineConfig({
     "sandbox-worker": "src/sandbox/worker.ts",
   },
   format: ["esm"],
-  dts: { entry: { index: "src/index.ts", plugin: "src/plugin.ts", sandbox: "src/sandbox/index.ts" }, compilerOptions: { composite: false } },
+  dts: {
+    entry: { index: "src/index.ts", plugin: "src/plugin.ts", sandbox: "src/sandbox/index.ts" },
+    compilerOptions: { composite: false },
+  },
   sourcemap: true,
   clean: true,
   target: "node20",
