@@ -8,6 +8,7 @@ import type * as DiagnosticModule from "./Diagnostic.js"
 import * as Extension from "./Extension.js"
 import * as Execution from "./Execution.js"
 import * as HooksModule from "./Hooks.js"
+import * as Instructions from "./Instructions.js"
 import type { Hooks, Services as HookServices } from "./Hooks.js"
 import * as Language from "./Language.js"
 import * as Limits from "./Limits.js"
@@ -54,8 +55,15 @@ export interface Runtime<R = never> {
   readonly catalog: ReadonlyArray<CatalogEntry>
   /** Run a program. Never fails: problems are diagnostics in the `Result`. */
   readonly execute: (code: string) => Effect.Effect<Result, never, R>
-  /** The same search programs get, from the host. */
-  readonly search: (request: { query?: string; namespace?: string; limit?: number; offset?: number }) => Search.Page
+  /** The same search programs get, from the host: a request object, or a query string. */
+  readonly search: (
+    request: string | { query?: string; namespace?: string; limit?: number; offset?: number },
+  ) => Search.Page
+  /**
+   * What to put in a model's prompt: the language guide and a summary of the catalog within `budgetTokens`
+   * (default 2,000; a token is counted as 4 characters). See `Instructions.make`.
+   */
+  readonly instructions: (options?: Instructions.Options) => string
 }
 
 const mergeTrees = (sources: ReadonlyArray<{ mount: string; tools: Tree }>): Tree => {
@@ -114,22 +122,41 @@ const build = <R>(options: Options<any, any>, extra: ReadonlyArray<string> = [])
   // Signatures, the catalog and the search index are built on first use, so that a runtime over a large API
   // (thousands of operations) is cheap to make.
   const signatures = new Map<string, string>()
-  const render = (entry: ToolTree.Entry) => {
-    let signature = signatures.get(entry.path)
-    if (signature === undefined) {
-      signature = Signature.renderSignature(entry.path, entry.inputType, entry.outputType, language.dialect)
-      signatures.set(entry.path, signature)
-    }
-    return signature
+  const summaries = new Map<string, string>()
+  const render: Search.Renderer = {
+    full: (entry) => {
+      let signature = signatures.get(entry.path)
+      if (signature === undefined) {
+        signature = Signature.renderSignature(entry.path, entry.inputType, entry.outputType, language.dialect)
+        signatures.set(entry.path, signature)
+      }
+      return signature
+    },
+    summary: (entry) => {
+      let signature = summaries.get(entry.path)
+      if (signature === undefined) {
+        signature = Signature.renderSummary(
+          entry.path,
+          entry.inputType,
+          entry.outputType,
+          language.dialect,
+          Search.maxPageSignature,
+        )
+        summaries.set(entry.path, signature)
+      }
+      return signature
+    },
   }
   let catalog: ReadonlyArray<CatalogEntry> | undefined
   let index: Search.Index | undefined
   const getIndex = () => (index ??= Search.index(entries))
+  const shape = ToolTree.shape(entries)
   const plan: Execution.Plan = {
     language,
     entries: new Map(entries.map((e) => [e.path, e])),
     index: getIndex,
-    tools: ToolTree.shape(entries),
+    // `tools.search(...)` is `search(...)` when no tool or namespace owns the root name `search`.
+    tools: "search" in shape ? shape : { ...shape, search: true },
     extensions,
     extensionShapes: [...extensions.values()].map(Extension.shape),
     hooks,
@@ -144,7 +171,7 @@ const build = <R>(options: Options<any, any>, extra: ReadonlyArray<string> = [])
       return (catalog ??= entries.map((entry) => ({
         path: entry.path,
         description: entry.tool.description,
-        signature: render(entry),
+        signature: render.full(entry),
       })))
     },
     execute: (code) => Execution.execute(plan, code) as Effect.Effect<Result, never, R>,
@@ -153,6 +180,7 @@ const build = <R>(options: Options<any, any>, extra: ReadonlyArray<string> = [])
       if (typeof parsed === "string") throw new TypeError(parsed)
       return Search.run(getIndex(), parsed, render)
     },
+    instructions: (options) => Instructions.make(language, entries, render, options),
   }
 }
 

@@ -164,7 +164,12 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
       setImmediate(pump)
     }
 
-    const handleCall = (ticket: number, call: HostCall) => {
+    const handleCall = (ticket: number, called: HostCall) => {
+      // `tools.search(...)` is the built-in search when no tool owns the root path `search` (see CodeMode's shape).
+      const call: HostCall =
+        called.kind === "tool" && called.path === "search" && !plan.entries.has("search")
+          ? { kind: "search", input: called.input }
+          : called
       if (counts(call)) {
         if (admitted >= limits.maxToolCalls) {
           reply(

@@ -21,7 +21,8 @@ export interface CallContext {
   readonly index: () => Search.Index
   readonly extensions: ReadonlyMap<string, Extension.Extension>
   readonly hooks: Hooks<any>
-  readonly render: (entry: Entry) => string
+  /** Signatures for search pages (summaries) and exact-path lookups (full). */
+  readonly render: Search.Renderer
 }
 
 /** The message of anything a tool, hook or extension failed with, with its underlying cause. */

@@ -1,10 +1,22 @@
 /**
- * The built-in `search`: exact-path lookup, namespace scope, empty-query browsing and a deterministic additive
- * ranking over paths, descriptions, namespace descriptions and input properties.
+ * The built-in `search`: exact-path lookup, namespace scope, empty-query browsing and a deterministic ranking.
+ *
+ * Ranking is BM25F over five fields of each tool (its path, its summary — the first line of its description —,
+ * the rest of the description, the descriptions of enclosing namespaces, and its input's property names and docs),
+ * with term rarity (IDF) as the weight of each query word, stopwords ignored and words stemmed (see `Words`). On top
+ * of that, a tool scores more when its summary contains the query's words as a phrase or is exactly the query, and
+ * when the query covers its name. Equal scores go to the shorter path. A query word of four letters or more also
+ * matches longer words it begins (`deploy` → `deployments`) at half weight; no word matches inside another.
+ *
+ * Everything a program sends is bounded before any work: the query and namespace lengths and the number of query
+ * words; tokenizing is one linear pass. Pages are compact and bounded in bytes: each hit shows its path, its
+ * description (shortened) and its signature with the input complete and a large output summarised; an exact-path
+ * query returns that one tool with its full description and signature.
  */
 import type { DataValue } from "./Data.js"
 import type { Entry } from "./ToolTree.js"
 import * as TypeModel from "./TypeModel.js"
+import * as Words from "./Words.js"
 
 /** The search request a program sends. */
 export interface Request {
@@ -21,170 +33,487 @@ export interface Item {
   readonly signature: string
 }
 
-/** A page of hits: `remaining` counts the hits after this page; `next` is the offset of the next page or null. */
+/** A page of hits: `remaining` counts the hits after this page; `next` is the request for the next page, or null. */
 export interface Page {
   readonly items: ReadonlyArray<Item>
   readonly remaining: number
-  readonly next: number | null
+  readonly next: { readonly offset: number } | null
 }
 
 /** The largest page a program may ask for. */
 export const maxLimit = 100
 
-/** Scores of the ranking, highest first. */
-export const weights = {
-  pathOrName: 100,
-  pathWord: 40,
-  pathSubstring: 20,
-  description: 10,
-  context: 4,
+/** The longest query accepted, in characters. */
+export const maxQueryLength = 1_000
+
+/** The most distinct words (stopwords aside) a query may have. */
+export const maxQueryWords = 32
+
+/** The longest description a ranked page shows per hit, in characters; an exact-path lookup shows all of it. */
+export const maxPageDescription = 400
+
+/** The longest signature a ranked page shows per hit, in characters (plus a one-line note when it is summarised). */
+export const maxPageSignature = 1_600
+
+/**
+ * The most bytes (UTF-8 JSON) of a page's hits: a page ends early rather than exceed it, so that `return search(...)`
+ * fits the default `maxOutputBytes` (64 KiB) of Lua. `next` then continues after the last hit shown.
+ */
+export const maxPageBytes = 48 * 1024
+
+/** How a page renders a hit: `full` for an exact-path lookup, `summary` for ranked and browsed pages. */
+export interface Renderer {
+  readonly full: (entry: Entry) => string
+  readonly summary: (entry: Entry) => string
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The index
+
+/** The fields of a tool that ranking reads: path, summary, the rest of the description, context, input. */
+const fieldCount = 5
+
+/** The ranking's constants. */
+const tuning = {
+  /** How much a match in each field counts, by field. */
+  weight: [3, 3, 1, 0.6, 0.4],
+  /** How much a field's length dampens its matches (BM25's b), by field. */
+  lengthNorm: [0.6, 0.5, 0.75, 0.5, 0.75],
+  /** BM25's k1: how soon repeated matches stop adding. */
+  k1: 1.2,
+  /** A prefix match (`deploy` → `deployments`) counts this much of a whole-word match. */
+  prefix: 0.5,
+  /** A related word (`remove` for `delete`, see `Words.related`) counts this much of a whole-word match. */
+  related: 0.4,
+  /** Bonus per query bigram found in the summary, times the bigram's mean IDF. */
+  phrase: 0.6,
+  /** Bonus times the IDF of the summary words the query has, times the share of the summary they make. */
+  summary: 1,
+  /** Bonus times the IDF of the name words the query has, times the share of the name they make. */
+  name: 0.8,
+  /** Factor for a tool whose description starts with "Deprecated". */
+  deprecated: 0.7,
 } as const
 
-/** Naive plural folding: `orders` → `order`, `categories` → `category`, `boxes` → `box`. */
-export const fold = (word: string): string => {
-  if (word.length > 4 && word.endsWith("ies")) return word.slice(0, -3) + "y"
-  if (word.length > 4 && /(ss|sh|ch|x|z)es$/.test(word)) return word.slice(0, -2)
-  if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1)
-  return word
-}
-
-/** Split text into lower-case words: separators, camelCase and digits. */
-export const words = (text: string): ReadonlyArray<string> =>
-  text
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w !== "")
-
-interface Indexed {
+interface Doc {
   readonly entry: Entry
-  readonly path: string
-  readonly name: string
-  readonly pathWords: ReadonlySet<string>
+  /** Number of terms, by field. */
+  readonly length: ReadonlyArray<number>
+  /** The summary's terms in order, as adjacent pairs `a b`. */
+  readonly bigrams: ReadonlySet<string>
+  /** How many distinct terms the summary has. */
+  readonly summaryTerms: number
+  /** How many distinct terms the tool's name has (its path without words most tools share, such as a mount). */
+  readonly nameTerms: number
+  readonly deprecated: boolean
 }
 
-/** Where each alphanumeric run of a text field occurs: run → indices of the tools whose field contains it. */
-type Postings = Map<string, number[]>
+/** Where a term occurs: `(doc, field, frequency)` triples, docs ascending, and the number of distinct docs. */
+interface Postings {
+  readonly triples: number[]
+  docs: number
+  last: number
+}
 
 /** A search index over a catalog. */
 export interface Index {
-  readonly items: ReadonlyArray<Indexed>
-  readonly byPath: ReadonlyMap<string, Indexed>
-  readonly path: Postings
-  readonly description: Postings
-  readonly context: Postings
+  readonly docs: ReadonlyArray<Doc>
+  readonly byPath: ReadonlyMap<string, Doc>
+  /** Namespace paths (every proper prefix of a tool path). */
+  readonly namespaces: ReadonlySet<string>
+  /** Term → where it occurs. */
+  readonly postings: ReadonlyMap<string, Postings>
+  /** Every term, sorted, for prefix matches. */
+  readonly vocabulary: ReadonlyArray<string>
+  /** Mean field lengths. */
+  readonly meanLength: ReadonlyArray<number>
+  /** Path terms of more than half the tools (a mount such as `github`): they name no tool in particular. */
+  readonly common: ReadonlySet<string>
 }
 
-const runs = (text: string): ReadonlyArray<string> =>
-  text
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w !== "")
+const count = (terms: ReadonlyArray<string>): Map<string, number> => {
+  const tf = new Map<string, number>()
+  for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1)
+  return tf
+}
 
-const post = (postings: Postings, text: string, item: number) => {
-  for (const run of new Set(runs(text))) {
-    const list = postings.get(run)
-    if (list) list.push(item)
-    else postings.set(run, [item])
-  }
+/** The summary line of a description: its first line, after a leading "Deprecated." line. */
+const summaryOf = (description: string): { summary: string; rest: string; deprecated: boolean } => {
+  const lines = description.split("\n")
+  let first = 0
+  while (first < lines.length && lines[first].trim() === "") first++
+  const deprecated = /^deprecated\b/i.test(lines[first]?.trim() ?? "")
+  if (deprecated && /^deprecated[.:!]?$/i.test(lines[first].trim()) && first + 1 < lines.length) first++
+  return { summary: lines[first] ?? "", rest: lines.slice(first + 1).join("\n"), deprecated }
 }
 
 /** Build the index of `entries` (already sorted by path). */
 export const index = (entries: ReadonlyArray<Entry>): Index => {
-  const path: Postings = new Map()
-  const description: Postings = new Map()
-  const context: Postings = new Map()
-  const items = entries.map((entry, i): Indexed => {
-    post(path, entry.path, i)
-    post(description, entry.tool.description, i)
-    post(context, [...entry.namespaceDescriptions, ...TypeModel.propertyText(entry.inputType)].join("\n"), i)
+  const postings = new Map<string, Postings>()
+  const namespaces = new Set<string>()
+  const stems = new Map<string, string>()
+  const pathTerms = entries.map((entry) => Words.terms(entry.path, stems))
+  const pathFrequency = count(pathTerms.flatMap((terms) => [...new Set(terms)]))
+  const common = new Set(
+    entries.length > 2 ? [...pathFrequency].filter(([, n]) => n > entries.length / 2).map(([t]) => t) : [],
+  )
+  const docs = entries.map((entry, i): Doc => {
+    for (let k = 1; k < entry.segments.length; k++) namespaces.add(entry.segments.slice(0, k).join("."))
+    const { summary, rest, deprecated } = summaryOf(entry.tool.description)
+    const summaryTerms = Words.terms(summary, stems)
+    const fields = [
+      pathTerms[i],
+      summaryTerms,
+      Words.terms(rest, stems),
+      Words.terms(entry.namespaceDescriptions.join("\n"), stems),
+      Words.terms(TypeModel.propertyText(entry.inputType).join("\n"), stems),
+    ]
+    for (let f = 0; f < fieldCount; f++)
+      for (const [term, frequency] of count(fields[f])) {
+        let list = postings.get(term)
+        if (!list) {
+          list = { triples: [], docs: 0, last: -1 }
+          postings.set(term, list)
+        }
+        list.triples.push(i, f, frequency)
+        if (list.last !== i) {
+          list.docs++
+          list.last = i
+        }
+      }
+    const bigrams = new Set<string>()
+    for (let k = 1; k < summaryTerms.length; k++) bigrams.add(`${summaryTerms[k - 1]} ${summaryTerms[k]}`)
     return {
       entry,
-      path: entry.path.toLowerCase(),
-      name: entry.segments[entry.segments.length - 1].toLowerCase(),
-      pathWords: new Set(words(entry.path).map(fold)),
+      length: fields.map((f) => f.length),
+      bigrams,
+      summaryTerms: new Set(summaryTerms).size,
+      nameTerms: new Set(pathTerms[i].filter((t) => !common.has(t))).size,
+      deprecated,
     }
   })
-  return { items, byPath: new Map(items.map((item) => [item.entry.path, item])), path, description, context }
+  const meanLength = Array.from({ length: fieldCount }, (_, f) =>
+    docs.length === 0 ? 1 : Math.max(1, docs.reduce((n, d) => n + d.length[f], 0) / docs.length),
+  )
+  return {
+    docs,
+    byPath: new Map(docs.map((d) => [d.entry.path, d])),
+    namespaces,
+    postings,
+    vocabulary: [...postings.keys()].sort(),
+    meanLength,
+    common,
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Exact paths
+
+/**
+ * Read a query written as a tool path or the expression that calls it: `orders.lookup`, `tools.orders.lookup`,
+ * `tools.orders["lookup-by-id"]`, `tools['orders']['lookup']`. Returns the dotted path, or undefined when the query
+ * is not written that way. One linear pass.
+ */
+export const pathOf = (query: string): { path: string; expression: boolean } | undefined => {
+  const text = query.trim()
+  const segments: string[] = []
+  let i = 0
+  let expression = false
+  const name = () => {
+    const start = i
+    while (i < text.length && !/[.[\]\s"'()]/.test(text[i])) i++
+    return text.slice(start, i)
+  }
+  const first = name()
+  if (first === "") {
+    if (text[i] !== "[") return undefined
+  } else segments.push(first)
+  while (i < text.length) {
+    const c = text[i]
+    if (c === ".") {
+      i++
+      const segment = name()
+      if (segment === "") return undefined
+      segments.push(segment)
+    } else if (c === "[") {
+      const quote = text[i + 1]
+      if (quote !== '"' && quote !== "'") return undefined
+      i += 2
+      let segment = ""
+      while (i < text.length && text[i] !== quote) {
+        if (text[i] === "\\" && i + 1 < text.length) i++
+        segment += text[i]
+        i++
+      }
+      if (text[i] !== quote || text[i + 1] !== "]") return undefined
+      i += 2
+      segments.push(segment)
+      expression = true
+    } else if (c === "(" && text.slice(i) === "()") {
+      i = text.length
+    } else return undefined
+  }
+  if (segments[0] === "tools" && segments.length > 1) {
+    segments.shift()
+    expression = true
+  }
+  if (segments.length === 0 || segments.some((s) => s === "")) return undefined
+  return { path: segments.join("."), expression }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Ranking
+
+const idf = (idx: Index, docFrequency: number) =>
+  Math.log(1 + (idx.docs.length - docFrequency + 0.5) / (docFrequency + 0.5))
+
+/** The first position in the sorted vocabulary not before `prefix`. */
+const lowerBound = (vocabulary: ReadonlyArray<string>, prefix: string) => {
+  let lo = 0
+  let hi = vocabulary.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (vocabulary[mid] < prefix) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** The most longer words one query word matches by prefix. */
+const maxPrefixMatches = 64
+
+/** A query word: the index terms it matches, with how much each counts, and its IDF. */
+interface QueryTerm {
+  readonly term: string
+  readonly idf: number
+  readonly matches: ReadonlyArray<{ readonly term: string; readonly weight: number }>
+}
+
+const queryTerm = (idx: Index, term: string): QueryTerm => {
+  const found: Array<{ term: string; weight: number }> = []
+  const exact = idx.postings.get(term)
+  if (exact) found.push({ term, weight: 1 })
+  for (const other of Words.related(term))
+    if (other !== term && idx.postings.has(other)) found.push({ term: other, weight: tuning.related })
+  if (term.length >= 4) {
+    for (let k = lowerBound(idx.vocabulary, term); k < idx.vocabulary.length; k++) {
+      const candidate = idx.vocabulary[k]
+      if (!candidate.startsWith(term)) break
+      if (found.some((m) => m.term === candidate)) continue
+      found.push({ term: candidate, weight: tuning.prefix })
+      if (found.length > maxPrefixMatches) break
+    }
+  }
+  // A word the catalog only has in other forms is as rare as the most common of them.
+  const frequency = (t: string) => idx.postings.get(t)!.docs
+  const own = idf(idx, exact?.docs ?? Math.max(0, ...found.map((m) => frequency(m.term))))
+  // Another form more common than the word itself says less: it counts in proportion to its own rarity.
+  const matches = found.map((m) => ({
+    term: m.term,
+    weight: m.weight * Math.min(1, idf(idx, frequency(m.term)) / own),
+  }))
+  return { term, idf: own, matches }
 }
 
 /**
- * The tools whose field contains `term` or `folded` as a substring. A term has no separators, so it can only occur
- * inside one alphanumeric run: matching the distinct runs is the same as scanning the whole text, and much faster.
+ * The ranked docs for a query's terms (in query order), best first. Each query word walks the postings of the terms
+ * it matches once, so the work is proportional to those postings, not to the catalog.
  */
-const containing = (postings: Postings, term: string, folded: string): ReadonlySet<number> => {
-  const out = new Set<number>()
-  for (const [run, list] of postings) {
-    if (run.includes(term) || (folded !== term && run.includes(folded))) for (const i of list) out.add(i)
-  }
-  return out
-}
-
-/** Rank the index for a request and return one page; `render` gives each hit's signature. */
-export const run = (idx: Index, request: Request, render: (entry: Entry) => string): Page => {
-  const query = request.query.trim()
-  const scope = request.namespace?.trim().replace(/\.$/, "")
-  const inScope = (item: Indexed) => !scope || item.entry.path === scope || item.entry.path.startsWith(scope + ".")
-  let ranked: ReadonlyArray<Indexed>
-  const exact = idx.byPath.get(query)
-  if (query === "") {
-    ranked = idx.items.filter(inScope)
-  } else {
-    const whole = query.toLowerCase()
-    const scores = new Map<number, number>()
-    const add = (i: number, score: number) => scores.set(i, (scores.get(i) ?? 0) + score)
-    const terms = words(query)
-    for (const term of terms) {
-      const folded = fold(term)
-      const inPath = containing(idx.path, term, folded)
-      const inDescription = containing(idx.description, term, folded)
-      const inContext = containing(idx.context, term, folded)
-      for (const i of new Set([...inPath, ...inDescription, ...inContext])) {
-        const item = idx.items[i]
-        if (term === item.path || term === item.name || folded === fold(item.name)) add(i, weights.pathOrName)
-        else if (item.pathWords.has(folded)) add(i, weights.pathWord)
-        else if (inPath.has(i)) add(i, weights.pathSubstring)
-        else if (inDescription.has(i)) add(i, weights.description)
-        else add(i, weights.context)
+const rank = (idx: Index, terms: ReadonlyArray<string>, inScope: (doc: Doc) => boolean): ReadonlyArray<Doc> => {
+  const byTerm = new Map<string, QueryTerm>()
+  for (const t of terms) if (!byTerm.has(t)) byTerm.set(t, queryTerm(idx, t))
+  const n = idx.docs.length
+  const scores = new Float64Array(n)
+  // Per doc: 0 not seen yet, 1 a candidate, 2 a candidate the current query word matched, 3 out of scope.
+  const state = new Uint8Array(n)
+  const candidates: number[] = []
+  // Per doc, for the current query word: term frequency by field, and the best weight it has in the summary and in
+  // the name. Summed over the query words: how much of the summary and of the name the query covers.
+  const frequency = new Float64Array(n * fieldCount)
+  const inSummary = new Float64Array(n)
+  const inName = new Float64Array(n)
+  const summaryShare = new Float64Array(n)
+  const summaryIdf = new Float64Array(n)
+  const nameShare = new Float64Array(n)
+  const nameIdf = new Float64Array(n)
+  const touched: number[] = []
+  for (const q of byTerm.values()) {
+    for (const m of q.matches) {
+      const triples = idx.postings.get(m.term)!.triples
+      const common = idx.common.has(m.term)
+      for (let k = 0; k < triples.length; k += 3) {
+        const d = triples[k]
+        if (state[d] === 0) {
+          if (!inScope(idx.docs[d])) {
+            state[d] = 3
+            continue
+          }
+          state[d] = 1
+          candidates.push(d)
+        }
+        if (state[d] === 3) continue
+        if (state[d] === 1) {
+          state[d] = 2
+          touched.push(d)
+        }
+        const field = triples[k + 1]
+        frequency[d * fieldCount + field] += triples[k + 2] * m.weight
+        if (field === 1 && m.weight > inSummary[d]) inSummary[d] = m.weight
+        if (field === 0 && !common && m.weight > inName[d]) inName[d] = m.weight
       }
     }
-    if (terms.length > 1) {
-      const wholePath = idx.items.findIndex((item) => item.path === whole)
-      if (wholePath >= 0) add(wholePath, weights.pathOrName)
+    for (const d of touched) {
+      const doc = idx.docs[d]
+      let weighted = 0
+      for (let f = 0; f < fieldCount; f++) {
+        const tf = frequency[d * fieldCount + f]
+        if (tf === 0) continue
+        frequency[d * fieldCount + f] = 0
+        const b = tuning.lengthNorm[f]
+        weighted += (tuning.weight[f] * tf) / (1 - b + (b * doc.length[f]) / idx.meanLength[f])
+      }
+      scores[d] += (q.idf * weighted) / (tuning.k1 + weighted)
+      summaryShare[d] += inSummary[d]
+      summaryIdf[d] += inSummary[d] * q.idf
+      nameShare[d] += inName[d]
+      nameIdf[d] += inName[d] * q.idf
+      inSummary[d] = 0
+      inName[d] = 0
+      state[d] = 1
     }
-    ranked = [...scores]
-      .filter(([i]) => inScope(idx.items[i]))
-      .sort(([a, sa], [b, sb]) => sb - sa || a - b)
-      .map(([i]) => idx.items[i])
-    if (exact && inScope(exact)) ranked = [exact, ...ranked.filter((item) => item !== exact)]
+    touched.length = 0
   }
-  const page = ranked.slice(request.offset, request.offset + request.limit)
-  const end = request.offset + page.length
+  const bigrams = new Map<string, number>()
+  for (let k = 1; k < terms.length; k++)
+    bigrams.set(`${terms[k - 1]} ${terms[k]}`, (byTerm.get(terms[k - 1])!.idf + byTerm.get(terms[k])!.idf) / 2)
+  const scored: Array<{ doc: Doc; score: number }> = []
+  for (const d of candidates) {
+    const doc = idx.docs[d]
+    let score = scores[d]
+    for (const [bigram, weight] of bigrams) if (doc.bigrams.has(bigram)) score += tuning.phrase * weight
+    if (doc.summaryTerms > 0) score += tuning.summary * summaryIdf[d] * Math.min(1, summaryShare[d] / doc.summaryTerms)
+    if (doc.nameTerms > 0) score += tuning.name * nameIdf[d] * Math.min(1, nameShare[d] / doc.nameTerms)
+    if (doc.deprecated) score *= tuning.deprecated
+    scored.push({ doc, score })
+  }
+  return scored
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        a.doc.entry.path.length - b.doc.entry.path.length ||
+        (a.doc.entry.path < b.doc.entry.path ? -1 : a.doc.entry.path > b.doc.entry.path ? 1 : 0),
+    )
+    .map((s) => s.doc)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Pages
+
+const shorten = (text: string, max: number): string => {
+  if (text.length <= max) return text
+  const space = text.lastIndexOf(" ", max - 1)
+  return `${text.slice(0, space > max / 2 ? space : max - 1).trimEnd()}…`
+}
+
+const utf8Length = (text: string): number => {
+  let bytes = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xdc00 ? 2 : 3
+  }
+  return bytes
+}
+
+/** A page of `ranked` from `offset`: at most `limit` hits and {@link maxPageBytes} bytes, at least one hit. */
+const page = (ranked: ReadonlyArray<Doc>, request: Request, renderer: Renderer): Page => {
+  const items: Item[] = []
+  let bytes = 0
+  for (let k = request.offset; k < ranked.length && items.length < request.limit; k++) {
+    const entry = ranked[k].entry
+    const item = {
+      path: entry.path,
+      description: shorten(entry.tool.description, maxPageDescription),
+      signature: renderer.summary(entry),
+    }
+    bytes += utf8Length(JSON.stringify(item)) + 1
+    if (items.length > 0 && bytes > maxPageBytes) break
+    items.push(item)
+  }
+  const end = Math.min(ranked.length, request.offset + items.length)
   const remaining = Math.max(0, ranked.length - end)
-  return {
-    items: page.map((item) => ({
-      path: item.entry.path,
-      description: item.entry.tool.description,
-      signature: render(item.entry),
-    })),
-    remaining,
-    next: remaining > 0 ? end : null,
+  return { items, remaining, next: remaining > 0 ? { offset: end } : null }
+}
+
+/** True when `path` is `scope` or inside it (every path is inside an absent scope). */
+const within = (path: string, scope: string | undefined) =>
+  !scope || path === scope || (path.startsWith(scope) && path[scope.length] === ".")
+
+/** Rank the index for a request and return one page. */
+export const run = (idx: Index, request: Request, renderer: Renderer): Page => {
+  const namespace = request.namespace?.trim().replace(/\.$/, "")
+  const scope = namespace ? (pathOf(namespace)?.path ?? namespace) : undefined
+  const inScope = (doc: Doc) => within(doc.entry.path, scope)
+  const query = request.query.trim()
+  const written = pathOf(query)
+  if (written) {
+    const exact = idx.byPath.get(written.path) ?? (scope ? idx.byPath.get(`${scope}.${written.path}`) : undefined)
+    if (exact && inScope(exact)) {
+      const { entry } = exact
+      const item = { path: entry.path, description: entry.tool.description, signature: renderer.full(entry) }
+      return { items: request.offset === 0 ? [item] : [], remaining: 0, next: null }
+    }
+    // `tools.orders` browses the namespace.
+    if (written.expression && idx.namespaces.has(written.path) && within(written.path, scope))
+      return page(
+        idx.docs.filter((doc) => within(doc.entry.path, written.path)),
+        request,
+        renderer,
+      )
   }
+  if (query === "") return page(idx.docs.filter(inScope), request, renderer)
+  return page(rank(idx, Words.terms(query), inScope), request, renderer)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Requests
+
+const usage = "search expects a query string or { query?, namespace?, limit?, offset? }"
+
+const checkText = (what: string, text: string, max: number): string | undefined => {
+  if (text.length <= max) return undefined
+  return `search: the ${what} has ${text.length} characters; at most ${max} are accepted. Use a few keywords or an exact path`
+}
+
+const checkQuery = (query: string): string | undefined => {
+  const tooLong = checkText("query", query, maxQueryLength)
+  if (tooLong) return tooLong
+  const distinct = new Set(Words.terms(query)).size
+  if (distinct > maxQueryWords)
+    return `search: the query has ${distinct} different words; at most ${maxQueryWords} are accepted. Use a few keywords`
+  return undefined
 }
 
 /** Read a program's search input, or return an error message explaining what is wrong. */
 export const parseRequest = (input: DataValue): Request | string => {
   if (input === null) return { query: "", limit: 10, offset: 0 }
-  if (typeof input === "string") return { query: input, limit: 10, offset: 0 }
-  if (typeof input !== "object" || Array.isArray(input)) return "search expects { query?, namespace?, limit?, offset? }"
+  if (typeof input === "string") return checkQuery(input) ?? { query: input, limit: 10, offset: 0 }
+  if (typeof input !== "object" || Array.isArray(input)) return usage
   const { query = "", namespace, limit = 10, offset = 0, ...rest } = input as Record<string, DataValue>
   const unknown = Object.keys(rest)
   if (unknown.length)
-    return `search does not accept ${unknown.map((k) => `"${k}"`).join(", ")}; use query, namespace, limit and offset`
+    return `search does not accept ${unknown
+      .slice(0, 5)
+      .map((k) => `"${shorten(k, 40)}"`)
+      .join(", ")}; use query, namespace, limit and offset`
   if (typeof query !== "string") return "search: query must be a string"
+  const badQuery = checkQuery(query)
+  if (badQuery) return badQuery
   if (namespace !== undefined && namespace !== null && typeof namespace !== "string")
     return "search: namespace must be a string"
+  if (typeof namespace === "string") {
+    const badNamespace = checkText("namespace", namespace, maxQueryLength)
+    if (badNamespace) return badNamespace
+  }
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > maxLimit)
     return `search: limit must be a whole number from 1 to ${maxLimit}`
   if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0)

@@ -1,6 +1,8 @@
 /**
  * Rendering the type model as model-facing signatures in a language's dialect, and the expressions that call a tool
- * by its path.
+ * by its path. A rendering can be complete, or summarised within bounds (how deep objects go, how many fields and
+ * union members show, how much of each doc): search pages show every tool's input completely and summarise large
+ * outputs, with a note saying how to get the full signature.
  */
 import type { Property, Type } from "./TypeModel.js"
 
@@ -33,7 +35,30 @@ export interface Dialect {
   readonly result: (type: string) => string
   /** The whole signature from the call expression, the input type and the result. */
   readonly call: (expression: string, input: string, output: string) => string
+  /** A comment on a line of its own (`-- text` in Lua); `// text` when absent. */
+  readonly lineComment?: (text: string) => string
 }
+
+/** How much of a type a rendering shows; every bound is unlimited when absent. */
+export interface Detail {
+  /** Objects nested deeper than this (the rendered type itself is depth 0) show as `{ ... }`. */
+  readonly depth?: number
+  /** Most fields shown per object; the others are elided as `...`. */
+  readonly fields?: number
+  /** Most members shown per union; the others are elided as `...`. */
+  readonly members?: number
+  /** Field docs: all of them (default), their first sentence and constraints (`short`), or none. */
+  readonly docs?: "all" | "short" | "none"
+  /** Longest short doc, in characters (default 100). */
+  readonly docChars?: number
+  /** Every object on one line (docs are then left out). */
+  readonly inline?: boolean
+  /** Longest list naming an object's elided fields, in characters (default 160; 0 names none). */
+  readonly otherNames?: number
+}
+
+/** Everything, with every doc line. */
+export const complete: Detail = {}
 
 /** The expression that calls the tool at `path`, e.g. `tools.orders["lookup-by-id"]`. */
 export const toolExpression = (path: string, dialect: Dialect): string => {
@@ -41,6 +66,10 @@ export const toolExpression = (path: string, dialect: Dialect): string => {
   for (const segment of path.split(".")) out += dialect.isName(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`
   return out
 }
+
+/** A comment line in `dialect`. */
+export const lineComment = (text: string, dialect: Dialect): string =>
+  dialect.lineComment ? dialect.lineComment(text) : `// ${text}`
 
 /** Doc lines on one line: sentences keep their punctuation, other lines are separated by semicolons. */
 const joinDoc = (lines: ReadonlyArray<string>): string =>
@@ -55,7 +84,54 @@ const propertyDoc = (p: Property, dialect: Dialect): ReadonlyArray<string> =>
     ? [...p.doc, "integer"]
     : p.doc
 
-const render = (type: Type, dialect: Dialect, indent: string): string => {
+const constraint =
+  /^(format|minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|minLength|maxLength|minItems|maxItems|uniqueItems|minProperties|maxProperties|default|deprecated|integer)\b/
+
+/** The first sentence of a text (up to `. `, `! ` or `? ` followed by a capital or the end). */
+const firstSentence = (text: string): string => {
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text[i]
+    if ((c === "." || c === "!" || c === "?") && text[i + 1] === " ") return text.slice(0, i + 1)
+  }
+  return text
+}
+
+const cut = (text: string, max: number): string => {
+  if (text.length <= max) return text
+  const space = text.lastIndexOf(" ", max - 1)
+  return `${text.slice(0, space > max / 2 ? space : max - 1)}…`
+}
+
+/** What one rendering is doing: its bounds, and whether anything was left out. */
+interface Pass {
+  readonly dialect: Dialect
+  readonly detail: Detail
+  elided: boolean
+}
+
+const docLines = (lines: ReadonlyArray<string>, pass: Pass): ReadonlyArray<string> => {
+  const mode = pass.detail.docs ?? "all"
+  if (mode === "all" || lines.length === 0) return lines
+  pass.elided = true
+  if (mode === "none") return []
+  const description = lines.filter((l) => !constraint.test(l))
+  const constraints = lines.filter((l) => constraint.test(l))
+  const text = joinDoc([...(description.length ? [firstSentence(description[0])] : []), ...constraints])
+  const short = cut(text, pass.detail.docChars ?? 100)
+  if (short === joinDoc(lines)) pass.elided = false
+  return short ? [short] : []
+}
+
+/** True when a type written inside `T[]` or an intersection needs parentheses. */
+const isCompound = (type: Type) => (type.kind === "union" && type.members.length > 1) || type.kind === "intersection"
+
+const elision = "..."
+
+/** The longest list of elided field names, in characters, unless a detail says otherwise. */
+const defaultOtherNames = 160
+
+const render = (type: Type, pass: Pass, indent: string, depth: number): string => {
+  const { dialect, detail } = pass
   switch (type.kind) {
     case "unknown":
       return dialect.any
@@ -74,45 +150,167 @@ const render = (type: Type, dialect: Dialect, indent: string): string => {
     case "ref":
       return type.name
     case "array": {
-      const item = render(type.items, dialect, indent)
-      return /[|&]/.test(item) && !/^[{[]/.test(item) ? `(${item})[]` : `${item}[]`
+      const item = render(type.items, pass, indent, depth)
+      return isCompound(type.items) ? `(${item})[]` : `${item}[]`
     }
     case "tuple": {
-      const items = type.items.map((t) => render(t, dialect, indent))
-      if (type.rest) items.push(`...${render(type.rest, dialect, indent)}[]`)
+      const items = type.items.map((t) => render(t, pass, indent, depth))
+      if (type.rest) {
+        const rest = render(type.rest, pass, indent, depth)
+        items.push(`...${isCompound(type.rest) ? `(${rest})` : rest}[]`)
+      }
       return `[${items.join(", ")}]`
     }
-    case "union":
-      return type.members.length === 0 ? "never" : type.members.map((m) => render(m, dialect, indent)).join(" | ")
-    case "intersection":
-      return type.members.map((m) => render(m, dialect, indent)).join(" & ")
-    case "object": {
-      if (type.properties.length === 0)
-        return type.additional ? dialect.record(render(type.additional, dialect, indent)) : "{}"
-      const inner = indent + "  "
-      const fields = type.properties.map((p) => {
-        const value = render(p.type, dialect, inner)
-        return { p, doc: propertyDoc(p, dialect), text: `${dialect.key(p.name)}${p.optional ? "?" : ""}: ${value}` }
-      })
-      const documented = fields.some((f) => f.doc.length > 0)
-      const oneLine = `{ ${fields.map((f) => f.text).join(`${dialect.separator} `)} }`
-      if (!documented && oneLine.length <= 72 && !oneLine.includes("\n")) return oneLine
-      const lines = fields.map(
-        (f) =>
-          `${dialect.comment(f.doc, inner)}${inner}${f.text}${dialect.separator}${dialect.trailingComment(joinDoc(f.doc))}`,
-      )
-      if (type.additional)
-        lines.push(`${inner}[key: string]: ${render(type.additional, dialect, inner)}${dialect.separator}`)
-      return `{\n${lines.join("\n")}\n${indent}}`
+    case "union": {
+      if (type.members.length === 0) return "never"
+      const max = detail.members ?? Infinity
+      const shown = type.members.slice(0, max).map((m) => render(m, pass, indent, depth))
+      if (type.members.length > max) {
+        pass.elided = true
+        shown.push(elision)
+      }
+      return shown.join(" | ")
     }
+    case "intersection":
+      return type.members
+        .map((m) => {
+          const text = render(m, pass, indent, depth)
+          return m.kind === "union" && m.members.length > 1 ? `(${text})` : text
+        })
+        .join(" & ")
+    case "object":
+      return renderObject(type, pass, indent, depth)
   }
 }
 
-/** Render a type in `dialect`'s syntax. */
-export const renderType = (type: Type, dialect: Dialect): string => render(type, dialect, "")
+const renderObject = (type: Extract<Type, { kind: "object" }>, pass: Pass, indent: string, depth: number): string => {
+  const { dialect, detail } = pass
+  if (type.properties.length === 0)
+    return type.additional ? dialect.record(render(type.additional, pass, indent, depth + 1)) : "{}"
+  if (depth >= (detail.depth ?? Infinity)) {
+    pass.elided = true
+    return `{ ${elision} }`
+  }
+  const inner = indent + "  "
+  const max = detail.fields ?? Infinity
+  const fields = type.properties.slice(0, max).map((p) => {
+    const value = render(p.type, pass, inner, depth + 1)
+    return {
+      doc: docLines(propertyDoc(p, dialect), pass),
+      text: `${dialect.key(p.name)}${p.optional ? "?" : ""}: ${value}`,
+    }
+  })
+  const more = type.properties.length > max
+  if (more) pass.elided = true
+  const index = type.additional ? `[key: string]: ${render(type.additional, pass, inner, depth + 1)}` : undefined
+  // Elided fields are still named, so a reader knows they exist.
+  const names = detail.otherNames ?? defaultOtherNames
+  const others = !more
+    ? undefined
+    : names === 0
+      ? elision
+      : `${elision} (also ${cut(
+          type.properties
+            .slice(max)
+            .map((p) => p.name)
+            .join(", "),
+          names,
+        )})`
+  const tail = [...(index ? [index] : []), ...(others ? [others] : [])]
+  const documented = fields.some((f) => f.doc.length > 0)
+  const oneLine = `{ ${[...fields.map((f) => f.text), ...tail].join(`${dialect.separator} `)} }`
+  if (detail.inline) return oneLine
+  if (!documented && oneLine.length <= 72 && !oneLine.includes("\n")) return oneLine
+  const lines = fields.map(
+    (f) =>
+      `${dialect.comment(f.doc, inner)}${inner}${f.text}${dialect.separator}${dialect.trailingComment(joinDoc(f.doc))}`,
+  )
+  for (const line of tail) lines.push(`${inner}${line}${line === others ? "" : dialect.separator}`)
+  return `{\n${lines.join("\n")}\n${indent}}`
+}
 
-/** Render the call signature of the tool at `path` from its input and output types. */
-export const renderSignature = (path: string, input: Type, output: Type, dialect: Dialect): string => {
-  const inputText = input.kind === "void" ? "{}" : render(input, dialect, "")
-  return dialect.call(toolExpression(path, dialect), inputText, dialect.result(render(output, dialect, "")))
+/** Render a type in `dialect`'s syntax, completely or within `detail`'s bounds. */
+export const renderType = (type: Type, dialect: Dialect, detail: Detail = complete): string =>
+  render(type, { dialect, detail, elided: false }, "", 0)
+
+/** How a signature's input and output are rendered. */
+export interface SignatureDetail {
+  readonly input?: Detail
+  readonly output?: Detail
+}
+
+/** A rendered signature, and whether any part of it was left out. */
+export interface Rendered {
+  readonly text: string
+  readonly elided: boolean
+}
+
+/** Render the call signature of the tool at `path`, within `detail` (complete by default). */
+export const renderDetailed = (
+  path: string,
+  input: Type,
+  output: Type,
+  dialect: Dialect,
+  detail: SignatureDetail = {},
+): Rendered => {
+  const pass: Pass = { dialect, detail: detail.input ?? complete, elided: false }
+  const inputText = input.kind === "void" ? "{}" : render(input, pass, "", 0)
+  const outputPass: Pass = { dialect, detail: detail.output ?? complete, elided: false }
+  const outputText = render(output, outputPass, "", 0)
+  return {
+    text: dialect.call(toolExpression(path, dialect), inputText, dialect.result(outputText)),
+    elided: pass.elided || outputPass.elided,
+  }
+}
+
+/** Render the complete call signature of the tool at `path` from its input and output types. */
+export const renderSignature = (path: string, input: Type, output: Type, dialect: Dialect): string =>
+  renderDetailed(path, input, output, dialect).text
+
+/**
+ * What a search page tries, most detailed first: the complete signature; then every input field with a short doc and
+ * the output ever shallower; then input docs dropped too.
+ */
+const attempts: ReadonlyArray<SignatureDetail> = [
+  {},
+  { input: { docs: "short" }, output: { docs: "none" } },
+  { input: { docs: "short" }, output: { docs: "none", depth: 3, fields: 16, members: 4 } },
+  { input: { docs: "short" }, output: { docs: "none", depth: 2, fields: 12, members: 3 } },
+  { input: { docs: "short" }, output: { docs: "none", depth: 1, fields: 12, members: 3 } },
+  { input: { docs: "short", docChars: 60 }, output: { docs: "none", depth: 1, fields: 8, members: 2 } },
+  { input: { docs: "none" }, output: { docs: "none", depth: 0 } },
+]
+
+/**
+ * The signature a search page shows: the complete signature when it has at most `maxChars` characters, otherwise
+ * the first summary that fits (the input complete, the output summarised) followed by a note that `search` with the
+ * exact path gives the full signature. A summary that still does not fit is cut at `maxChars`.
+ */
+export const renderSummary = (path: string, input: Type, output: Type, dialect: Dialect, maxChars: number): string => {
+  const note = lineComment(`summarised: search(${JSON.stringify(path)}) gives the full signature`, dialect)
+  let last = ""
+  for (const detail of attempts) {
+    const rendered = renderDetailed(path, input, output, dialect, detail)
+    if (rendered.text.length <= maxChars) return rendered.elided ? `${rendered.text}\n${note}` : rendered.text
+    last = rendered.text
+  }
+  return `${cut(last, maxChars)}\n${note}`
+}
+
+/** The bounds of a brief signature: input fields without docs, the output one level deep. */
+const brief: SignatureDetail = {
+  input: { docs: "none", inline: true },
+  output: { docs: "none", depth: 1, fields: 8, members: 2, inline: true, otherNames: 0 },
+}
+
+/** A one-look signature for a prompt (see `brief`), or undefined when it is longer than `maxChars`. */
+export const renderBrief = (
+  path: string,
+  input: Type,
+  output: Type,
+  dialect: Dialect,
+  maxChars: number,
+): string | undefined => {
+  const text = renderDetailed(path, input, output, dialect, brief).text
+  return text.length <= maxChars ? text : undefined
 }

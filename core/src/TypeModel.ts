@@ -5,7 +5,7 @@
  * model needs to call a tool well: shapes, literal values, optionality, nullability, and doc lines from
  * descriptions and constraints. Each language renders it in its own syntax.
  */
-import { Schema } from "effect"
+import { Schema, SchemaRepresentation } from "effect"
 
 /** A property of an object type. */
 export interface Property {
@@ -43,9 +43,53 @@ const unknownType: Type = { kind: "unknown" }
 /** True when `value` is an Effect Schema (as opposed to a JSON Schema object). */
 export const isEffectSchema = (value: unknown): value is Schema.Top => Schema.isSchema(value)
 
-/** Convert an Effect Schema to a self-contained JSON Schema (definitions under `$defs`). */
+/**
+ * Remove `undefined` from a schema representation: a union loses its `Undefined` members, any other `Undefined`
+ * becomes `Never`. Data crossing from a program has no `undefined` (an absent key is what optional means), and JSON
+ * Schema would otherwise show it as `null`, which the schema refuses. Annotations are left as they are; shared and
+ * cyclic nodes stay shared.
+ */
+const withoutUndefined = <A>(root: A): A => {
+  const copies = new Map<object, unknown>()
+  const isPlain = (value: unknown): value is Record<string, unknown> => {
+    if (typeof value !== "object" || value === null) return false
+    const proto = Object.getPrototypeOf(value)
+    return proto === Object.prototype || proto === null
+  }
+  const isUndefined = (node: unknown) => isPlain(node) && node._tag === "Undefined"
+  const copy = (node: unknown): unknown => {
+    if (Array.isArray(node)) {
+      const cached = copies.get(node)
+      if (cached) return cached
+      const out: unknown[] = []
+      copies.set(node, out)
+      for (const item of node) out.push(copy(item))
+      return out
+    }
+    if (!isPlain(node)) return node
+    const cached = copies.get(node)
+    if (cached) return cached
+    const out: Record<string, unknown> = {}
+    copies.set(node, out)
+    for (const key of Object.keys(node)) out[key] = key === "annotations" ? node[key] : copy(node[key])
+    if (out._tag === "Undefined") out._tag = "Never"
+    if (out._tag === "Union" && Array.isArray(node.types) && node.types.some(isUndefined)) {
+      const kept = (out.types as unknown[]).filter((_, i) => !isUndefined((node.types as unknown[])[i]))
+      if (kept.length > 0) out.types = kept
+    }
+    return out
+  }
+  return copy(root) as A
+}
+
+/**
+ * Convert an Effect Schema to a self-contained JSON Schema (definitions under `$defs`) of what the schema decodes:
+ * its encoded side, as a tool's input is decoded, without `undefined` (see {@link withoutUndefined}).
+ */
 export const effectToJsonSchema = (schema: Schema.Top): JsonSchema => {
-  const document = Schema.toJsonSchemaDocument(schema)
+  const document = SchemaRepresentation.toJsonSchemaDocument(
+    withoutUndefined(SchemaRepresentation.toRepresentation(schema.ast)),
+  )
   const definitions = document.definitions as Record<string, unknown>
   const root = document.schema as Record<string, unknown>
   if (!definitions || Object.keys(definitions).length === 0) return root
@@ -110,6 +154,8 @@ const literalType = (value: unknown): Type =>
     ? { kind: "literal", value }
     : unknownType
 
+const isNever = (type: Type) => type.kind === "union" && type.members.length === 0
+
 const unionOf = (members: ReadonlyArray<Type>): Type => {
   const flat: Type[] = []
   for (const member of members) {
@@ -117,7 +163,10 @@ const unionOf = (members: ReadonlyArray<Type>): Type => {
     else flat.push(member)
   }
   if (flat.some((m) => m.kind === "unknown")) return unknownType
-  return flat.length === 1 ? flat[0] : { kind: "union", members: flat }
+  // A member that accepts nothing (`never`) adds nothing to a union.
+  const accepting = flat.filter((m) => !isNever(m))
+  const kept = accepting.length > 0 ? accepting : flat.slice(0, 1)
+  return kept.length === 1 ? kept[0] : { kind: "union", members: kept }
 }
 
 /**
@@ -126,6 +175,10 @@ const unionOf = (members: ReadonlyArray<Type>): Type => {
  */
 export const fromJsonSchema = (schema: JsonSchema, root: JsonSchema = schema): Type => {
   const resolving: string[] = []
+  // Resolved references, shared wherever they occur: large documents refer to the same schemas thousands of times.
+  // A resolution that met a reference cycle depends on where it started, so only cycle-free ones are kept.
+  const resolved = new Map<string, Type>()
+  let cycles = 0
 
   const resolvePointer = (ref: string): unknown => {
     if (!ref.startsWith("#")) return undefined
@@ -146,20 +199,31 @@ export const fromJsonSchema = (schema: JsonSchema, root: JsonSchema = schema): T
     if (node === false) return { kind: "union", members: [] }
     if (!isObjectSchema(node)) return unknownType
     const doc = docOf(node)
+    // `not: {}` accepts nothing.
+    if ((node.not === true || (isObjectSchema(node.not) && Object.keys(node.not).length === 0)) && !node.type)
+      return withDoc({ kind: "union", members: [] }, doc)
 
     if (typeof node.$ref === "string") {
       const ref = node.$ref
       const name = ref.split("/").pop() || ref
-      if (resolving.includes(ref)) return withDoc({ kind: "ref", name }, doc)
-      const target = resolvePointer(ref)
-      if (target === undefined) return withDoc({ kind: "ref", name }, doc)
-      resolving.push(ref)
-      try {
-        const resolved = visit(target)
-        return doc.length ? withDoc(resolved, [...doc, ...(resolved.doc ?? [])].filter(unique)) : resolved
-      } finally {
-        resolving.pop()
+      if (resolving.includes(ref)) {
+        cycles++
+        return withDoc({ kind: "ref", name }, doc)
       }
+      let type = resolved.get(ref)
+      if (type === undefined) {
+        const target = resolvePointer(ref)
+        if (target === undefined) return withDoc({ kind: "ref", name }, doc)
+        const before = cycles
+        resolving.push(ref)
+        try {
+          type = visit(target)
+        } finally {
+          resolving.pop()
+        }
+        if (cycles === before) resolved.set(ref, type)
+      }
+      return doc.length ? withDoc(type, [...doc, ...(type.doc ?? [])].filter(unique)) : type
     }
 
     if ("const" in node) return withDoc(literalType(node.const), doc)
@@ -309,7 +373,17 @@ export const fromSchema = (schema: unknown): Type => {
  */
 export const project = (type: Type, direction: "request" | "response"): Type => {
   const drop = (p: Property) => (direction === "request" ? p.readOnly : p.writeOnly)
+  // Shared parts stay shared.
+  const done = new Map<Type, Type>()
   const walk = (t: Type): Type => {
+    let out = done.get(t)
+    if (out === undefined) {
+      out = step(t)
+      done.set(t, out)
+    }
+    return out
+  }
+  const step = (t: Type): Type => {
     switch (t.kind) {
       case "object": {
         const properties = t.properties.filter((p) => !drop(p)).map((p) => ({ ...p, type: walk(p.type) }))

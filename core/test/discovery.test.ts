@@ -29,81 +29,212 @@ const tools = {
 
 const runtime = CodeMode.make({ language: lineLanguage(), tools })
 const paths = (page: Search.Page) => page.items.map((i) => i.path)
+const ranked = (query: string, rt = runtime) => paths(rt.search({ query, limit: 100 }))
 
-describe("search", () => {
-  it("exact path lookup comes first", () => {
-    expect(paths(runtime.search({ query: "orders.lookup" }))[0]).toBe("orders.lookup")
+describe("search ranking", () => {
+  it("puts the tool whose name and summary are the query first, and finds namespace and input text", () => {
+    // `order` is also the exact path of a tool, which returns that tool alone
+    expect(ranked("order")).toEqual(["order"])
+    expect(ranked("orders")[0]).toBe("order")
+    expect(ranked("orders").slice(1, 4).sort()).toEqual(["orders.list", "orders.lookup", "orders.lookup-by-email"])
+    expect(ranked("list invoices")[0]).toBe("billing.invoices.list")
+    expect(ranked("look up an order")[0]).toBe("orders.lookup")
+    // only in the namespace's description
+    expect(ranked("shipment").sort()).toEqual(["orders.list", "orders.lookup", "orders.lookup-by-email"])
+    // only in an input property's doc
+    expect(ranked("filter")).toEqual(["orders.list"])
   })
-  it("ranks name matches above path words, substrings, descriptions and context", () => {
-    // "order": `order` is a last segment (100); `orders.*` have the word `order` after plural folding (40)
-    expect(paths(runtime.search({ query: "order" }))).toEqual([
-      "order",
-      "orders.list",
+
+  it("matches whole words and word beginnings, never a letter inside a word", () => {
+    expect(ranked("e")).toEqual([])
+    expect(ranked("rder")).toEqual([])
+    expect(ranked("ook")).toEqual([])
+    expect(ranked("nvoices")).toEqual([])
+    // a word of four letters or more matches the words it begins
+    expect(ranked("inv")).toEqual([])
+    expect(ranked("invo")).toEqual(["billing.invoices.list"])
+  })
+
+  it("splits names on / - _ . and camelCase, and folds plurals, inflections and abbreviations", () => {
+    const rt = CodeMode.make({
+      language: lineLanguage(),
+      tools: {
+        "repos/get": tool("Get a repository"),
+        "pulls/list-for_repo": tool("List pull requests"),
+        "issues.createComment": tool("Create an issue comment"),
+        "orgs/list-members": tool("List organization members"),
+        "HTMLParser.run": tool("Parse markup"),
+        "repos/delete": tool("Delete a repository"),
+      },
+    })
+    expect(ranked("get the repositories", rt)[0]).toBe("repos/get")
+    expect(ranked("repository", rt).slice(0, 3).sort()).toEqual(["pulls/list-for_repo", "repos/delete", "repos/get"])
+    expect(ranked("pull request list", rt)[0]).toBe("pulls/list-for_repo")
+    expect(ranked("created comments", rt)[0]).toBe("issues.createComment")
+    expect(ranked("members of an org", rt)[0]).toBe("orgs/list-members")
+    expect(ranked("html parser", rt)[0]).toBe("HTMLParser.run")
+    // a related verb counts, less than the word itself
+    expect(ranked("remove a repo", rt)[0]).toBe("repos/delete")
+  })
+
+  it("ignores stopwords", () => {
+    expect(ranked("the")).toEqual([])
+    expect(ranked("of a for")).toEqual([])
+    expect(ranked("list of the invoices")).toEqual(ranked("list invoices"))
+  })
+
+  it("breaks ties toward the shorter path, and ranks deprecated tools lower", () => {
+    const rt = CodeMode.make({
+      language: lineLanguage(),
+      tools: {
+        alpha: { get: tool("Get a widget") },
+        be: { get: tool("Get a widget") },
+        old: { get: tool("Deprecated.\nGet a gadget") },
+        new: { get: tool("Get a gadget") },
+      },
+    })
+    expect(ranked("widget", rt)).toEqual(["be.get", "alpha.get"])
+    expect(ranked("gadget", rt)).toEqual(["new.get", "old.get"])
+  })
+
+  it("is deterministic", () => {
+    const again = CodeMode.make({ language: lineLanguage(), tools })
+    for (const query of ["order", "list", "lookup email", "customer name", "shipment"])
+      expect(ranked(query, again)).toEqual(ranked(query))
+  })
+})
+
+describe("search requests", () => {
+  it("an exact path, written any way a program writes it, returns that one tool", () => {
+    for (const query of [
       "orders.lookup",
-      "orders.lookup-by-email",
+      " orders.lookup ",
+      "tools.orders.lookup",
+      'tools.orders["lookup"]',
+      "tools['orders']['lookup']",
+      'tools["orders"].lookup',
     ])
-    // "invoices": folded word of billing.invoices.list
-    expect(paths(runtime.search({ query: "invoices" }))).toEqual(["billing.invoices.list"])
-    // "shipment" only appears in the namespace description
-    expect(paths(runtime.search({ query: "shipment" }))).toEqual([
-      "orders.list",
-      "orders.lookup",
-      "orders.lookup-by-email",
-    ])
-    // property names and descriptions count too
-    expect(paths(runtime.search({ query: "filter" }))).toEqual(["orders.list"])
+      expect(runtime.search({ query })).toEqual({
+        items: [{ path: "orders.lookup", description: "Look up an order by ID", signature: expect.any(String) }],
+        remaining: 0,
+        next: null,
+      })
+    expect(paths(runtime.search({ query: 'tools.orders["lookup-by-email"]' }))).toEqual(["orders.lookup-by-email"])
+    // relative to the namespace searched
+    expect(paths(runtime.search({ query: "lookup", namespace: "orders" }))).toEqual(["orders.lookup"])
+    // a namespace written as an expression browses it
+    expect(paths(runtime.search({ query: "tools.billing" }))).toEqual(["billing.invoices.list"])
   })
-  it("adds scores across terms and breaks ties by path", () => {
-    // `lookup` is the last segment of orders.lookup (100); lookup-by-email has both path words (40 + 40)
-    expect(paths(runtime.search({ query: "lookup email" }))).toEqual(["orders.lookup", "orders.lookup-by-email"])
-    expect(paths(runtime.search({ query: "email address" }))).toEqual(["orders.lookup-by-email"])
-    expect(paths(runtime.search({ query: "list" }))).toEqual(["billing.invoices.list", "orders.list"])
+
+  it("a plain string is the query", () => {
+    expect(runtime.search("order lookup")).toEqual(runtime.search({ query: "order lookup" }))
+    expect(Search.parseRequest("order lookup")).toEqual({ query: "order lookup", limit: 10, offset: 0 })
   })
+
   it("scopes to a namespace and browses in path order with an empty query", () => {
     expect(paths(runtime.search({ query: "", namespace: "orders" }))).toEqual([
       "orders.list",
       "orders.lookup",
       "orders.lookup-by-email",
     ])
+    expect(paths(runtime.search({ query: "", namespace: "tools.orders" }))).toEqual(
+      paths(runtime.search({ query: "", namespace: "orders" })),
+    )
     expect(paths(runtime.search({ query: "" }))).toEqual(runtime.catalog.map((c) => c.path))
+    expect(paths(runtime.search({ query: "order", namespace: "orders" })).every((p) => p.startsWith("orders."))).toBe(
+      true,
+    )
   })
-  it("pages with limit, offset, remaining and next", () => {
+
+  it("pages: next is { offset } or null", () => {
     const first = runtime.search({ query: "", limit: 3 })
-    expect(first).toMatchObject({ remaining: 4, next: 3 })
-    const last = runtime.search({ query: "", limit: 3, offset: 5 })
+    expect(first).toMatchObject({ remaining: 4, next: { offset: 3 } })
+    const second = runtime.search({ query: "", limit: 3, ...first.next })
+    expect(second).toMatchObject({ remaining: 1, next: { offset: 6 } })
+    const last = runtime.search({ query: "", limit: 3, ...second.next })
     expect(last).toMatchObject({ remaining: 0, next: null })
-    expect(paths(last)).toHaveLength(2)
+    expect(paths(last)).toHaveLength(1)
+    const all = [...paths(first), ...paths(second), ...paths(last)]
+    expect(all).toEqual(runtime.catalog.map((c) => c.path))
   })
+
   it("rejects bad requests with a clear message", () => {
     expect(Search.parseRequest({ limit: 0 } as any)).toMatch(/limit must be a whole number from 1 to 100/)
     expect(Search.parseRequest({ query: 1 } as any)).toMatch(/query must be a string/)
     expect(Search.parseRequest({ q: "x" } as any)).toMatch(/does not accept "q"/)
+    expect(Search.parseRequest(7 as any)).toMatch(/expects a query string or \{ query\?/)
   })
-  it("folds plurals naively", () => {
-    expect(["orders", "categories", "boxes", "class", "bus"].map(Search.fold)).toEqual([
-      "order",
-      "category",
-      "box",
-      "class",
-      "bus",
-    ])
+
+  it("bounds the query before any work: length and number of words", () => {
+    expect(Search.parseRequest("a".repeat(Search.maxQueryLength))).toMatchObject({ limit: 10 })
+    expect(Search.parseRequest("A".repeat(1_000_000))).toBe(
+      "search: the query has 1000000 characters; at most 1000 are accepted. Use a few keywords or an exact path",
+    )
+    expect(Search.parseRequest({ query: "x".repeat(1001) })).toMatch(/at most 1000 are accepted/)
+    expect(Search.parseRequest({ namespace: "x".repeat(1001) })).toMatch(/namespace has 1001 characters/)
+    const words = Array.from({ length: 33 }, (_, i) => `word${i}`).join(" ")
+    expect(Search.parseRequest(words)).toMatch(/33 different words; at most 32/)
+    expect(() => runtime.search("A".repeat(1_000_000))).toThrow(TypeError)
+    // an upper-case run is tokenized in one pass (the old splitter backtracked quadratically on it)
+    expect(runtime.search("A".repeat(Search.maxQueryLength)).items).toEqual([])
   })
+
+  it("refuses a too-long query in a program with InvalidToolInput", async () => {
+    const result = await Effect.runPromise(
+      runtime.execute(`search ${JSON.stringify({ query: "A".repeat(1_000_000) })}`),
+    )
+    expect(result).toMatchObject({
+      ok: false,
+      error: { kind: "InvalidToolInput", message: expect.stringContaining("at most 1000 are accepted") },
+    })
+  })
+
   it("returns signatures in the program's language", async () => {
-    const result = await Effect.runPromise(runtime.execute(`search {"query":"orders.lookup","limit":1}`))
+    const result = await Effect.runPromise(runtime.execute(`search {"query":"lookup","namespace":"orders","limit":1}`))
     expect(result).toMatchObject({
       ok: true,
       value: {
-        items: [
-          {
-            path: "orders.lookup",
-            description: "Look up an order by ID",
-            signature: "tools.orders.lookup({ id?: string }) -> nil",
-          },
-        ],
-        remaining: 3,
-        next: 1,
+        items: [{ path: "orders.lookup", signature: "tools.orders.lookup({ id?: string }) -> nil" }],
+        remaining: 0,
+        next: null,
       },
     })
+  })
+})
+
+describe("tools.search", () => {
+  const small = { orders: { lookup: tool("Look up an order by ID"), list: tool("List recent orders") } }
+  it("is search(...) in Lua and JavaScript when no tool owns the name", async () => {
+    for (const [language, code] of [
+      ["lua", 'return { a = tools.search({ query = "orders.lookup" }), b = tools.search("recent orders") }'],
+      ["javascript", '({ a: await tools.search({ query: "orders.lookup" }), b: await tools.search("recent orders") })'],
+    ] as const) {
+      const rt = CodeMode.make({ language, tools: small })
+      const result = await Effect.runPromise(rt.execute(code))
+      expect(result).toMatchObject({
+        ok: true,
+        value: {
+          a: { items: [{ path: "orders.lookup" }], next: null },
+          b: { items: [{ path: "orders.list" }, { path: "orders.lookup" }] },
+        },
+      })
+      expect(result.toolCalls.map((c) => [c.kind, c.name])).toEqual([
+        ["search", "search"],
+        ["search", "search"],
+      ])
+    }
+  })
+  it("calls the tool when one owns the root name search", async () => {
+    const own = Tool.make({
+      description: "A tool named search",
+      input: { type: "object" },
+      output: { type: "object" },
+      execute: () => Effect.succeed({ mine: true }),
+    })
+    const rt = CodeMode.make({ language: "lua", tools: { search: own, ...small } })
+    const result = await Effect.runPromise(rt.execute("return tools.search({})"))
+    expect(result).toMatchObject({ ok: true, value: { mine: true } })
+    expect(result.toolCalls[0]).toMatchObject({ kind: "tool", name: "search" })
   })
 })
 
@@ -151,6 +282,58 @@ describe("type model and signatures", () => {
     )
   })
 
+  it("renders what an Effect Schema accepts: optional is no null, nullish is", async () => {
+    const input = Schema.Struct({
+      a: Schema.optional(Schema.String),
+      b: Schema.UndefinedOr(Schema.Number),
+      c: Schema.NullishOr(Schema.String),
+      d: Schema.optional(Schema.NullOr(Schema.String)),
+    })
+    expect(render(input, "lua")).toBe("{ a?: string, b: number, c: string | json.null, d?: string | json.null }")
+    expect(render(input)).toBe("{ a?: string; b: number; c: string | null; d?: string | null }")
+    // and the rendering is right: the schema refuses null where the signature has none
+    const decode = Schema.decodeUnknownSync(input)
+    expect(() => decode({ a: null, b: 1, c: null })).toThrow()
+    expect(decode({ b: 1, c: null, d: null })).toEqual({ b: 1, c: null, d: null })
+  })
+
+  it("puts a union in parentheses inside an array, a tuple rest and an intersection", () => {
+    const schema = {
+      $defs: {
+        Cat: { type: "object", properties: { meow: { type: "boolean" } }, required: ["meow"] },
+        Dog: { type: "object", properties: { bark: { type: "boolean" } }, required: ["bark"] },
+        Pet: { oneOf: [{ $ref: "#/$defs/Cat" }, { $ref: "#/$defs/Dog" }] },
+      },
+      type: "object",
+      properties: {
+        pets: { type: "array", items: { $ref: "#/$defs/Pet" } },
+        names: { type: "array", items: { type: "string", nullable: true } },
+        codes: { type: "array", items: { enum: ["a", "b"] } },
+        rest: { type: "array", prefixItems: [{ type: "string" }], items: { type: ["string", "number"] } },
+        both: { allOf: [{ $ref: "#/$defs/Pet" }, { type: "object", additionalProperties: { type: "string" } }] },
+      },
+      required: ["pets", "names", "codes", "rest", "both"],
+    }
+    expect(render(schema, "lua")).toBe(
+      [
+        "{",
+        "  pets: ({ meow: boolean } | { bark: boolean })[],",
+        "  names: (string | json.null)[],",
+        '  codes: ("a" | "b")[],',
+        "  rest: [string, ...(string | number)[]],",
+        "  both: ({ meow: boolean } | { bark: boolean }) & { [string]: string },",
+        "}",
+      ].join("\n"),
+    )
+    expect(render(schema)).toContain("pets: ({ meow: boolean } | { bark: boolean })[];")
+  })
+
+  it("keeps an object's index signature on one line", () => {
+    const schema = { type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "number" } }
+    expect(render(schema)).toBe("{ a?: string; [key: string]: number }")
+    expect(render(schema, "lua")).toBe("{ a?: string, [key: string]: number }")
+  })
+
   it("follows $ref, allOf, anyOf/oneOf, enum/const, nullable and recursive refs", () => {
     const schema = {
       $defs: {
@@ -171,6 +354,7 @@ describe("type model and signatures", () => {
         maybe: { type: "string", nullable: true },
         multi: { type: ["string", "null"] },
         list: { $ref: "#/$defs/Node" },
+        nothing: { not: {} },
       },
       required: ["pet"],
     }
@@ -182,6 +366,17 @@ describe("type model and signatures", () => {
     expect(text).toContain("maybe?: string | null")
     expect(text).toContain("multi?: string | null")
     expect(text).toContain("list?: { next?: Node }")
+    expect(text).toContain("nothing?: never")
+  })
+
+  it("shares each resolved $ref instead of expanding it again", () => {
+    const schema = {
+      $defs: { User: { type: "object", properties: { login: { type: "string" } } } },
+      type: "object",
+      properties: { a: { $ref: "#/$defs/User" }, b: { $ref: "#/$defs/User" } },
+    }
+    const model = TypeModel.fromSchema(schema) as Extract<TypeModel.Type, { kind: "object" }>
+    expect(model.properties[0].type).toEqual(model.properties[1].type)
   })
 
   it("omits readOnly properties from requests and writeOnly properties from responses", () => {
@@ -245,7 +440,86 @@ describe("type model and signatures", () => {
       dialect("javascript"),
     )
     expect(output).toBe("tools.a.b(input: { id: string }): Promise<{ ok: boolean }>")
-    expect(CodeMode.searchSignature).toMatch(/^search\(input: \{ query\?: string/)
-    expect(CodeMode.luaSearchSignature).toMatch(/^search\(\{ query\?: string/)
+    expect(CodeMode.searchSignature).toMatch(/^search\(input: string \| \{ query\?: string/)
+    expect(CodeMode.searchSignature).toContain("next: { offset: number } | null")
+    expect(CodeMode.luaSearchSignature).toMatch(/^search\(query: string \| \{ query\?: string/)
+    expect(CodeMode.luaSearchSignature).toContain("next: { offset: integer } | json.null")
+  })
+
+  it("summarises a large output on a page, keeps the input complete and says how to get the rest", () => {
+    const fields = (prefix: string, n: number) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, { type: "string", description: "x" }]))
+    const big = {
+      type: "object",
+      properties: { ...fields("field", 40), nested: { type: "object", properties: fields("deep", 40) } },
+    }
+    const input = { type: "object", properties: fields("in", 12), required: ["in0"] }
+    const rt = CodeMode.make({ language: "lua", tools: { reports: { get: tool("Get a report", input, big) } } })
+    const page = rt.search("report")
+    const summary = page.items[0].signature
+    const full = rt.search("reports.get").items[0].signature
+    expect(full).toBe(rt.catalog[0].signature)
+    expect(summary.length).toBeLessThan(full.length)
+    expect(summary.length).toBeLessThanOrEqual(Search.maxPageSignature + 120)
+    for (let i = 0; i < 12; i++) expect(summary).toContain(`in${i}`)
+    expect(summary).toContain("... (also ")
+    expect(summary.split("\n").at(-1)).toBe('-- summarised: search("reports.get") gives the full signature')
+    expect(full).toContain("deep39?: string, -- x")
+  })
+})
+
+describe("instructions", () => {
+  it("a small catalog is COMPLETE: the guide, every namespace, every full signature", () => {
+    const rt = CodeMode.make({ language: "lua", tools })
+    const text = rt.instructions()
+    expect(text).toMatch(/^Write a Lua 5\.4 program\./)
+    expect(text).toContain("7 tools in 4 groups. This list is COMPLETE")
+    expect(text).toContain("- tools.orders: 3 tools — Purchases, fulfillment, and shipment tracking")
+    expect(text).toContain("- tools.billing.invoices: 1 tool")
+    for (const entry of rt.catalog) expect(text).toContain(entry.signature)
+    expect(text.length / 4).toBeLessThanOrEqual(2000)
+    expect(CodeMode.make({ language: "javascript", tools }).instructions()).toMatch(/^Write a JavaScript program/)
+  })
+
+  it("a large catalog is PARTIAL within the budget: every group, signatures round-robin, search for the rest", () => {
+    const many: Record<string, unknown> = {}
+    for (const ns of ["alpha", "beta", "gamma", "delta", "epsilon"])
+      many[ns] = Namespace.make({
+        description: `The ${ns} service`,
+        tools: Object.fromEntries(
+          Array.from({ length: 60 }, (_, i) => [
+            `op${i}`,
+            tool(`Operation ${i} of ${ns}`, { type: "object", properties: { id: { type: "string" } } }),
+          ]),
+        ),
+      })
+    const rt = CodeMode.make({ language: "javascript", tools: many as any })
+    for (const budgetTokens of [1200, 2000, 4000]) {
+      const text = rt.instructions({ budgetTokens })
+      expect(text.length / 4).toBeLessThanOrEqual(budgetTokens)
+      expect(text).toContain("300 tools in 5 groups. This list is PARTIAL")
+      expect(text).toContain('search("what you need") inside the program')
+      for (const ns of ["alpha", "beta", "gamma", "delta", "epsilon"])
+        expect(text).toContain(`- tools.${ns}: 60 tools — The ${ns} service`)
+      const listed = text.split("\n").filter((l) => l.startsWith("tools."))
+      const first = listed.slice(0, 5).map((l) => l.split(".")[1])
+      if (listed.length >= 5) expect(new Set(first).size).toBe(5)
+    }
+    expect(rt.instructions({ budgetTokens: 4000 }).length).toBeGreaterThan(
+      rt.instructions({ budgetTokens: 2000 }).length,
+    )
+  })
+
+  it("always has the guide and the catalog's header, even over a tiny budget", () => {
+    const text = runtime.instructions({ budgetTokens: 10 })
+    expect(text.startsWith("One command per line.")).toBe(true)
+    expect(text).toContain("7 tools in 4 groups. This list is PARTIAL: 0 of them have a signature below.")
+    expect(text).not.toContain("Signatures")
+  })
+
+  it("refuses bad options", () => {
+    expect(() => runtime.instructions({ budgetTokens: 0 })).toThrow(RangeError)
+    expect(() => runtime.instructions({ budgetTokens: 1.5 })).toThrow(RangeError)
+    expect(() => runtime.instructions({ budget: 10 } as any)).toThrow(/budget/)
   })
 })

@@ -12,8 +12,9 @@ const escapeDoc = (line: string) => line.replace(/\*\//g, "*\\/")
 export const dialect: Signature.Dialect = {
   name: "javascript",
   searchSignature:
-    "search(input: { query?: string; namespace?: string; limit?: number; offset?: number }): " +
-    "{ items: Array<{ path: string; description: string; signature: string }>; remaining: number; next: number | null }",
+    "search(input: string | { query?: string; namespace?: string; limit?: number; offset?: number }): " +
+    "{ items: Array<{ path: string; description: string; signature: string }>; remaining: number; " +
+    "next: { offset: number } | null }",
   isName: (segment) => identifier.test(segment),
   any: "unknown",
   null: "null",
@@ -31,4 +32,5 @@ export const dialect: Signature.Dialect = {
   record: (value) => `Record<string, ${value}>`,
   result: (type) => `Promise<${type}>`,
   call: (expression, input, output) => `${expression}(input: ${input}): ${output}`,
+  lineComment: (text) => `// ${text}`,
 }

@@ -18,8 +18,9 @@ const isName = (segment: string): boolean => identifier.test(segment) && !keywor
 export const dialect: Signature.Dialect = {
   name: "lua",
   searchSignature:
-    "search({ query?: string, namespace?: string, limit?: integer, offset?: integer }) -> " +
-    "{ items: { path: string, description: string, signature: string }[], remaining: integer, next: integer | json.null }",
+    "search(query: string | { query?: string, namespace?: string, limit?: integer, offset?: integer }) -> " +
+    "{ items: { path: string, description: string, signature: string }[], remaining: integer, " +
+    "next: { offset: integer } | json.null }",
   isName,
   any: "any",
   null: "json.null",
@@ -32,4 +33,5 @@ export const dialect: Signature.Dialect = {
   record: (value) => `{ [string]: ${value} }`,
   result: (type) => type,
   call: (expression, input, output) => `${expression}(${input}) -> ${output}`,
+  lineComment: (text) => `-- ${text}`,
 }
