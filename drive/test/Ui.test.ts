@@ -2,7 +2,8 @@ import * as Path from "node:path"
 import * as Os from "node:os"
 import * as Fs from "node:fs"
 import type { Recorder } from "@codemode/core"
-import { Effect } from "effect"
+import { Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import { afterEach, describe, expect, it } from "vitest"
 import * as Processes from "../src/run/Processes.js"
 import * as Terminal from "../src/tui/Terminal.js"
@@ -87,6 +88,29 @@ describe("Ui over a real pseudo-terminal", () => {
         expect(error.message).toContain('waiting for text "never shown"')
         expect(error.screen).toContain("ready")
         expect(error.message).toContain("ready")
+      }),
+    ))
+
+  it("reads time from the Effect Clock: a test clock moved an hour ahead ends hour-long waits in moments", () =>
+    run(
+      Effect.gen(function* () {
+        const { ui } = yield* start(fixture)
+        yield* ui.waitFor("ready", { timeout: 10_000 })
+        yield* Effect.gen(function* () {
+          const waiting = yield* Effect.forkChild(
+            Effect.flip(ui.waitFor("never shown", { timeout: 3_600_000, interval: 60_000 })),
+          )
+          const idle = yield* Effect.forkChild(ui.waitForIdle({ quietMs: 600_000, timeout: 3_600_000 }))
+          // Move test time a minute at a time (letting the terminal's real I/O run in between) until both end.
+          for (let minutes = 0; minutes < 120 && !(waiting.pollUnsafe() && idle.pollUnsafe()); minutes++) {
+            yield* TestClock.withLive(Effect.sleep(2))
+            yield* TestClock.adjust("1 minute")
+          }
+          const error = yield* Fiber.join(waiting)
+          expect(error._tag).toBe("UiTimeoutError")
+          expect(error.message).toContain("timed out after 3600000 ms")
+          yield* Fiber.join(idle)
+        }).pipe(Effect.provide(TestClock.layer()))
       }),
     ))
 

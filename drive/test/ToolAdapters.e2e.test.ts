@@ -1,20 +1,18 @@
 /**
- * End to end against the real OpenCode (the `opencode-ai` package installed in the workspace): `opencode serve`
- * loads the generated adapter files, a tiny scripted OpenAI-compatible endpoint plays the model, and the test
+ * `@codemode/tool-adapters` without Drive's TUIs, end to end against the real OpenCode: `opencode serve` (started
+ * the way every test here starts OpenCode, by `opencode-drive/testing`) loads the generated adapter files, a tiny scripted OpenAI-compatible endpoint plays the model, and the test
  * drives the intercepted calls through `tools.control`. Checks: the adapters load with the built-in's input shape;
  * two parallel `bash` calls are taken by call ID and settled in the opposite order, and both results reach the next
  * model request as the right tool messages, with progress shown live on the running tool part; an undeclared tool (`read`) runs for real beside them; a failed
  * invocation reaches the model as a failed call; aborting the session completes `awaitInterrupted()`.
  */
-import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Http from "node:http"
-import { createRequire } from "node:module"
-import * as Os from "node:os"
 import * as Path from "node:path"
+import * as ToolAdapters from "@codemode/tool-adapters"
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as ToolAdapters from "../src/ToolAdapters.js"
+import { startServer, type TestServer } from "../src/testing.js"
 
 interface ChatMessage {
   readonly role: string
@@ -31,13 +29,6 @@ interface ToolCall {
   readonly input: unknown
 }
 type Reply = { readonly toolCalls: ReadonlyArray<ToolCall> } | { readonly text: string }
-
-const opencodeBinary = (): string => {
-  const require = createRequire(import.meta.url)
-  const manifest = require.resolve("opencode-ai/package.json")
-  const bin = (JSON.parse(Fs.readFileSync(manifest, "utf8")) as { bin: { opencode: string } }).bin.opencode
-  return Path.join(Path.dirname(manifest), bin)
-}
 
 const textOf = (content: unknown): string =>
   typeof content === "string"
@@ -91,44 +82,26 @@ const startModel = async () => {
   return { url, replies, requests, close: () => new Promise((resolve) => server.close(resolve)) }
 }
 
-let root: string
 let scope: Scope.Closeable
-let adapters: ToolAdapters.Adapters
+let adapters: ToolAdapters.Prepared
 let model: Awaited<ReturnType<typeof startModel>>
-let server: ChildProcess.ChildProcess
-let serverUrl: string
-let log = ""
-const password = "adapters-e2e"
-const authorization = `Basic ${Buffer.from(`opencode:${password}`).toString("base64")}`
+let server: TestServer
 
 const api = async (method: string, path: string, body?: unknown): Promise<unknown> => {
-  const response = await fetch(`${serverUrl}${path}`, {
+  const response = await fetch(`${server.url}${path}`, {
     method,
-    headers: { authorization, "content-type": "application/json" },
+    headers: { authorization: server.authorization, "content-type": "application/json" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   })
   const text = await response.text()
-  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text}\n${log.slice(-3000)}`)
+  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text}\n${server.logTail(60)}`)
   return text === "" ? undefined : JSON.parse(text)
 }
 
-beforeAll(async () => {
-  root = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-adapters-e2e-"))
-  const project = Path.join(root, "project")
-  const home = Path.join(root, "home")
-  Fs.mkdirSync(project, { recursive: true })
-  Fs.mkdirSync(home, { recursive: true })
-  Fs.writeFileSync(Path.join(project, "NOTES.md"), "The answer is 42.\n")
+const projectFile = (relative: string) => Path.join(server.paths.files, relative)
 
+beforeAll(async () => {
   scope = Effect.runSync(Scope.make())
-  adapters = await Effect.runPromise(
-    Scope.provide(ToolAdapters.make({ declared: ["shell", "webfetch", "websearch", "write"] }), scope),
-  )
-  for (const [path, source] of Object.entries(adapters.files)) {
-    const file = Path.join(project, ".opencode", path)
-    Fs.mkdirSync(Path.dirname(file), { recursive: true })
-    Fs.writeFileSync(file, source)
-  }
   model = await startModel()
   const config = {
     autoupdate: false,
@@ -146,59 +119,40 @@ beforeAll(async () => {
     small_model: "scripted/simulated",
     permission: { read: "allow", bash: "allow", webfetch: "allow" },
   }
-  server = ChildProcess.spawn(opencodeBinary(), ["serve", "--hostname", "127.0.0.1", "--port", "0", "--print-logs"], {
-    cwd: project,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: home,
-      XDG_CONFIG_HOME: Path.join(home, ".config"),
-      XDG_DATA_HOME: Path.join(home, ".local", "share"),
-      XDG_CACHE_HOME: Path.join(home, ".cache"),
-      XDG_STATE_HOME: Path.join(home, ".local", "state"),
-      OPENCODE_SERVER_PASSWORD: password,
-      OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
-      OPENCODE_DISABLE_AUTOUPDATE: "1",
-      OPENCODE_DISABLE_MODELS_FETCH: "1",
-      OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-      OPENCODE_DISABLE_SHARE: "1",
-      OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
-      OPENCODE_DISABLE_CLAUDE_CODE: "1",
-      ...adapters.env,
-    },
-  })
-  serverUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`opencode serve did not listen within 30 s:\n${log}`)), 30_000)
-    const record = (chunk: Buffer) => {
-      log += chunk.toString("utf8")
-      const match = /listening on (http:\/\/[^\s]+)/.exec(log)
-      if (match) {
-        clearTimeout(timer)
-        resolve(match[1].replace(/\/$/, ""))
-      }
-    }
-    server.stdout!.on("data", record)
-    server.stderr!.on("data", record)
-    server.on("exit", (code) => reject(new Error(`opencode serve exited with ${code}:\n${log}`)))
-  })
-  // The first request bootstraps the project instance: OpenCode installs @opencode-ai/plugin into .opencode/ and
-  // loads the custom tools. It can take a while on a busy machine; the tests below start after it.
+  // The adapters are prepared in the run's project before the server starts: prepare gives `.opencode/` the
+  // plugin package, the files go there and the channel's environment goes to the server.
+  let prepared: ToolAdapters.Prepared | undefined
+  const running = await Effect.runPromise(
+    Scope.provide(
+      startServer({ config, files: { "NOTES.md": "The answer is 42.\n" } }, (paths) =>
+        Effect.gen(function* () {
+          prepared = yield* ToolAdapters.prepare({
+            declared: ["shell", "webfetch", "websearch", "write"],
+            projectDir: paths.files,
+            logsDir: paths.logs,
+            env: {},
+          })
+          for (const [path, source] of Object.entries(prepared.files)) {
+            const file = Path.join(paths.files, ".opencode", path)
+            Fs.mkdirSync(Path.dirname(file), { recursive: true })
+            Fs.writeFileSync(file, source)
+          }
+          return { env: prepared.env }
+        }),
+      ),
+      scope,
+    ),
+  )
+  adapters = prepared!
+  server = running
+  // The first request bootstraps the project instance and loads the custom tools.
   await api("GET", "/experimental/tool/ids")
-  await Effect.runPromise(adapters.showProgressIn({ url: serverUrl, authorization }))
+  await Effect.runPromise(adapters.showProgressIn!({ url: server.url, authorization: server.authorization }))
 }, 180_000)
 
 afterAll(async () => {
-  if (server?.pid !== undefined && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once("exit", resolve))
-    process.kill(-server.pid, "SIGTERM")
-    const killer = setTimeout(() => server.pid !== undefined && process.kill(-server.pid, "SIGKILL"), 5_000)
-    await exited
-    clearTimeout(killer)
-  }
-  await model?.close()
   if (scope) await Effect.runPromise(Scope.close(scope, Exit.void))
-  if (root) Fs.rmSync(root, { recursive: true, force: true })
+  await model?.close()
 }, 30_000)
 
 const control = (name: string) => Effect.runPromise(adapters.tools.control(name))
@@ -249,7 +203,7 @@ describe("static adapters inside the real OpenCode", () => {
         toolCalls: [
           { id: "call_build", name: "bash", input: { command: "npm run build" } },
           { id: "call_test", name: "bash", input: { command: "npm test" } },
-          { id: "call_read", name: "read", input: { filePath: Path.join(root, "project", "NOTES.md") } },
+          { id: "call_read", name: "read", input: { filePath: projectFile("NOTES.md") } },
         ],
       },
       { text: "Both passed." },
