@@ -1,6 +1,8 @@
 // Benchmarks of opencode-drive on its built dist (run `npx tsup` first):
 //   - time from OpenCodeDriver.use to a ready prompt (the primary TUI accepts input), and from submit to the
 //     queued answer on screen, against the real OpenCode;
+//   - with tools: ["shell"], the time from submit to the intercepted call reaching `take` (before @opencode-ai/plugin
+//     was provided locally, OpenCode installed it from the registry first: 11-35 s);
 //   - fake-LLM streaming throughput in chunks per second, read by a plain SSE client, next to a baseline server
 //     that writes the same pre-encoded events with no Effect runtime behind it.
 // Usage: node bench/run.mjs [--runs N]   (default 3 OpenCode runs)
@@ -97,6 +99,28 @@ const openCodeRun = () => {
   )
 }
 
+/** One run with an intercepted shell call: ms from submit until `take` returns the invocation. */
+const toolRun = () =>
+  Effect.runPromise(
+    OpenCodeDriver.use({ tools: ["shell"] }, ({ ui, llm, tools }) =>
+      Effect.gen(function* () {
+        const shells = yield* tools.control("shell")
+        yield* llm.queue(
+          Llm.toolCall({ index: 0, id: "call_bench", name: "shell", input: { command: "ls" } }),
+          Llm.finish("tool-calls"),
+        )
+        yield* llm.queue(Llm.text("Listed."))
+        const submitted = performance.now()
+        yield* ui.submit("List the files")
+        const call = yield* shells.take("call_bench")
+        const took = performance.now() - submitted
+        yield* call.succeed({ output: "README.md\n", exit: 0 })
+        yield* ui.waitFor("Listed.", { timeout: 180_000, interval: 20 })
+        return took
+      }),
+    ),
+  )
+
 const chunks = 20_000
 console.log(`fake-LLM streaming, ${chunks} one-character chunks (3 rounds, best):`)
 const drive = []
@@ -125,3 +149,11 @@ for (let i = 0; i < runs; i++) {
 console.log(
   `  median: use → ready prompt ${fmt(median(samples.map((s) => s.ready)))}, submit → answer ${fmt(median(samples.map((s) => s.answer)))}`,
 )
+
+console.log(`\nreal OpenCode with tools: ["shell"], ${runs} run(s):`)
+const takes = []
+for (let i = 0; i < runs; i++) {
+  takes.push(await toolRun())
+  console.log(`  run ${i + 1}: submit → take ${fmt(takes.at(-1))}`)
+}
+console.log(`  median: submit → take ${fmt(median(takes))}`)
