@@ -5,3 +5,5 @@ export interface Labeled {
 }
 export declare const github: ReadonlyArray<Labeled>
 export declare const opencode: ReadonlyArray<Labeled>
+export declare const githubLater: ReadonlyArray<Labeled>
+export declare const opencodeLater: ReadonlyArray<Labeled>
