@@ -14,7 +14,9 @@
 // A last column shows our first run of each program in a new process (nothing compiled yet: neither the program
 // nor our library), which is what a program that runs once in a fresh worker sees.
 //
-// A last part measures the latency of a small program through `CodeMode.execute` (`--only latency` runs just it).
+// Then: compile time of large and deeply nested programs (`--only compile`), a differential run of 5,000 random
+// programs against lua5.4 (`--only differential`; `bench/differential.mjs` runs more), and the latency of a small
+// program through `CodeMode.execute` (`--only latency`).
 //
 // Usage: node bench/run.mjs [--reps N] [--only name,name] [--no-fengari]
 import { execFileSync, spawnSync } from "node:child_process"
@@ -282,6 +284,58 @@ if (rows.length > 0) {
   console.log(
     `\nours vs lua5.4: geometric mean ${gmPuc.toFixed(2)}x (target <= 1.5x); faster than wasmoon on ${fasterThanWasmoon} of ${rows.length} (target >= ${Math.ceil(rows.length / 2)})`,
   )
+}
+
+// ---------------------------------------------------------------------------------------------- compile time
+// Compiling is linear in the source and bounded by the deadline: a 1 MiB program (ordinary statements, or gotos in
+// every form) compiles and runs in well under 2 s, and nesting at the syntax depth bound in well under 50 ms. Each
+// program is new (a comment makes it unique), so the worker's cache does not help.
+if (!only || only.includes("compile")) {
+  const fill = (unit) => {
+    const parts = []
+    let size = 0
+    for (let i = 0; size < 1024 * 1024 - 400; i++) {
+      const line = unit(i)
+      parts.push(line)
+      size += line.length + 1
+    }
+    return parts.join("\n")
+  }
+  const programs = {
+    "1 MiB of statements": fill(
+      (i) => `local a${i % 100} = ${i} + (t and t.x or ${i}) * 2 .. "k" if a${i % 100} == 3 then t = { x = ${i} } end`,
+    ),
+    "1 MiB of gotos": fill(
+      (i) =>
+        `for i = 1, 2 do if i == 1 then goto c${i} end n = n + 1 ::c${i}:: end do goto b${i} ::a${i}:: n = n + 1 ::b${i}:: if n % 7 == ${i % 7} then goto a${i} end end`,
+    ),
+    // The deepest nesting of each form that the syntax depth bound (200 levels) accepts.
+    "nested parentheses at the depth bound": `return ${"'a' .. (".repeat(198)}'b'${")".repeat(198)}`,
+    "nested calls at the depth bound": `local function f(x) return x end return ${"f(".repeat(198)}1${")".repeat(198)}`,
+    "nested blocks at the depth bound": `local x = 0 ${"if true then ".repeat(198)}x = 1 ${"end ".repeat(198)} return x`,
+    "nested functions at the depth bound": `return type(${"function() return ".repeat(98)}1${" end".repeat(98)})`,
+  }
+  const compileRows = []
+  for (const [name, body] of Object.entries(programs)) {
+    const times = []
+    for (let i = 0; i < 3; i++) {
+      const code = `local t, n = nil, 0 -- ${name} ${i} ${Date.now()}\n${body}`
+      const t0 = cpu()
+      const outcome = run({ ...oursRequest("fib"), code }, host)
+      times.push(cpu() - t0)
+      if (!outcome.ok) throw new Error(`${name}: ${JSON.stringify(outcome.error)}`)
+    }
+    compileRows.push([name, `${(Buffer.byteLength(body) / 1024).toFixed(0)} KiB`, Math.min(...times).toFixed(1)])
+  }
+  console.log("\n| program | size | compile and run, CPU ms, best of 3 |\n|---|---|---|")
+  for (const r of compileRows) console.log(`| ${r.join(" | ")} |`)
+}
+
+// ---------------------------------------------------------------------------------------------- differential
+if (!only || only.includes("differential")) {
+  const r = spawnSync(process.execPath, [join(here, "differential.mjs"), "--count", "5000"], { encoding: "utf8" })
+  console.log(`\n${r.stdout.trim()}`)
+  if (r.status !== 0) process.exitCode = 1
 }
 
 // ---------------------------------------------------------------------------------------------- latency

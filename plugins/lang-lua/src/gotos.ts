@@ -15,8 +15,8 @@
  *   (`{ v: value }`, made anew by every declaration; closures bind the cell they saw), so each pass has its own, as in
  *   Lua.
  */
-import type { Chunk, Node } from "luaparse"
-import { ParseFailure } from "./parse.js"
+import type { Node } from "luaparse"
+import { ParseFailure, type Parsed } from "./parse.js"
 import { CHUNK_NAME } from "./runtime.js"
 import type { Resolved, VarInfo } from "./scope.js"
 
@@ -74,15 +74,6 @@ export interface GotoPlan {
 /** The most intervals a block is laid out with nested JS blocks; more become a dispatch loop. */
 const MAX_NESTED_INTERVALS = 4
 
-const fail = (node: Node, message: string): never => {
-  const start = node.loc?.start
-  throw new ParseFailure({
-    kind: "ParseError",
-    message: `${CHUNK_NAME}:${start?.line ?? 0}: ${message}`,
-    ...(start ? { location: { line: start.line, column: start.column + 1 } } : {}),
-  })
-}
-
 /** A goto waiting for a label later in its block or an enclosing one. */
 interface Pending {
   readonly node: Node
@@ -101,8 +92,17 @@ interface BlockState {
   readonly atEnd: Uint8Array
 }
 
-/** Resolve every goto of `chunk` and plan the layout of every block with jump targets. */
-export const planGotos = (chunk: Chunk, resolved: Resolved): GotoPlan => {
+/** Resolve every goto of the program (its functions are in `resolved`) and plan the layout of every block with jump targets. */
+export const planGotos = (resolved: Resolved, start: Parsed["start"]): GotoPlan => {
+  const fail = (node: Node, message: string): never => {
+    const { line, column } = start(node)
+    throw new ParseFailure({
+      kind: "ParseError",
+      message: `${CHUNK_NAME}:${line}: ${message}`,
+      location: { line, column: column + 1 },
+    })
+  }
+  const lineOf = (node: Node): number => start(node).line
   const blocks = new Map<ReadonlyArray<Node>, BlockPlan>()
   const targets = new Map<Node, GotoTarget>()
   const cellsAll = new Set<VarInfo>()
@@ -133,7 +133,7 @@ export const planGotos = (chunk: Chunk, resolved: Resolved): GotoPlan => {
         if (at < label.index) {
           const s = state.body[at]
           const local = s.type === "LocalStatement" ? s.variables[0].name : s.identifier.name
-          fail(p.node, `<goto ${p.name}> at line ${p.node.loc?.start.line} jumps into the scope of local '${local}'`)
+          fail(p.node, `<goto ${p.name}> at line ${lineOf(p.node)} jumps into the scope of local '${local}'`)
         }
       }
       label.forwardFrom = label.forwardFrom === undefined ? p.from : Math.min(label.forwardFrom, p.from)
@@ -166,7 +166,7 @@ export const planGotos = (chunk: Chunk, resolved: Resolved): GotoPlan => {
         const label: LabelInfo = {
           name,
           index: i,
-          line: s.loc?.start.line ?? 0,
+          line: lineOf(s),
           uid: ++counter,
           forwardFrom: undefined,
           backward: false,
@@ -199,14 +199,13 @@ export const planGotos = (chunk: Chunk, resolved: Resolved): GotoPlan => {
     const left = block(body, false)
     if (left.length > 0) {
       const p = left[0]
-      fail(p.node, `no visible label '${p.name}' for <goto> at line ${p.node.loc?.start.line}`)
+      fail(p.node, `no visible label '${p.name}' for <goto> at line ${lineOf(p.node)}`)
     }
     active = outer
   }
 
-  /** Walk the blocks and functions inside a statement; returns its unresolved gotos. */
+  /** Walk the blocks inside a statement (functions are walked on their own); returns its unresolved gotos. */
   const statement = (s: Node): Array<Pending> => {
-    expressions(s)
     switch (s.type) {
       case "IfStatement": {
         const out: Array<Pending> = []
@@ -220,42 +219,13 @@ export const planGotos = (chunk: Chunk, resolved: Resolved): GotoPlan => {
         return block(s.body, false)
       case "RepeatStatement":
         return block(s.body, true)
-      case "FunctionDeclaration":
-        functionBody(s.body)
-        return []
       default:
         return []
     }
   }
 
-  /** Find the function literals inside a statement's expressions (iteratively) and walk their bodies. */
-  const expressions = (s: Node) => {
-    const stack: Array<Node> = []
-    for (const key in s) {
-      if (key === "body" || key === "loc" || key === "range" || key === "clauses") continue
-      const child = s[key]
-      if (Array.isArray(child)) {
-        for (const c of child) if (c !== null && typeof c === "object" && typeof c.type === "string") stack.push(c)
-      } else if (child !== null && typeof child === "object" && typeof child.type === "string") stack.push(child)
-    }
-    if (s.type === "IfStatement") for (const c of s.clauses) if (c.condition) stack.push(c.condition)
-    while (stack.length > 0) {
-      const e = stack.pop()!
-      if (e.type === "FunctionDeclaration") {
-        functionBody(e.body)
-        continue
-      }
-      for (const key in e) {
-        if (key === "loc" || key === "range") continue
-        const child = e[key]
-        if (Array.isArray(child)) {
-          for (const c of child) if (c !== null && typeof c === "object" && typeof c.type === "string") stack.push(c)
-        } else if (child !== null && typeof child === "object" && typeof child.type === "string") stack.push(child)
-      }
-    }
-  }
-
-  functionBody(chunk.body)
+  // Labels never cross a function: every function (the main chunk first) is walked on its own.
+  for (const fn of resolved.functions.keys()) functionBody(fn.body)
   for (const [body, plan] of blocks) layout(body, plan, resolved, cellsAll)
   return { blocks, targets, cells: cellsAll }
 }

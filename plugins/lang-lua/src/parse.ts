@@ -18,6 +18,40 @@ export const MAX_SYNTAX_DEPTH = 200
 export interface Parsed {
   readonly chunk: Chunk
   readonly source: string
+  /** Where a node starts: its 1-based line and 0-based byte column (luaparse is run without locations). */
+  readonly start: (node: Node) => { readonly line: number; readonly column: number }
+}
+
+/**
+ * The start of every line of `source` (a line ends at `\n`, `\r`, `\r\n` or `\n\r`, as Lua's lexer counts), so
+ * that positions come from node ranges: luaparse's own locations cost an object per node.
+ */
+const lineStarts = (source: string): Int32Array => {
+  const starts = [0]
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i)
+    if (c !== 10 && c !== 13) continue
+    const d = source.charCodeAt(i + 1)
+    if ((d === 10 || d === 13) && d !== c) i++
+    starts.push(i + 1)
+  }
+  return Int32Array.from(starts)
+}
+
+/** The position finder for `source`. */
+const positions = (source: string): Parsed["start"] => {
+  const starts = lineStarts(source)
+  return (node) => {
+    const offset = node.range?.[0] ?? 0
+    let lo = 0
+    let hi = starts.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (starts[mid] <= offset) lo = mid
+      else hi = mid - 1
+    }
+    return { line: lo + 1, column: offset - starts[lo] }
+  }
 }
 
 /** Thrown for a program that cannot be parsed; carries the diagnostic. */
@@ -54,7 +88,7 @@ export const parse = (code: string, deadline = Infinity): Parsed => {
     chunk = luaparse.parse(parserSource(source), {
       luaVersion: "5.3",
       encodingMode: "pseudo-latin1",
-      locations: true,
+      locations: false,
       ranges: true,
       comments: false,
       onCreateNode:
@@ -69,8 +103,9 @@ export const parse = (code: string, deadline = Infinity): Parsed => {
       throw parseError(`the program nests too deeply (the syntax depth limit is ${MAX_SYNTAX_DEPTH} levels)`)
     throw translateSyntaxError(e, source)
   }
-  checkDepth(chunk)
-  return { chunk, source }
+  const start = positions(source)
+  checkDepth(chunk, start)
+  return { chunk, source, start }
 }
 
 /** Turn luaparse's `[line:col] message` error into a Lua-worded ParseError. */
@@ -118,27 +153,37 @@ const syntaxHint = (source: string, index: number): string | undefined => {
 const transparent = new Set(["IfClause", "ElseifClause", "ElseClause", "TableKey", "TableKeyString", "TableValue"])
 
 /** Reject syntax nested deeper than {@link MAX_SYNTAX_DEPTH} levels (iteratively: the tree may be very deep). */
-const checkDepth = (chunk: Chunk): void => {
-  const stack: Array<[Node, number]> = [[chunk, 0]]
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!
+const checkDepth = (chunk: Chunk, start: Parsed["start"]): void => {
+  const nodes: Array<Node> = [chunk]
+  const depths: Array<number> = [0]
+  while (nodes.length > 0) {
+    const node = nodes.pop()!
+    const depth = depths.pop()!
     if (depth > MAX_SYNTAX_DEPTH) {
-      const line = node.loc?.start.line
+      const { line, column } = start(node)
       throw parseError(
         `${CHUNK_NAME}:${line}: the program nests too deeply: syntax depth exceeds the limit of ${MAX_SYNTAX_DEPTH} levels`,
         line,
-        (node.loc?.start.column ?? 0) + 1,
+        column + 1,
       )
     }
     const next = transparent.has(node.type) ? depth : depth + 1
     for (const key in node) {
-      if (key === "loc" || key === "range") continue
+      if (key === "loc" || key === "range" || key === "type" || key === "raw" || key === "name") continue
       const child = node[key]
+      if (child === null || typeof child !== "object") continue
       if (Array.isArray(child)) {
-        for (const c of child)
-          if (c !== null && typeof c === "object" && typeof c.type === "string") stack.push([c, next])
-      } else if (child !== null && typeof child === "object" && typeof child.type === "string")
-        stack.push([child, next])
+        for (let i = 0; i < child.length; i++) {
+          const c = child[i]
+          if (c !== null && typeof c === "object" && typeof c.type === "string") {
+            nodes.push(c)
+            depths.push(next)
+          }
+        }
+      } else if (typeof child.type === "string") {
+        nodes.push(child)
+        depths.push(next)
+      }
     }
   }
 }

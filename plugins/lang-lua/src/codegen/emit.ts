@@ -104,6 +104,7 @@ export abstract class Emitter {
   protected readonly gotos: GotoPlan
 
   protected readonly parens: ParenFinder
+  protected readonly start: Parsed["start"]
 
   protected readonly source: string
 
@@ -125,7 +126,8 @@ export abstract class Emitter {
     private readonly deadline = Infinity,
   ) {
     this.resolved = resolve(parsed.chunk)
-    this.gotos = planGotos(parsed.chunk, this.resolved)
+    this.gotos = planGotos(this.resolved, parsed.start)
+    this.start = parsed.start
     this.parens = new ParenFinder(parsed.source)
     this.source = parsed.source
   }
@@ -144,8 +146,8 @@ export abstract class Emitter {
 
   /** A location id for `node`. */
   protected site(node: Node): number {
-    const start = node.loc?.start
-    this.locations.push(start === undefined ? undefined : { line: start.line, column: start.column + 1 })
+    const start = this.start(node)
+    this.locations.push({ line: start.line, column: start.column + 1 })
     return this.locations.length - 1
   }
 
@@ -189,11 +191,11 @@ export abstract class Emitter {
   }
 
   protected fail(node: Node, message: string): never {
-    const start = node.loc?.start
+    const start = this.start(node)
     throw new ParseFailure({
       kind: "ParseError",
-      message: `${CHUNK_NAME}:${start?.line ?? 0}: ${message}`,
-      ...(start ? { location: { line: start.line, column: start.column + 1 } } : {}),
+      message: `${CHUNK_NAME}:${start.line}: ${message}`,
+      location: { line: start.line, column: start.column + 1 },
     })
   }
 
