@@ -59,12 +59,17 @@ describe("no path reaches a host object", () => {
       evaluate(
         "[Reflect.ownKeys(() => 1), Object.getOwnPropertySymbols(Math.max), Object.getOwnPropertySymbols(new Map()), Reflect.ownKeys(new Date(0)), Reflect.ownKeys(Promise.resolve())]",
       ),
-    ).toEqual([[], [], [], [], []])
+    ).toEqual([["length", "name"], [], [], [], []])
     expect(
       evaluate(
         "[JSON.stringify({ ...Math.max }), JSON.stringify(Object.assign({}, new Map([[1, 2]]))), Object.keys(Object.getOwnPropertyDescriptors(function f() {}))]",
       ),
-    ).toEqual(["{}", "{}", []])
+    ).toEqual(["{}", "{}", ["length", "name", "prototype"]])
+    expect(
+      evaluate(
+        "const f = function () {}; f.x = 1; Object.defineProperty(f, 'y', { value: 2 }); [Reflect.ownKeys(f), Reflect.ownKeys(class { static m() {} }), Object.getOwnPropertySymbols(f)]",
+      ),
+    ).toEqual([["length", "name", "prototype", "x", "y"], ["length", "name", "prototype", "m"], []])
   })
   it("getters never hand out host functions", () =>
     expect(

@@ -10,17 +10,24 @@ import {
   defineBuiltinAccessor,
   defineMethod,
   functionName,
+  hostGetter,
+  hostSetter,
   isCallable,
   isConstructor,
   isObject,
+  isUnmaterialized,
   linkConstructor,
   makeNative,
+  noteBoundFunction,
+  setVirtualPrototype,
   type Value,
+  virtualFunctionProperty,
+  virtualPrototype,
 } from "../runtime/functions.js"
-import { CALL, META, type FunctionMeta } from "../runtime/internals.js"
+import { META, type FunctionMeta } from "../runtime/internals.js"
 import { reserveElements } from "../runtime/memory.js"
 import { charge } from "../runtime/meter.js"
-import { toInteger } from "../runtime/operators.js"
+import { ordinaryHasInstance, toInteger } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
 
 const metaOf = (f: Value): FunctionMeta | undefined => (isObject(f) ? (f[META] as FunctionMeta | undefined) : undefined)
@@ -55,57 +62,71 @@ export const installFunction = (realm: Realm): void => {
     const target = t
     const boundThis = arg(a, 0)
     const boundArgs = a.slice(1)
-    const targetLength = metaOf(target)?.length ?? 0
-    const bound = makeNative(
-      `bound ${functionName(target)}`,
-      Math.max(0, (typeof target.length === "number" ? target.length : targetLength) - boundArgs.length),
+    // SetFunctionLength from the target's own length; SetFunctionName from its name ("" unless a string).
+    let length = 0
+    if (isUnmaterialized(target)) length = Math.max(0, (target[META] as FunctionMeta).length - boundArgs.length)
+    else if (Object.prototype.hasOwnProperty.call(target, "length")) {
+      const targetLength = target.length
+      if (typeof targetLength === "number") {
+        if (targetLength === Infinity) length = Infinity
+        else if (targetLength !== -Infinity) length = Math.max(0, toInteger(targetLength) - boundArgs.length)
+      }
+    }
+    const targetName = isUnmaterialized(target) ? (target[META] as FunctionMeta).name : target.name
+    const bound = new realm.SF(
       (_t, args) => call(target, boundThis, boundArgs.length === 0 ? args : [...boundArgs, ...args]),
       isConstructor(target)
         ? (args, newTarget) => construct(target, [...boundArgs, ...args], newTarget === bound ? target : newTarget)
         : undefined,
+      undefined,
+      {
+        name: `bound ${typeof targetName === "string" ? targetName : ""}`,
+        length,
+        constructorKind: isConstructor(target) ? "native" : "none",
+        protoKind: "none",
+        display: "bound function",
+      },
+      undefined,
     )
+    const targetProto = Object.getPrototypeOf(target)
+    if (targetProto !== proto) Object.setPrototypeOf(bound, targetProto)
+    noteBoundFunction(bound, target)
     return bound
   })
   defineMethod(proto, "toString", 0, (t) => {
     if (!isCallable(t)) return throwTypeError("Function.prototype.toString requires that 'this' be a Function")
     const meta = metaOf(t)
     if (meta?.source !== undefined) return meta.source
+    if (meta?.display === "bound function") return "function () { [native code] }"
     return `function ${functionName(t)}() { [native code] }`
   })
-  defineMethod(proto, Symbol.hasInstance, 1, (t, a) => {
-    const v = arg(a, 0)
-    if (!isCallable(t) || !isObject(v)) return false
-    const p = t.prototype
-    if (!isObject(p)) return throwTypeError("Function has non-object prototype in instanceof check")
-    let q = Object.getPrototypeOf(v)
-    while (q !== null) {
-      if (q === p) return true
-      q = Object.getPrototypeOf(q)
-    }
-    return false
+  const hasInstance = defineMethod(proto, Symbol.hasInstance, 1, (t, a) => ordinaryHasInstance(t, arg(a, 0)))
+  Object.defineProperty(proto, Symbol.hasInstance, {
+    value: hasInstance,
+    writable: false,
+    enumerable: false,
+    configurable: false,
   })
-  defineBuiltinAccessor(proto, "name", (t) => (isObject(t) && t[CALL] !== undefined ? (metaOf(t)?.name ?? "") : ""))
-  defineBuiltinAccessor(proto, "length", (t) => (isObject(t) && t[CALL] !== undefined ? (metaOf(t)?.length ?? 0) : 0))
-  defineBuiltinAccessor(
-    proto,
-    "prototype",
-    (t) => {
-      const meta = metaOf(t)
-      if (meta === undefined || meta.protoKind === "none") return undefined
-      const p =
-        meta.protoKind === "generator"
-          ? Object.create(realm.GeneratorProto)
-          : meta.protoKind === "asyncGenerator"
-            ? Object.create(realm.AsyncGeneratorProto)
-            : realm.newObject()
-      if (meta.protoKind === "object")
-        Object.defineProperty(p, "constructor", { value: t, writable: true, enumerable: false, configurable: true })
-      Object.defineProperty(t, "prototype", { value: p, writable: true, enumerable: false, configurable: false })
-      return p
-    },
-    (t, v) => {
-      if (isObject(t))
-        Object.defineProperty(t, "prototype", { value: v, writable: true, enumerable: false, configurable: false })
-    },
+  // Answer for functions whose own `name`, `length` and `prototype` are not materialized yet (reflection shows
+  // `Function.prototype` itself with `name` and `length` data properties and no `prototype`).
+  defineBuiltinAccessor(proto, "name", (t) => virtualFunctionProperty(t, "name"))
+  defineBuiltinAccessor(proto, "length", (t) => virtualFunctionProperty(t, "length"))
+  defineBuiltinAccessor(proto, "prototype", virtualPrototype, setVirtualPrototype)
+  // %ThrowTypeError%: one function for both accessors of `caller` and `arguments`.
+  const thrower = makeNative("", 0, () =>
+    throwTypeError(
+      "'caller', 'callee', and 'arguments' properties may not be accessed on strict mode functions or the arguments objects for calls to them",
+    ),
   )
+  Object.defineProperty(thrower, "length", { value: 0, writable: false, enumerable: false, configurable: false })
+  Object.defineProperty(thrower, "name", { value: "", writable: false, enumerable: false, configurable: false })
+  Object.preventExtensions(thrower)
+  for (const key of ["caller", "arguments"]) {
+    Object.defineProperty(proto, key, {
+      get: hostGetter(thrower),
+      set: hostSetter(thrower),
+      enumerable: false,
+      configurable: true,
+    })
+  }
 }

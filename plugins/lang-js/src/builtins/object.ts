@@ -11,8 +11,10 @@ import {
   defineMethod,
   isCallable,
   isObject,
+  isUnmaterialized,
   linkConstructor,
   makeNative,
+  materialize,
   type Value,
 } from "../runtime/functions.js"
 import { BRAND, Brand, CALL, SLOT } from "../runtime/internals.js"
@@ -21,7 +23,7 @@ import { sparseElementCount } from "../runtime/arrays.js"
 import { ENTRY_BYTES, reserveElements } from "../runtime/memory.js"
 import { charge } from "../runtime/meter.js"
 import { toPropertyKey, toStr } from "../runtime/operators.js"
-import { createDataProperty, hasAccessors, ownKeys, setProp } from "../runtime/properties.js"
+import { createDataProperty, hasAccessors, ownDescriptor, ownKeys, setProp } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
 import { MAX_ARRAY_LENGTH } from "../limits.js"
 
@@ -218,7 +220,7 @@ export const installObject = (realm: Realm): void => {
   defineMethod(ctor, "getOwnPropertyNames", 1, (_t, a) => {
     const o = toObject(realm, arg(a, 0), "Object.getOwnPropertyNames")
     reserveKeys(o)
-    return realm.adoptArray(Object.getOwnPropertyNames(o))
+    return realm.adoptArray(ownKeys(o).filter((k) => typeof k === "string"))
   })
   defineMethod(ctor, "getOwnPropertySymbols", 1, (_t, a) =>
     realm.adoptArray(
@@ -227,14 +229,15 @@ export const installObject = (realm: Realm): void => {
   )
   defineMethod(ctor, "getOwnPropertyDescriptor", 2, (_t, a) => {
     const o = toObject(realm, arg(a, 0), "Object.getOwnPropertyDescriptor")
-    const k = toPropertyKey(arg(a, 1))
-    if (typeof k === "symbol" && !ownKeys(o).includes(k)) return undefined
-    return fromHostDescriptor(Object.getOwnPropertyDescriptor(o, k))
+    return fromHostDescriptor(ownDescriptor(o, toPropertyKey(arg(a, 1))))
   })
   defineMethod(ctor, "getOwnPropertyDescriptors", 1, (_t, a) => {
     const o = toObject(realm, arg(a, 0), "Object.getOwnPropertyDescriptors")
     const out = realm.newObject()
-    for (const k of ownKeys(o)) createDataProperty(out, k, fromHostDescriptor(Object.getOwnPropertyDescriptor(o, k)))
+    for (const k of ownKeys(o)) {
+      const d = ownDescriptor(o, k)
+      if (d !== undefined) createDataProperty(out, k, fromHostDescriptor(d))
+    }
     return out
   })
   defineMethod(ctor, "getPrototypeOf", 1, (_t, a) => getPrototypeOf(realm, arg(a, 0)))
@@ -250,16 +253,25 @@ export const installObject = (realm: Realm): void => {
     if (o === realm.ArrayProto) realm.protoElements = true
     return o
   })
-  defineMethod(ctor, "freeze", 1, (_t, a) => (isObject(a[0]) ? Object.freeze(a[0]) : arg(a, 0)))
-  defineMethod(ctor, "isFrozen", 1, (_t, a) => (isObject(a[0]) ? Object.isFrozen(a[0]) : true))
-  defineMethod(ctor, "seal", 1, (_t, a) => (isObject(a[0]) ? Object.seal(a[0]) : arg(a, 0)))
-  defineMethod(ctor, "isSealed", 1, (_t, a) => (isObject(a[0]) ? Object.isSealed(a[0]) : true))
-  defineMethod(ctor, "preventExtensions", 1, (_t, a) => (isObject(a[0]) ? Object.preventExtensions(a[0]) : arg(a, 0)))
+  /** An object argument of the integrity functions, its own properties materialized when it is a function. */
+  const integrityTarget = (v: Value): boolean => {
+    if (!isObject(v)) return false
+    if (isUnmaterialized(v)) materialize(v)
+    return true
+  }
+  defineMethod(ctor, "freeze", 1, (_t, a) => (integrityTarget(a[0]) ? Object.freeze(a[0]) : arg(a, 0)))
+  defineMethod(ctor, "isFrozen", 1, (_t, a) => (integrityTarget(a[0]) ? Object.isFrozen(a[0]) : true))
+  defineMethod(ctor, "seal", 1, (_t, a) => (integrityTarget(a[0]) ? Object.seal(a[0]) : arg(a, 0)))
+  defineMethod(ctor, "isSealed", 1, (_t, a) => (integrityTarget(a[0]) ? Object.isSealed(a[0]) : true))
+  defineMethod(ctor, "preventExtensions", 1, (_t, a) =>
+    integrityTarget(a[0]) ? Object.preventExtensions(a[0]) : arg(a, 0),
+  )
   defineMethod(ctor, "isExtensible", 1, (_t, a) => (isObject(a[0]) ? Object.isExtensible(a[0]) : false))
   defineMethod(ctor, "is", 2, (_t, a) => Object.is(arg(a, 0), arg(a, 1)))
-  defineMethod(ctor, "hasOwn", 2, (_t, a) =>
-    Object.prototype.hasOwnProperty.call(toObject(realm, arg(a, 0), "Object.hasOwn"), toPropertyKey(arg(a, 1))),
-  )
+  defineMethod(ctor, "hasOwn", 2, (_t, a) => {
+    const o = toObject(realm, arg(a, 0), "Object.hasOwn")
+    return ownDescriptor(o, toPropertyKey(arg(a, 1))) !== undefined
+  })
   defineMethod(ctor, "groupBy", 2, (_t, a) => {
     const fn = arg(a, 1)
     if (!isCallable(fn)) throwTypeError("Object.groupBy: the callback is not a function")
@@ -278,12 +290,10 @@ export const installObject = (realm: Realm): void => {
     }
   })
 
-  defineMethod(proto, "hasOwnProperty", 1, (t, a) =>
-    Object.prototype.hasOwnProperty.call(
-      toObject(realm, t, "Object.prototype.hasOwnProperty"),
-      toPropertyKey(arg(a, 0)),
-    ),
-  )
+  defineMethod(proto, "hasOwnProperty", 1, (t, a) => {
+    const k = toPropertyKey(arg(a, 0))
+    return ownDescriptor(toObject(realm, t, "Object.prototype.hasOwnProperty"), k) !== undefined
+  })
   defineMethod(proto, "isPrototypeOf", 1, (t, a) => {
     const v = arg(a, 0)
     if (!isObject(v)) return false
@@ -294,12 +304,10 @@ export const installObject = (realm: Realm): void => {
     }
     return false
   })
-  defineMethod(proto, "propertyIsEnumerable", 1, (t, a) =>
-    Object.prototype.propertyIsEnumerable.call(
-      toObject(realm, t, "Object.prototype.propertyIsEnumerable"),
-      toPropertyKey(arg(a, 0)),
-    ),
-  )
+  defineMethod(proto, "propertyIsEnumerable", 1, (t, a) => {
+    const k = toPropertyKey(arg(a, 0))
+    return ownDescriptor(toObject(realm, t, "Object.prototype.propertyIsEnumerable"), k)?.enumerable === true
+  })
   defineMethod(proto, "toString", 0, (t) => `[object ${builtinTag(realm, t)}]`)
   defineMethod(proto, "toLocaleString", 0, (t) => {
     const f = isObject(t) ? t.toString : undefined

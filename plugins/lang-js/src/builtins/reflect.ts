@@ -11,11 +11,13 @@ import {
   defineValue,
   isConstructor,
   isObject,
+  isUnmaterialized,
+  materialize,
   type Value,
 } from "../runtime/functions.js"
 import { setArrayLength, toArrayLength } from "../runtime/arrays.js"
-import { toNumber, toPropertyKey } from "../runtime/operators.js"
-import { isIndexKey, noteElementWrite, ownKeys } from "../runtime/properties.js"
+import { hasProperty, toNumber, toPropertyKey } from "../runtime/operators.js"
+import { deleteProp, isIndexKey, noteElementWrite, ownDescriptor, ownKeys } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
 import { setPrototype } from "../compiler/ops.js"
 import { listFromArrayLike } from "./function.js"
@@ -42,9 +44,12 @@ export const installReflect = (realm: Realm): void => {
       throw e
     }
   })
-  defineMethod(reflect, "deleteProperty", 2, (_t, a) =>
-    Reflect.deleteProperty(target(arg(a, 0), "deleteProperty"), toPropertyKey(arg(a, 1))),
-  )
+  defineMethod(reflect, "deleteProperty", 2, (_t, a) => {
+    const o = target(arg(a, 0), "deleteProperty")
+    const key = toPropertyKey(arg(a, 1))
+    if (ownDescriptor(o, key)?.configurable === false) return false
+    return deleteProp(o, key)
+  })
   defineMethod(reflect, "get", 2, (_t, a) => {
     const o = target(arg(a, 0), "get")
     return Reflect.get(o, toPropertyKey(arg(a, 1)), a.length > 2 ? a[2] : o)
@@ -69,12 +74,14 @@ export const installReflect = (realm: Realm): void => {
     }
     return Reflect.set(o, key, value, receiver)
   })
-  defineMethod(reflect, "has", 2, (_t, a) => toPropertyKey(arg(a, 1)) in target(arg(a, 0), "has"))
-  defineMethod(reflect, "getOwnPropertyDescriptor", 2, (_t, a) =>
-    fromHostDescriptor(
-      Object.getOwnPropertyDescriptor(target(arg(a, 0), "getOwnPropertyDescriptor"), toPropertyKey(arg(a, 1))),
-    ),
-  )
+  defineMethod(reflect, "has", 2, (_t, a) => {
+    const o = target(arg(a, 0), "has")
+    return hasProperty(arg(a, 1), o)
+  })
+  defineMethod(reflect, "getOwnPropertyDescriptor", 2, (_t, a) => {
+    const o = target(arg(a, 0), "getOwnPropertyDescriptor")
+    return fromHostDescriptor(ownDescriptor(o, toPropertyKey(arg(a, 1))))
+  })
   defineMethod(reflect, "getPrototypeOf", 1, (_t, a) => Object.getPrototypeOf(target(arg(a, 0), "getPrototypeOf")))
   defineMethod(reflect, "setPrototypeOf", 2, (_t, a) => {
     const o = target(arg(a, 0), "setPrototypeOf")
@@ -92,7 +99,9 @@ export const installReflect = (realm: Realm): void => {
   })
   defineMethod(reflect, "isExtensible", 1, (_t, a) => Object.isExtensible(target(arg(a, 0), "isExtensible")))
   defineMethod(reflect, "preventExtensions", 1, (_t, a) => {
-    Object.preventExtensions(target(arg(a, 0), "preventExtensions"))
+    const o = target(arg(a, 0), "preventExtensions")
+    if (isUnmaterialized(o)) materialize(o)
+    Object.preventExtensions(o)
     return true
   })
   defineMethod(reflect, "ownKeys", 1, (_t, a) => realm.newArray(ownKeys(target(arg(a, 0), "ownKeys"))))

@@ -8,6 +8,8 @@ import {
   hostSetter,
   isCallable,
   isObject,
+  isUnmaterialized,
+  materialize,
   programAccessor,
   shortDescription,
   type Value,
@@ -47,6 +49,7 @@ export const toHostDescriptor = (d: Value): PropertyDescriptor => {
  */
 export const defineFromProgram = (o: object, key: PropertyKey, d: Value): void => {
   const host = toHostDescriptor(d)
+  if (isUnmaterialized(o)) materialize(o)
   if (host.get !== undefined || host.set !== undefined) noteAccessor(o)
   if (typeof key === "number") noteElementWrite(o, key)
   else if (typeof key === "string") {

@@ -6,7 +6,7 @@
  * for constructors, `CONSTRUCT(args, newTarget, self)`. Host functions never become program values.
  */
 import { throwTypeError } from "./errors.js"
-import { CALL, CONSTRUCT, META, type FunctionMeta } from "./internals.js"
+import { CALL, CONSTRUCT, MATERIALIZED, META, type FunctionMeta } from "./internals.js"
 import { rt } from "./state.js"
 
 /** A program value. The interpreter is dynamically typed; this alias marks where program values flow. */
@@ -70,12 +70,111 @@ const ownDataValue = (o: object, key: string): unknown => {
   return d && "value" in d ? d.value : undefined
 }
 
+const hasOwn = Object.prototype.hasOwnProperty
+
+/** True for a function object whose `length`, `name` and `prototype` are not own properties yet. */
+export const isUnmaterialized = (v: Value): boolean =>
+  typeof v === "object" && v !== null && hasOwn.call(v, META) && !hasOwn.call(v, MATERIALIZED)
+
 /** The name of a function object (its own `name` data property, else its static name). */
 export const functionName = (f: Value): string => {
   const own = ownDataValue(f, "name")
   if (typeof own === "string") return own
+  if (!isUnmaterialized(f)) return ""
   const meta = f[META] as FunctionMeta | undefined
   return meta?.name ?? ""
+}
+
+/** The prototype object a function's `prototype` property starts with. */
+const newPrototype = (f: Value, meta: FunctionMeta): Value => {
+  const realm = rt.realm
+  if (meta.protoKind === "generator") return Object.create(realm.GeneratorProto)
+  if (meta.protoKind === "asyncGenerator") return Object.create(realm.AsyncGeneratorProto)
+  const p = realm.newObject()
+  Object.defineProperty(p, "constructor", { value: f, writable: true, enumerable: false, configurable: true })
+  return p
+}
+
+/**
+ * Give a function its own `length`, `name` and (for constructors and generators) `prototype`, in the language's
+ * order. A function is created without them, because defining three properties costs far more than creating the
+ * function: until then `Function.prototype`'s accessors answer for them, and every reflective operation (property
+ * listings and descriptors, `hasOwnProperty`, `defineProperty`, `delete`, `freeze`...) materializes them first.
+ * Properties the program added in the meantime move behind them, where the language puts them.
+ */
+export const materialize = (f: Value): void => {
+  if (!isUnmaterialized(f)) return
+  const meta = f[META] as FunctionMeta
+  f[MATERIALIZED] = true
+  const saved = new Map<string, PropertyDescriptor>()
+  for (const k of Object.getOwnPropertyNames(f)) {
+    const d = Object.getOwnPropertyDescriptor(f, k)!
+    if (!d.configurable) continue
+    saved.set(k, d)
+    delete f[k]
+  }
+  const own = (key: string, value: Value, writable: boolean, configurable: boolean) => {
+    const d = saved.get(key)
+    if (d !== undefined) saved.delete(key)
+    Object.defineProperty(f, key, d ?? { value, writable, enumerable: false, configurable })
+  }
+  if (!hasOwn.call(f, "length")) own("length", meta.length, false, true)
+  if (!hasOwn.call(f, "name")) own("name", meta.name, false, true)
+  if (meta.protoKind !== "none" && !hasOwn.call(f, "prototype") && !saved.has("prototype")) {
+    own("prototype", newPrototype(f, meta), true, false)
+  }
+  for (const [k, d] of saved) Object.defineProperty(f, k, d)
+}
+
+/** The value `f.name` or `f.length` has while it is not materialized, for `Function.prototype`'s accessors. */
+export const virtualFunctionProperty = (receiver: Value, key: "name" | "length"): Value => {
+  const functionProto = rt.realm.FunctionProto
+  for (let p = receiver; typeof p === "object" && p !== null; p = Object.getPrototypeOf(p)) {
+    if (p === functionProto) break
+    if (isUnmaterialized(p)) return (p[META] as FunctionMeta)[key]
+  }
+  if (rt.realm.deletedFunctionProtoKeys.has(key)) return undefined
+  return key === "name" ? "" : 0
+}
+
+/** True for a function that will have an own `prototype` once materialized. */
+const hasVirtualPrototype = (p: Value): boolean => isUnmaterialized(p) && (p[META] as FunctionMeta).protoKind !== "none"
+
+/** `f.prototype` read through `Function.prototype` before it is materialized. */
+export const virtualPrototype = (receiver: Value): Value => {
+  const functionProto = rt.realm.FunctionProto
+  for (let p = receiver; typeof p === "object" && p !== null; p = Object.getPrototypeOf(p)) {
+    if (p === functionProto) break
+    if (hasVirtualPrototype(p)) {
+      materialize(p)
+      return Object.getOwnPropertyDescriptor(p, "prototype")!.value
+    }
+  }
+  return undefined
+}
+
+/** `receiver.prototype = v` arriving at `Function.prototype`: the function's own `prototype`, else a new property. */
+export const setVirtualPrototype = (receiver: Value, v: Value): void => {
+  if (typeof receiver !== "object" || receiver === null) {
+    throwTypeError("Cannot create property 'prototype' on a primitive")
+  }
+  if (hasVirtualPrototype(receiver)) {
+    materialize(receiver)
+    Object.defineProperty(receiver, "prototype", { value: v })
+    return
+  }
+  materialize(receiver)
+  Object.defineProperty(receiver, "prototype", { value: v, writable: true, enumerable: true, configurable: true })
+}
+
+/** True when `"prototype" in o` holds: some object on the chain has it, or will once materialized. */
+export const hasPrototypeProperty = (o: Value): boolean => {
+  const functionProto = rt.realm.FunctionProto
+  for (let p = o; typeof p === "object" && p !== null; p = Object.getPrototypeOf(p)) {
+    if (p === functionProto) continue
+    if (hasOwn.call(p, "prototype") || hasVirtualPrototype(p)) return true
+  }
+  return false
 }
 
 /** Facts for a built-in function. */
@@ -90,6 +189,17 @@ const nativeMeta = (name: string, length: number, constructable: boolean): Funct
 /** Make a built-in function. `impl` receives `(thisValue, args)`; `construct` makes it usable with `new`. */
 export const makeNative = (name: string, length: number, impl: CallImpl, construct?: ConstructImpl): Value =>
   new rt.realm.SF(impl, construct, undefined, nativeMeta(name, length, construct !== undefined), undefined)
+
+const boundTargets = new WeakMap<object, Value>()
+
+/** Remember the target of a bound function (`instanceof` looks through it). */
+export const noteBoundFunction = (bound: Value, target: Value): void => {
+  boundTargets.set(bound, target)
+}
+
+/** The target of a bound function, or undefined. */
+export const boundTargetOf = (f: Value): Value =>
+  typeof f === "object" && f !== null ? boundTargets.get(f) : undefined
 
 const accessorFunctions = new WeakMap<object, Value>()
 

@@ -28,8 +28,10 @@ export const SLOT: unique symbol = Symbol("slot")
 export const BRAND: unique symbol = Symbol("brand")
 /** A class constructor's instance elements (fields, private methods), installed on every new instance. */
 export const FIELDS: unique symbol = Symbol("fields")
+/** Present on a function whose `length`, `name` and `prototype` are real own properties (see `materialize`). */
+export const MATERIALIZED: unique symbol = Symbol("materialized")
 
-const internal = new Set<PropertyKey>([CALL, CALL3, CONSTRUCT, ENV, META, HOME, SLOT, BRAND, FIELDS])
+const internal = new Set<PropertyKey>([CALL, CALL3, CONSTRUCT, ENV, META, HOME, SLOT, BRAND, FIELDS, MATERIALIZED])
 const privateNames = new Set<PropertyKey>()
 
 /** Private names (`#x`) are symbols too; they are registered here so reflection never lists them. */

@@ -7,7 +7,15 @@
  */
 import { MAX_STRING_LENGTH } from "../limits.js"
 import { throwTypeError } from "./errors.js"
-import { call, isCallable, isObject, shortDescription, type Value } from "./functions.js"
+import {
+  boundTargetOf,
+  call,
+  hasPrototypeProperty,
+  isCallable,
+  isObject,
+  shortDescription,
+  type Value,
+} from "./functions.js"
 import { CALL } from "./internals.js"
 import { CHAR_BYTES, reserveHeap, stringTooLong } from "./memory.js"
 
@@ -197,7 +205,10 @@ export const hasProperty = (key: Value, o: Value): boolean => {
       `Cannot use 'in' operator to search for '${typeof key === "symbol" ? key.toString() : toStr(key)}' in ${shortDescription(o)}`,
     )
   }
-  return toPropertyKey(key) in o
+  const k = toPropertyKey(key)
+  // `Function.prototype` carries a `prototype` accessor only to answer for unmaterialized functions.
+  if (k === "prototype") return hasPrototypeProperty(o)
+  return k in o
 }
 
 /** The `instanceof` operator. */
@@ -213,6 +224,9 @@ export const instanceOf = (v: Value, ctor: Value): boolean => {
 
 /** `OrdinaryHasInstance(C, O)`. */
 export const ordinaryHasInstance = (ctor: Value, v: Value): boolean => {
+  if (!isCallable(ctor)) return false
+  const target = boundTargetOf(ctor)
+  if (target !== undefined) return instanceOf(v, target)
   if (typeof v !== "object" || v === null) return false
   const proto = ctor.prototype
   if (typeof proto !== "object" || proto === null) {

@@ -9,7 +9,7 @@ import type { Location } from "../protocol.js"
 import { CHECKED_INDEX, checkArrayWrite, setArrayLength, toArrayLength } from "./arrays.js"
 import { throwTypeError } from "./errors.js"
 import { isInternalKey } from "./internals.js"
-import { type Value, shortDescription } from "./functions.js"
+import { isUnmaterialized, materialize, type Value, shortDescription } from "./functions.js"
 import { toNumber, toPropertyKey } from "./operators.js"
 import { rt } from "./state.js"
 
@@ -118,10 +118,40 @@ export const setComputed = (v: Value, key: Value, value: Value, location?: Locat
   setProp(v, t === "number" || t === "string" || t === "symbol" ? key : toPropertyKey(key), value, location)
 }
 
+/**
+ * `Function.prototype`'s `name` and `length` are accessors (they answer for functions whose own properties are not
+ * materialized yet) and it carries a `prototype` accessor for the same reason; reflection shows the language's view:
+ * `name` and `length` as data properties (until deleted), no `prototype`.
+ */
+const functionProtoView = (o: Value, key: PropertyKey): PropertyDescriptor | undefined | null => {
+  if (o !== rt.realm.FunctionProto) return null
+  if (key === "prototype") return undefined
+  if (key === "name" || key === "length") {
+    if (rt.realm.deletedFunctionProtoKeys.has(key)) return undefined
+    return { value: key === "name" ? "" : 0, writable: false, enumerable: false, configurable: true }
+  }
+  return null
+}
+
+/** `O.[[GetOwnProperty]](key)` as the program sees it (internal keys do not exist, functions are materialized). */
+export const ownDescriptor = (o: Value, key: PropertyKey): PropertyDescriptor | undefined => {
+  if (typeof key === "symbol" && isInternalKey(key)) return undefined
+  const view = functionProtoView(o, key)
+  if (view !== null) return view
+  if (isUnmaterialized(o)) materialize(o)
+  return Object.getOwnPropertyDescriptor(o, key)
+}
+
 /** `delete v[key]`. */
 export const deleteProp = (v: Value, key: Value, location?: Location): boolean => {
   if (typeof v === "object" && v !== null) {
     const k = toPropertyKey(key)
+    const view = functionProtoView(v, k)
+    if (view !== null) {
+      if (view !== undefined) rt.realm.deletedFunctionProtoKeys.add(k as string)
+      return true
+    }
+    if (isUnmaterialized(v)) materialize(v)
     if (!delete v[k as string])
       throwTypeError(`Cannot delete property '${keyText(k)}' of ${shortDescription(v)}`, location)
     return true
@@ -130,9 +160,10 @@ export const deleteProp = (v: Value, key: Value, location?: Location): boolean =
   return true
 }
 
-/** Own property keys of a program object, without the interpreter's internal keys. */
+/** Own property keys of a program object, without the interpreter's internal keys (functions are materialized). */
 export const ownKeys = (o: object): Array<string | symbol> => {
-  const keys = Reflect.ownKeys(o)
+  if (isUnmaterialized(o)) materialize(o)
+  let keys = Reflect.ownKeys(o)
   let clean = true
   for (let i = 0; i < keys.length; i++) {
     if (typeof keys[i] === "symbol" && isInternalKey(keys[i])) {
@@ -140,7 +171,12 @@ export const ownKeys = (o: object): Array<string | symbol> => {
       break
     }
   }
-  return clean ? keys : keys.filter((k) => !isInternalKey(k))
+  if (!clean) keys = keys.filter((k) => !isInternalKey(k))
+  if (o === rt.realm.FunctionProto) {
+    const deleted = rt.realm.deletedFunctionProtoKeys
+    keys = keys.filter((k) => k !== "prototype" && !deleted.has(k as string))
+  }
+  return keys
 }
 
 const propertyIsEnumerable = Object.prototype.propertyIsEnumerable

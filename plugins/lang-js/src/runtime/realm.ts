@@ -8,7 +8,14 @@
  * ever reaches a host object.
  */
 import type { ErrorName } from "./errors.js"
-import { programAccessor, type Call3Impl, type CallImpl, type ConstructImpl, type Value } from "./functions.js"
+import {
+  materialize,
+  programAccessor,
+  type Call3Impl,
+  type CallImpl,
+  type ConstructImpl,
+  type Value,
+} from "./functions.js"
 import { BRAND, Brand, CALL, CALL3, CONSTRUCT, ENV, HOME, isInternalKey, META, type FunctionMeta } from "./internals.js"
 import { noteCreation } from "./errors.js"
 import { rt } from "./state.js"
@@ -28,7 +35,12 @@ export type FunctionClass = new (
   call3?: Call3Impl,
 ) => Value
 
-const makeClasses = () => {
+/** Whether new functions get their own `length`, `name` and `prototype` at once (while built-ins are installed). */
+interface CreationState {
+  eager: boolean
+}
+
+const makeClasses = (state: CreationState) => {
   const SO = class {} as unknown as new () => Value
   const ObjectProto = SO.prototype as Value
   delete ObjectProto.constructor
@@ -55,6 +67,8 @@ const makeClasses = () => {
       self[ENV] = env
       self[META] = meta
       self[HOME] = home
+      // Classes get their own properties before their static members; built-ins before their methods.
+      if (state.eager || meta.display === "class") materialize(self)
     }
   } as unknown as FunctionClass
   const FunctionProto = SF.prototype as Value
@@ -153,6 +167,8 @@ export class Realm {
    * no inherited setter runs.
    */
   protoElements = false
+  /** `Function.prototype`'s `name`/`length` the program deleted (they stay as accessors for unmaterialized functions). */
+  readonly deletedFunctionProtoKeys = new Set<string>()
   /** The program's `globalThis`. */
   readonly globalObject: Value
   /** Global variables by name. */
@@ -165,9 +181,10 @@ export class Realm {
   readonly resetHooks: Array<() => void> = []
   private snapshots: ObjectSnapshot[] = []
   private cellSnapshot = new Map<string, Value>()
+  private readonly creation: CreationState = { eager: true }
 
   constructor() {
-    const c = makeClasses()
+    const c = makeClasses(this.creation)
     this.SO = c.SO
     this.SA = c.SA
     this.SF = c.SF
@@ -230,6 +247,7 @@ export class Realm {
 
   /** Record the pristine state of every built-in object (call once, after all built-ins are installed). */
   seal(): void {
+    this.creation.eager = false
     const seen = new Set<Value>()
     const queue: Value[] = [this.globalObject]
     for (const v of Object.values(this))
@@ -296,6 +314,7 @@ export class Realm {
     this.symbolRegistry.clear()
     this.registeredSymbols.clear()
     this.protoElements = false
+    this.deletedFunctionProtoKeys.clear()
     for (const hook of this.resetHooks) hook()
     return true
   }

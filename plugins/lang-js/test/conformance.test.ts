@@ -1,0 +1,67 @@
+/**
+ * The built-ins and the object model against Node: every program (one per line of issue 14 and its neighbours)
+ * must give what Node gives for the same function body.
+ */
+import { describe, it } from "vitest"
+import { sameAsNode, sameAsNodeAsync } from "./node.js"
+
+const cases = (name: string, bodies: ReadonlyArray<string>) =>
+  describe(name, () => {
+    for (const body of bodies) it(body, () => sameAsNode(body))
+  })
+
+const asyncCases = (name: string, bodies: ReadonlyArray<string>) =>
+  describe(name, () => {
+    for (const body of bodies) it(body, () => sameAsNodeAsync(body))
+  })
+
+/** The attributes of an own property, as text. */
+const describeProperty = `const attributes = (o, k) => { const d = Object.getOwnPropertyDescriptor(o, k); return d === undefined ? 'absent' : ('value' in d ? 'value:' + (typeof d.value === 'function' ? 'function' : typeof d.value === 'object' && d.value !== null ? 'object' : String(d.value)) : 'get:' + typeof d.get + ',set:' + typeof d.set) + (d.writable ? ',w' : '') + (d.enumerable ? ',e' : '') + (d.configurable ? ',c' : '') };`
+
+cases("functions' name and length are own properties", [
+  `const f = function () {}; return [Object.prototype.hasOwnProperty.call(f, "name"), Object.getOwnPropertyNames(f).join()]`,
+  `${describeProperty} function f(a, b) {} return [attributes(f, 'name'), attributes(f, 'length'), attributes(f, 'prototype')]`,
+  `${describeProperty} return [attributes(Math.max, 'name'), attributes(Math.max, 'length'), Object.getOwnPropertyNames(Math.max).join()]`,
+  `${describeProperty} return [attributes(() => 1, 'name'), Object.getOwnPropertyNames(() => 1).join(), Object.getOwnPropertyNames(async () => 1).join()]`,
+  `return [Object.getOwnPropertyNames(function* () {}).join(), Object.getOwnPropertyNames(async function* () {}).join(), Object.getOwnPropertyNames(Array).slice(0, 3).join()]`,
+  `return [Object.getOwnPropertyNames(class A { static m() {} static x = 1 }).join(), Object.getOwnPropertyNames(class {}).join()]`,
+  `const f = function () {}; f.x = 1; f.prototype.y = 2; return [Object.getOwnPropertyNames(f).join(), Object.keys(f).join()]`,
+  `const f = function g() {}; delete f.name; return [f.name, Object.prototype.hasOwnProperty.call(f, 'name'), Object.getOwnPropertyNames(f).join()]`,
+  `const f = (a, b) => {}; Object.defineProperty(f, 'length', { value: 7 }); return [f.length, Object.getOwnPropertyNames(f).join()]`,
+  `const f = function () {}; try { f.name = 'x' } catch (e) { return [e.name, f.name] }`,
+  `const o = { m() {}, get g() { return 1 }, [Symbol.iterator]() {} }; const d = Object.getOwnPropertyDescriptor(o, 'g'); return [o.m.name, d.get.name, o[Symbol.iterator].name, Object.hasOwn(o.m, 'prototype')]`,
+  `function f() {} const p = f.prototype; return [p.constructor === f, Object.getOwnPropertyNames(p).join(), Object.getOwnPropertyNames(f).join()]`,
+  `function f() {} f.prototype = { a: 1 }; return [Object.getOwnPropertyNames(f).join(), f.prototype.a, Object.getOwnPropertyDescriptor(f, 'prototype').writable]`,
+  `const a = () => {}; a.prototype = 5; return [a.prototype, Object.getOwnPropertyNames(a).join(), 'prototype' in (() => {}), 'prototype' in function () {}]`,
+  `${describeProperty} return [attributes(Function.prototype, 'name'), attributes(Function.prototype, 'length'), attributes(Function.prototype, 'prototype'), 'prototype' in Function.prototype]`,
+  `const heir = Object.create(function named(a) {}); return [heir.name, heir.length, Object.hasOwn(heir, 'name')]`,
+  `class A {} class B extends A {} return [B.name, B.length, Object.getPrototypeOf(B) === A, Object.getOwnPropertyNames(B).join()]`,
+  `const f = function () {}; Object.freeze(f); return [Object.isFrozen(f), Object.getOwnPropertyDescriptor(f, 'name').configurable]`,
+  `const f = function () {}; return [Reflect.ownKeys(f).join(), Reflect.deleteProperty(f, 'length'), f.length, Reflect.has(f, 'length')]`,
+  `const f = function () {}; const g = f.bind(null, 1); return [g.name, g.length, Object.getOwnPropertyNames(g).join(), 'prototype' in g]`,
+  `function f(a, b, c) {} Object.defineProperty(f, 'length', { value: Infinity }); return [String(f.bind().length), String(f.bind(null, 1).length)]`,
+  `function f(a, b, c) {} Object.defineProperty(f, 'length', { value: '3' }); Object.defineProperty(f, 'name', { value: 5 }); const g = f.bind(); return [g.length, g.name]`,
+  `function f(a, b, c) {} delete f.length; return [f.bind().length, f.length]`,
+  `class A { constructor(x) { this.x = x } } const B = A.bind(null, 1); const b = new B(); return [b.x, b instanceof A, b instanceof B, B.name, String(B)]`,
+  `const proto = Object.create(Function.prototype); const f = function () {}; Object.setPrototypeOf(f, proto); const g = f.bind(); return [Object.getPrototypeOf(g) === proto]`,
+  `try { (() => {}).caller } catch (e) { return [e.name, e.constructor === TypeError] }`,
+  `try { (function () {}).arguments = 1 } catch (e) { return e.name }`,
+  `const c = Object.getOwnPropertyDescriptor(Function.prototype, 'caller'); const a = Object.getOwnPropertyDescriptor(Function.prototype, 'arguments'); return [c.get === c.set, c.get === a.get, c.get.name, c.get.length, Object.isExtensible(c.get)]`,
+])
+
+asyncCases("Promise statics honour their constructor and its resolve", [
+  `const saved = Promise.resolve; Promise.resolve = function () { throw new Error("boom") }; const p = Promise.race([1]); Promise.resolve = saved; return await p.then(() => "fulfilled", (e) => "rejected: " + e.message)`,
+  `class P extends Promise {} return [Promise.all.call(P, []) instanceof P, P.race([1]) instanceof P, P.any([1]) instanceof P, P.allSettled([]) instanceof P, P.resolve(1) instanceof P, P.reject(1).catch(() => {}) instanceof Promise]`,
+  `const saved = Promise.resolve; let n = 0; let closed = false; const it = { [Symbol.iterator]() { return { next() { n++; return { value: n, done: false } }, return() { closed = true; return {} } } } }; Promise.resolve = () => { throw new Error("x") }; const p = Promise.all(it); Promise.resolve = saved; return await p.then(() => "ok", (e) => [e.message, n, closed])`,
+  `let closed = false; const it = { [Symbol.iterator]() { return { next() { throw new Error("next") }, return() { closed = true; return {} } } } }; return await Promise.all(it).then(() => "ok", (e) => [e.message, closed])`,
+  `let reads = 0; const p = Promise.resolve(1); Object.defineProperty(p, "then", { get() { reads++; return Promise.prototype.then } }); return await Promise.all([p, 2]).then((v) => [v, reads])`,
+  `return await Promise.all([{ then(r) { r(5) } }, 2, Promise.resolve(3)])`,
+  `let calls = 0; class P extends Promise { static resolve(v) { calls++; return super.resolve(v) } } await P.all([1, 2, 3]); await P.race([1]); return calls`,
+  `let rejected; function C(e) { e(() => {}, (r) => { rejected = r.constructor.name }) } C.resolve = 1; const r = Promise.all.call(C, []); return [r instanceof C, rejected]`,
+  `const out = []; for (const f of [() => Promise.all.call(undefined, []), () => Promise.resolve.call(5, 1), () => Promise.race.call({}, [])]) { try { f(); out.push("no error") } catch (e) { out.push(e.name) } } return out`,
+  `return await Promise.any([Promise.reject(1), Promise.reject(2)]).catch((e) => [e.constructor.name, e.errors, e.message])`,
+  `return await Promise.allSettled([1, Promise.reject(2)])`,
+  `const order = []; const p1 = Promise.resolve().then(() => order.push(1)); const p2 = Promise.all([Promise.resolve(), 5]).then(() => order.push("all")); const p3 = Promise.resolve().then(() => order.push(2)).then(() => order.push(3)); await Promise.all([p1, p2, p3]); return order`,
+  `const thenable = { then(ok) { ok("t") } }; const r = Promise.resolve(thenable); return [r instanceof Promise, await r, Promise.resolve(r) === r]`,
+  `return [Promise[Symbol.species] === Promise, Object.getOwnPropertyNames(Promise).includes("resolve")]`,
+])
