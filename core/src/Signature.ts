@@ -37,6 +37,12 @@ export interface Dialect {
   readonly call: (expression: string, input: string, output: string) => string
   /** A comment on a line of its own (`-- text` in Lua); `// text` when absent. */
   readonly lineComment?: (text: string) => string
+  /** A tuple type from its item types; `[A, B]` when absent. */
+  readonly tuple?: (items: ReadonlyArray<string>) => string
+  /** The index signature of an object with named fields too; `[key: string]: T` when absent. */
+  readonly index?: (value: string) => string
+  /** How a null result of a call arrives, when not as {@link Dialect.null} (Lua: `nil`; nested nulls stay). */
+  readonly resultNull?: string
 }
 
 /** How much of a type a rendering shows; every bound is unlimited when absent. */
@@ -80,9 +86,17 @@ const joinDoc = (lines: ReadonlyArray<string>): string =>
 
 /** A property's doc lines; TypeScript has no integer type, so its doc says so. */
 const propertyDoc = (p: Property, dialect: Dialect): ReadonlyArray<string> =>
-  dialect.integer !== "integer" && p.type.kind === "number" && p.type.integer && p.doc.every((d) => d !== "integer")
+  dialect.integer !== "integer" && isInteger(p.type) && p.doc.every((d) => d !== "integer")
     ? [...p.doc, "integer"]
     : p.doc
+
+/** An integer, or a union of integers and null (`integer | null`). */
+const isInteger = (type: Type): boolean =>
+  type.kind === "number"
+    ? type.integer
+    : type.kind === "union" &&
+      type.members.some((m) => m.kind === "number") &&
+      type.members.every((m) => (m.kind === "number" && m.integer) || m.kind === "null")
 
 const constraint =
   /^(format|minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|minLength|maxLength|minItems|maxItems|uniqueItems|minProperties|maxProperties|default|deprecated|integer)\b/
@@ -159,7 +173,7 @@ const render = (type: Type, pass: Pass, indent: string, depth: number): string =
         const rest = render(type.rest, pass, indent, depth)
         items.push(`...${isCompound(type.rest) ? `(${rest})` : rest}[]`)
       }
-      return `[${items.join(", ")}]`
+      return dialect.tuple ? dialect.tuple(items) : `[${items.join(", ")}]`
     }
     case "union": {
       if (type.members.length === 0) return "never"
@@ -202,7 +216,9 @@ const renderObject = (type: Extract<Type, { kind: "object" }>, pass: Pass, inden
   })
   const more = type.properties.length > max
   if (more) pass.elided = true
-  const index = type.additional ? `[key: string]: ${render(type.additional, pass, inner, depth + 1)}` : undefined
+  const additional = type.additional ? render(type.additional, pass, inner, depth + 1) : undefined
+  const index =
+    additional === undefined ? undefined : dialect.index ? dialect.index(additional) : `[key: string]: ${additional}`
   // Elided fields are still named, so a reader knows they exist.
   const names = detail.otherNames ?? defaultOtherNames
   const others = !more
@@ -256,11 +272,25 @@ export const renderDetailed = (
   const pass: Pass = { dialect, detail: detail.input ?? complete, elided: false }
   const inputText = input.kind === "void" ? "{}" : render(input, pass, "", 0)
   const outputPass: Pass = { dialect, detail: detail.output ?? complete, elided: false }
-  const outputText = render(output, outputPass, "", 0)
+  const outputText = renderResult(output, outputPass)
   return {
     text: dialect.call(toolExpression(path, dialect), inputText, dialect.result(outputText)),
     elided: pass.elided || outputPass.elided,
   }
+}
+
+/** A call's output type: a null at its top arrives as the dialect's `resultNull`. */
+const renderResult = (output: Type, pass: Pass): string => {
+  const resultNull = pass.dialect.resultNull
+  if (resultNull === undefined) return render(output, pass, "", 0)
+  const isNull = (t: Type) => t.kind === "null" || (t.kind === "literal" && t.value === null)
+  if (isNull(output)) return resultNull
+  if (output.kind === "union" && output.members.some(isNull)) {
+    const rest = output.members.filter((m) => !isNull(m))
+    const restText = render(rest.length === 1 ? rest[0] : { ...output, members: rest }, pass, "", 0)
+    return `${restText} | ${resultNull}`
+  }
+  return render(output, pass, "", 0)
 }
 
 /** Render the complete call signature of the tool at `path` from its input and output types. */

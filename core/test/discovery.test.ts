@@ -320,18 +320,35 @@ describe("type model and signatures", () => {
         "  pets: ({ meow: boolean } | { bark: boolean })[],",
         "  names: (string | json.null)[],",
         '  codes: ("a" | "b")[],',
-        "  rest: [string, ...(string | number)[]],",
+        "  rest: { string, ...(string | number)[] },",
         "  both: ({ meow: boolean } | { bark: boolean }) & { [string]: string },",
         "}",
       ].join("\n"),
     )
     expect(render(schema)).toContain("pets: ({ meow: boolean } | { bark: boolean })[];")
+    expect(render(schema)).toContain("rest: [string, ...(string | number)[]];")
   })
 
   it("keeps an object's index signature on one line", () => {
     const schema = { type: "object", properties: { a: { type: "string" } }, additionalProperties: { type: "number" } }
     expect(render(schema)).toBe("{ a?: string; [key: string]: number }")
-    expect(render(schema, "lua")).toBe("{ a?: string, [key: string]: number }")
+    expect(render(schema, "lua")).toBe("{ a?: string, [string]: number }")
+  })
+
+  it("says what a Lua program receives: a null result is nil, a null inside a table json.null", () => {
+    const nullable = {
+      anyOf: [{ type: "object", properties: { a: { type: "string", nullable: true } } }, { type: "null" }],
+    }
+    const signature = (output: unknown, language: "lua" | "javascript") =>
+      Signature.renderSignature("t", TypeModel.fromSchema({}), TypeModel.fromSchema(output), dialect(language))
+    expect(signature(nullable, "lua")).toBe("tools.t(any) -> { a?: string | json.null } | nil")
+    expect(signature({ type: "null" }, "lua")).toBe("tools.t(any) -> nil")
+    expect(signature(nullable, "javascript")).toBe("tools.t(input: unknown): Promise<{ a?: string | null } | null>")
+  })
+
+  it("says a nullable integer is an integer in JavaScript", () => {
+    const schema = { type: "object", properties: { n: { type: ["integer", "null"] } } }
+    expect(render(schema)).toBe("{\n  /** integer */\n  n?: number | null;\n}")
   })
 
   it("follows $ref, allOf, anyOf/oneOf, enum/const, nullable and recursive refs", () => {

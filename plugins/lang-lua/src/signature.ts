@@ -34,4 +34,8 @@ export const dialect: Signature.Dialect = {
   result: (type) => type,
   call: (expression, input, output) => `${expression}(${input}) -> ${output}`,
   lineComment: (text) => `-- ${text}`,
+  tuple: (items) => `{ ${items.join(", ")} }`,
+  index: (value) => `[string]: ${value}`,
+  // A tool's null result arrives as nil; nulls inside tables arrive as json.null.
+  resultNull: "nil",
 }
