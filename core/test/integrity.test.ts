@@ -167,11 +167,28 @@ describe("host-side buffers are bounded whatever the limits", () => {
   })
 })
 
+describe("a program that never waits cannot make the host hold its calls", () => {
+  it("past maxToolCalls the host ends the program once and reads no more of its calls", async () => {
+    const result = await run(onePool(), "startmany 5000 counted\nwaitall\nreturn 1", { maxToolCalls: 10 })
+    expect(result).toMatchObject({ ok: false, error: { kind: "ToolCallLimitExceeded" } })
+    expect(result.toolCalls).toHaveLength(10)
+  })
+
+  it("100,000 calls waiting their turn is the most; the next ends the program", async () => {
+    const result = await run(onePool(), "startmany 120000 boom\ntry waitall\nreturn 1", {
+      maxToolCalls: Infinity,
+      timeoutMs: 120_000,
+    })
+    expect(result).toMatchObject({ ok: false, error: { kind: "ToolCallLimitExceeded" } })
+    expect(result.ok === false && result.error.message).toMatch(/more than 100000 calls that have not finished/)
+  })
+})
+
 describe("time limits count from the execute call", () => {
   it("waiting for a busy sandbox counts toward timeoutMs", async () => {
     const pool = onePool()
     const [first, second] = await Promise.all([
-      run(pool, "spin", { timeoutMs: 300 }),
+      run(pool, "spin", { timeoutMs: 800 }),
       run(pool, "return 1", { timeoutMs: 300 }),
     ])
     expect(first).toMatchObject({ ok: false, error: { kind: "TimeoutExceeded" } })

@@ -12,7 +12,7 @@ import { availableParallelism, totalmem } from "node:os"
 import { fileURLToPath } from "node:url"
 import { encodeFrame, FrameReader } from "./frames.js"
 import type { HostMessage, SandboxMessage } from "./messages.js"
-import type { HostOutcome, RunRequest } from "./protocol.js"
+import type { HostFailure, HostOutcome, RunRequest } from "./protocol.js"
 
 /** Pool settings. */
 export interface PoolOptions {
@@ -75,6 +75,7 @@ export class Sandbox {
   private stderrTail = ""
   private crashReport: { reason: string; outOfMemory: boolean } | undefined
   private finished = false
+  private readonly drainWaiters: Array<() => void> = []
   /** The modules this sandbox has loaded or been asked to load. */
   readonly modules = new Set<string>()
   /** True once the process is killed or gone. */
@@ -197,10 +198,28 @@ export class Sandbox {
     this.send({ t: "barrier", run, id })
   }
 
+  /** End run `run` from the host: every wait of the program from now on receives `error` (ticket: the cause). */
+  abort(run: number, ticket: number, error: HostFailure): void {
+    if (run !== this.current || this.listener === undefined) return
+    this.send({ t: "abort", run, ticket, error })
+  }
+
+  /** Bytes written to the sandbox that it has not read yet (beyond what the channel itself holds). */
+  unreadBytes(): number {
+    return this.input.writableLength
+  }
+
+  /** Call `then` once the sandbox has read what was written to it. */
+  onDrain(then: () => void): void {
+    if (this.drainWaiters.length === 0) this.input.once("drain", () => this.drainWaiters.splice(0).forEach((f) => f()))
+    this.drainWaiters.push(then)
+  }
+
   /** Stop listening to the run in progress (it ended). */
   detach(): void {
     this.listener = undefined
     this.current = 0
+    this.drainWaiters.length = 0
     this.idle()
   }
 

@@ -6,7 +6,7 @@
  * serving. Whatever else arrives is dropped, so no execution can see another's answers.
  */
 import type { Diagnostic } from "../Diagnostic.js"
-import type { HostCall, HostOutcome, RunOutcome, RunRequest } from "./protocol.js"
+import type { HostCall, HostFailure, HostOutcome, RunOutcome, RunRequest } from "./protocol.js"
 
 /** Host → sandbox: run a program (`run` ids increase for each run of one sandbox). */
 export interface RunMessage {
@@ -25,6 +25,17 @@ export interface AnswerMessage {
   readonly outcome: HostOutcome
 }
 
+/**
+ * Host → sandbox: the host ended run `run` (a limit); every wait of the program from now on receives `error`, first
+ * the wait for `ticket`, the call that crossed the limit. The host reads no further calls of the run.
+ */
+export interface AbortMessage {
+  readonly t: "abort"
+  readonly run: number
+  readonly ticket: number
+  readonly error: HostFailure
+}
+
 /** Host → sandbox: every answer sent before this one has been written (the reply to a `barrier`). */
 export interface BarrierReply {
   readonly t: "barrier"
@@ -39,7 +50,7 @@ export interface PreloadMessage {
 }
 
 /** What the host sends. */
-export type HostMessage = RunMessage | AnswerMessage | BarrierReply | PreloadMessage
+export type HostMessage = RunMessage | AnswerMessage | AbortMessage | BarrierReply | PreloadMessage
 
 /** What the sandbox sends. */
 export type SandboxMessage =

@@ -23,6 +23,7 @@ class Bridge implements SandboxHost {
   private warnings = 0
   private readonly inFlight = new Set<number>()
   private readonly ready: Array<{ ticket: number; outcome: HostOutcome }> = []
+  private aborted: { ticket: number; outcome: HostOutcome } | undefined
   retired: string | undefined
 
   constructor(
@@ -30,21 +31,36 @@ class Bridge implements SandboxHost {
     readonly deadline: number,
   ) {}
 
-  /** The next message for this run: an answer to a ticket in flight, or a barrier reply. Others are dropped. */
-  private receive(): { ticket: number; outcome: HostOutcome } | { barrier: number } {
+  /** The next message for this run: an answer to a ticket in flight, a barrier reply or the host's abort. */
+  private receive(): { ticket: number; outcome: HostOutcome } | { barrier: number } | { abort: true } {
     for (;;) {
       const message = reader.next() as HostMessage
       if (message.t === "answer" && message.run === this.run) return message
       if (message.t === "barrier" && message.run === this.run) return { barrier: message.id }
+      if (message.t === "abort" && message.run === this.run) {
+        this.aborted = { ticket: message.ticket, outcome: { ok: false, error: message.error } }
+        return { abort: true }
+      }
       if (message.t === "run") throw new Error("the host started a run while another was in progress")
     }
   }
 
+  /** After the host's abort: the outcome every wait receives, first for the call that crossed the limit. */
+  private takeAborted(): { ticket: number; outcome: HostOutcome } | undefined {
+    const aborted = this.aborted
+    if (aborted === undefined || this.inFlight.size === 0) return undefined
+    const ticket = this.inFlight.has(aborted.ticket) ? aborted.ticket : this.inFlight.values().next().value!
+    this.inFlight.delete(ticket)
+    return { ticket, outcome: aborted.outcome }
+  }
+
   call(call: HostCall): HostOutcome {
+    if (this.aborted) return this.aborted.outcome
     const ticket = this.nextTicket++
     send({ t: "call", run: this.run, ticket, call })
     for (;;) {
       const answer = this.receive()
+      if ("abort" in answer) return this.aborted!.outcome
       if ("barrier" in answer) continue
       if (answer.ticket === ticket) return answer.outcome
       if (this.inFlight.has(answer.ticket)) this.ready.push(answer)
@@ -54,7 +70,7 @@ class Bridge implements SandboxHost {
   start(call: HostCall): number {
     const ticket = this.nextTicket++
     this.inFlight.add(ticket)
-    send({ t: "call", run: this.run, ticket, call })
+    if (!this.aborted) send({ t: "call", run: this.run, ticket, call })
     return ticket
   }
 
@@ -67,18 +83,21 @@ class Bridge implements SandboxHost {
         return answer
       }
       if (this.inFlight.size === 0) throw new Error("waitAny: no host call is in flight")
+      const aborted = this.takeAborted()
+      if (aborted) return aborted
       const answer = this.receive()
-      if ("barrier" in answer) continue
+      if ("abort" in answer || "barrier" in answer) continue
       if (this.inFlight.has(answer.ticket)) this.ready.push(answer)
     }
   }
 
   settledCalls(): ReadonlyArray<{ ticket: number; outcome: HostOutcome }> {
-    if (this.inFlight.size > 0) {
+    if (this.inFlight.size > 0 && !this.aborted) {
       const id = this.nextBarrier++
       send({ t: "barrier", run: this.run, id })
       for (;;) {
         const answer = this.receive()
+        if ("abort" in answer) break
         if ("barrier" in answer) {
           if (answer.barrier === id) break
           continue
@@ -89,11 +108,12 @@ class Bridge implements SandboxHost {
     const settled = this.ready.filter((r) => this.inFlight.has(r.ticket))
     this.ready.length = 0
     for (const r of settled) this.inFlight.delete(r.ticket)
-    return settled
+    const aborted = this.takeAborted()
+    return aborted ? [...settled, aborted] : settled
   }
 
   cancel(ticket: number): void {
-    if (this.inFlight.delete(ticket)) send({ t: "cancel", run: this.run, ticket })
+    if (this.inFlight.delete(ticket) && !this.aborted) send({ t: "cancel", run: this.run, ticket })
   }
 
   log(line: string): void {
@@ -112,7 +132,7 @@ class Bridge implements SandboxHost {
 
   /** Cancel whatever the program left running. */
   finish(): void {
-    for (const ticket of this.inFlight) send({ t: "cancel", run: this.run, ticket })
+    if (!this.aborted) for (const ticket of this.inFlight) send({ t: "cancel", run: this.run, ticket })
     this.inFlight.clear()
     this.ready.length = 0
   }
