@@ -32,6 +32,13 @@ export interface Plan extends CallContext {
 export const MAX_RUNNING_CALLS = 8
 /** Call records an execution keeps for `toolCalls`; past this the list ends and a `Truncated` warning says so. */
 export const MAX_CALL_RECORDS = 10_000
+/**
+ * Calls of one execution waiting their turn, at most. One more ends the program (`ToolCallLimitExceeded`): a program
+ * that starts calls without ever waiting for them cannot make the host hold them without bound.
+ */
+export const MAX_QUEUED_CALLS = 100_000
+/** Answers the sandbox has not read yet, in bytes, past which queued calls wait before they start. */
+export const MAX_UNREAD_BYTES = 32 * 1024 * 1024
 
 type End =
   | { readonly type: "done"; readonly outcome: RunOutcome; readonly retire?: string }
@@ -122,11 +129,22 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
     let run = 0
     let ended = false
     let pumping = false
+    let aborted = false
 
     const counts = (call: HostCall) => call.kind !== "extension" || language.extensionsCountTowardLimit
     const reply = (ticket: number, outcome: HostOutcome) => {
-      if (!ended) sandbox.answer(run, ticket, outcome)
+      if (!ended && !aborted) sandbox.answer(run, ticket, outcome)
     }
+    // The end of the program, decided by the host: one frame that every later wait in the sandbox receives, and no
+    // more work for this run (calls the program still makes are not even read into records).
+    const abort = (ticket: number, kind: "ToolCallLimitExceeded", message: string) => {
+      if (aborted) return
+      aborted = true
+      sandbox.abort(run, ticket, { kind, message, fatal: true })
+      for (const q of queued.splice(0)) q.record.status = "interrupted"
+      for (const fiber of running.values()) fiber.interruptUnsafe()
+    }
+    const room = () => running.size < MAX_RUNNING_CALLS && sandbox.unreadBytes() < MAX_UNREAD_BYTES
 
     const startCall = (ticket: number, call: HostCall, record: CallRecord) => {
       record.started = performance.now()
@@ -150,13 +168,15 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
 
     // Queued calls start on a later turn of the event loop, a few at a time, so that a program flooding the host
     // with calls that answer at once cannot hold the host's event loop.
+    // While the sandbox leaves answers unread, queued calls wait for the channel to drain.
     const pump = () => {
       pumping = false
-      if (ended) return
-      while (queued.length > 0 && running.size < MAX_RUNNING_CALLS) {
+      if (ended || aborted) return
+      while (queued.length > 0 && room()) {
         const next = queued.shift()!
         startCall(next.ticket, next.call, next.record)
       }
+      if (queued.length > 0 && running.size < MAX_RUNNING_CALLS) sandbox.onDrain(schedulePump)
     }
     const schedulePump = () => {
       if (pumping || queued.length === 0 || ended) return
@@ -165,23 +185,19 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
     }
 
     const handleCall = (ticket: number, called: HostCall) => {
+      if (aborted) return
       // `tools.search(...)` is the built-in search when no tool owns the root path `search` (see CodeMode's shape).
       const call: HostCall =
         called.kind === "tool" && called.path === "search" && !plan.entries.has("search")
           ? { kind: "search", input: called.input }
           : called
       if (counts(call)) {
-        if (admitted >= limits.maxToolCalls) {
-          reply(
+        if (admitted >= limits.maxToolCalls)
+          return abort(
             ticket,
-            failure(
-              "ToolCallLimitExceeded",
-              `the program exceeded maxToolCalls: at most ${limits.maxToolCalls} ${language.extensionsCountTowardLimit ? "host calls" : "tool calls"} are allowed`,
-              true,
-            ),
+            "ToolCallLimitExceeded",
+            `the program exceeded maxToolCalls: at most ${limits.maxToolCalls} ${language.extensionsCountTowardLimit ? "host calls" : "tool calls"} are allowed`,
           )
-          return
-        }
         admitted++
       }
       const record: CallRecord = {
@@ -193,7 +209,13 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
       }
       if (records.length < MAX_CALL_RECORDS) records.push(record)
       else recordsCut++
-      if (running.size < MAX_RUNNING_CALLS && queued.length === 0) startCall(ticket, call, record)
+      if (queued.length === 0 && room()) startCall(ticket, call, record)
+      else if (queued.length >= MAX_QUEUED_CALLS)
+        abort(
+          ticket,
+          "ToolCallLimitExceeded",
+          `the program started more than ${MAX_QUEUED_CALLS} calls that have not finished; await results before starting more`,
+        )
       else {
         queued.push({ ticket, call, record })
         schedulePump()
