@@ -6,6 +6,7 @@
  * them.
  */
 import * as Fs from "node:fs"
+import * as Os from "node:os"
 import * as Path from "node:path"
 import { Cause, Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
@@ -183,6 +184,44 @@ describe("failures leave evidence", () => {
       expect(printed.join("")).toContain(Path.join(media, "failure-primary.png"))
       expect(printed.join("")).toContain(`its artifacts are kept in ${root}`)
       Fs.rmSync(root, { recursive: true, force: true })
+    },
+    testTimeout,
+  )
+})
+
+describe("screen assertions", () => {
+  it(
+    "two runs match one stored snapshot once the run directory and durations are masked; project.directory shows a stable path",
+    async () => {
+      const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "drive-screens-e2e-"))
+      const snapshot = Path.join(dir, "answer.txt")
+      const answerScreen = (options: Parameters<typeof OpenCodeDriver.use>[0], file = snapshot) =>
+        Effect.runPromise(
+          OpenCodeDriver.use(options, ({ ui, llm }) =>
+            Effect.gen(function* () {
+              yield* llm.queue(Llm.text("Snapshot answer."))
+              yield* ui.submit("Take a snapshot")
+              yield* ui.waitFor("Snapshot answer.", answer)
+              yield* ui.assertScreen(file)
+              return yield* ui.text()
+            }),
+          ),
+        )
+      const first = await answerScreen({ tui: { viewport: { cols: 90, rows: 24 } } })
+      const stored = Fs.readFileSync(snapshot, "utf8")
+      expect(stored).toContain("<run>")
+      expect(stored).toContain("<duration>")
+      expect(first).toMatch(/opencode-drive\/run-/)
+      // A second run: another run directory and other timings, the same masked screen.
+      await answerScreen({ tui: { viewport: { cols: 90, rows: 24 } } })
+      const project = Path.join(dir, "stable-project")
+      const stable = await answerScreen(
+        { tui: { viewport: { cols: 90, rows: 24 } }, project: { directory: project } },
+        Path.join(dir, "stable.txt"),
+      )
+      expect(stable).toContain(project)
+      expect(Fs.existsSync(project)).toBe(false)
+      Fs.rmSync(dir, { recursive: true, force: true })
     },
     testTimeout,
   )
