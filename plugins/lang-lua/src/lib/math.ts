@@ -65,7 +65,7 @@ const isInt = (v: LuaValue): v is number | bigint =>
 
 /**
  * A numeric string argument as the float Lua's `luaL_checknumber` makes of it: functions that keep integers
- * (`abs`, `fmod`, `modf`) test the argument itself for an integer, and a string is none.
+ * (`abs`, `floor`, `ceil`, `fmod`, `modf`) test the argument itself for an integer, and a string is none.
  */
 const asFloatIfString = (arg: LuaValue, v: number | bigint | LuaFloat): number | bigint | LuaFloat =>
   typeof arg === "string" ? makeFloat(toDouble(v)) : v
@@ -103,11 +103,11 @@ export const createMathLib = (): LuaTable => {
     return new LuaFloat(Math.abs(v.n))
   })
   def("floor", function (x: LuaValue) {
-    const v = checkNumber(x, 1, "math.floor", arguments.length >= 1)
+    const v = asFloatIfString(x, checkNumber(x, 1, "math.floor", arguments.length >= 1))
     return isInt(v) ? v : integralResult(floatOrNaN(Math.floor, toDouble(v)))
   })
   def("ceil", function (x: LuaValue) {
-    const v = checkNumber(x, 1, "math.ceil", arguments.length >= 1)
+    const v = asFloatIfString(x, checkNumber(x, 1, "math.ceil", arguments.length >= 1))
     return isInt(v) ? v : integralResult(floatOrNaN(Math.ceil, toDouble(v)))
   })
   float1("sqrt", Math.sqrt)

@@ -362,4 +362,9 @@ export const puc54: ReadonlyArray<Case> = [
     'return tostring((string.unpack("f", string.pack("f", 1e300))))',
     "inf",
   ),
+  v(
+    "math.floor and math.ceil convert strings to floats",
+    'return {math.ceil("400000000000000001"), tostring(math.ceil("9223372036854775807")), math.floor("10"), math.floor("-3.5"), math.ceil("0x10"), tostring(math.floor(3.7))}',
+    [400000000000000000, "9.2233720368548e+18", 10, -4, 16, "3"],
+  ),
 ]
