@@ -44,9 +44,12 @@ const withSite = <E>(error: E, site: string): E => {
   if (typeof message !== "string" || message.includes(`(at ${site})`)) return error
   const copy = Object.create(Object.getPrototypeOf(error)) as Record<string, unknown>
   Object.assign(copy, error)
-  // The message may carry a screen dump after its first line: the site goes at the end of that line.
+  // The message may carry a screen dump after its first line: the site goes at the end of that line's sentence.
   const [first, ...rest] = message.split("\n")
-  copy.message = [`${first} (at ${site})`, ...rest].join("\n")
+  const located = /\. Screen:$/.test(first)
+    ? first.replace(/\. Screen:$/, ` (at ${site}). Screen:`)
+    : `${first} (at ${site})`
+  copy.message = [located, ...rest].join("\n")
   return copy as E
 }
 
