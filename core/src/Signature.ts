@@ -43,6 +43,8 @@ export interface Dialect {
   readonly index?: (value: string) => string
   /** How a null result of a call arrives, when not as {@link Dialect.null} (Lua: `nil`; nested nulls stay). */
   readonly resultNull?: string
+  /** A named type written after a signature; `type Name = T` when absent. */
+  readonly typeDefinition?: (name: string, type: string) => string
 }
 
 /** How much of a type a rendering shows; every bound is unlimited when absent. */
@@ -121,7 +123,12 @@ interface Pass {
   readonly dialect: Dialect
   readonly detail: Detail
   elided: boolean
+  /** Named types written once after the signature and by name where they occur: schema name → written name. */
+  readonly named?: ReadonlyMap<string, string>
 }
+
+/** True when `type` is written by its name in this pass. */
+const byName = (type: Type, pass: Pass) => type.refName !== undefined && pass.named?.has(type.refName) === true
 
 const docLines = (lines: ReadonlyArray<string>, pass: Pass): ReadonlyArray<string> => {
   const mode = pass.detail.docs ?? "all"
@@ -137,14 +144,19 @@ const docLines = (lines: ReadonlyArray<string>, pass: Pass): ReadonlyArray<strin
 }
 
 /** True when a type written inside `T[]` or an intersection needs parentheses. */
-const isCompound = (type: Type) => (type.kind === "union" && type.members.length > 1) || type.kind === "intersection"
+const isCompound = (type: Type, pass: Pass) =>
+  !byName(type, pass) && ((type.kind === "union" && type.members.length > 1) || type.kind === "intersection")
 
 const elision = "..."
 
 /** The longest list of elided field names, in characters, unless a detail says otherwise. */
 const defaultOtherNames = 160
 
-const render = (type: Type, pass: Pass, indent: string, depth: number): string => {
+const render = (type: Type, pass: Pass, indent: string, depth: number): string =>
+  byName(type, pass) ? pass.named!.get(type.refName!)! : renderBody(type, pass, indent, depth)
+
+/** A type written out, even when it has a name. */
+const renderBody = (type: Type, pass: Pass, indent: string, depth: number): string => {
   const { dialect, detail } = pass
   switch (type.kind) {
     case "unknown":
@@ -162,16 +174,16 @@ const render = (type: Type, pass: Pass, indent: string, depth: number): string =
     case "literal":
       return type.value === null ? dialect.null : JSON.stringify(type.value)
     case "ref":
-      return type.name
+      return pass.named?.get(type.name) ?? type.name
     case "array": {
       const item = render(type.items, pass, indent, depth)
-      return isCompound(type.items) ? `(${item})[]` : `${item}[]`
+      return isCompound(type.items, pass) ? `(${item})[]` : `${item}[]`
     }
     case "tuple": {
       const items = type.items.map((t) => render(t, pass, indent, depth))
       if (type.rest) {
         const rest = render(type.rest, pass, indent, depth)
-        items.push(`...${isCompound(type.rest) ? `(${rest})` : rest}[]`)
+        items.push(`...${isCompound(type.rest, pass) ? `(${rest})` : rest}[]`)
       }
       return dialect.tuple ? dialect.tuple(items) : `[${items.join(", ")}]`
     }
@@ -189,7 +201,7 @@ const render = (type: Type, pass: Pass, indent: string, depth: number): string =
       return type.members
         .map((m) => {
           const text = render(m, pass, indent, depth)
-          return m.kind === "union" && m.members.length > 1 ? `(${text})` : text
+          return m.kind === "union" && m.members.length > 1 && !byName(m, pass) ? `(${text})` : text
         })
         .join(" & ")
     case "object":
@@ -253,6 +265,74 @@ export const renderType = (type: Type, dialect: Dialect, detail: Detail = comple
 export interface SignatureDetail {
   readonly input?: Detail
   readonly output?: Detail
+  /**
+   * Write a named output type (a schema the document refers to by name) that occurs more than once, or in a cycle,
+   * once after the signature and by its name where it occurs (default: true when the output has no bounds).
+   */
+  readonly named?: boolean
+}
+
+/** Children of a type, for walks. */
+const children = (type: Type): ReadonlyArray<Type> => {
+  switch (type.kind) {
+    case "array":
+      return [type.items]
+    case "tuple":
+      return type.rest ? [...type.items, type.rest] : type.items
+    case "union":
+    case "intersection":
+      return type.members
+    case "object":
+      return type.additional
+        ? [...type.properties.map((p) => p.type), type.additional]
+        : type.properties.map((p) => p.type)
+    default:
+      return []
+  }
+}
+
+/** A schema name as a type name: `simple-user` → `SimpleUser`. */
+const typeName = (name: string): string => {
+  const words = name.split(/[^A-Za-z0-9]+/).filter((w) => w !== "")
+  const joined = words.map((w) => w[0].toUpperCase() + w.slice(1)).join("")
+  return /^[A-Za-z_]/.test(joined) ? joined : `T${joined}`
+}
+
+/** Named types worth writing once: the most fields an inline object may have and still be repeated. */
+const inlineFields = 2
+
+/**
+ * The named types of `type` that are written once: those that occur more than once (objects with more than
+ * {@link inlineFields} fields, unions) and those a cycle refers to, in order of first occurrence, with their types
+ * and written names.
+ */
+const namedTypes = (type: Type): Array<{ name: string; written: string; type: Type }> => {
+  const found = new Map<string, { type: Type; count: number }>()
+  const cyclic = new Set<string>()
+  const visit = (t: Type) => {
+    if (t.kind === "ref") cyclic.add(t.name)
+    if (t.refName !== undefined) {
+      const seen = found.get(t.refName)
+      if (seen) {
+        seen.count++
+        return
+      }
+      found.set(t.refName, { type: t, count: 1 })
+    }
+    for (const child of children(t)) visit(child)
+  }
+  visit(type)
+  const out: Array<{ name: string; written: string; type: Type }> = []
+  const taken = new Set<string>()
+  for (const [name, { type: t, count }] of found) {
+    const repeated = count > 1 && (t.kind === "union" || (t.kind === "object" && t.properties.length > inlineFields))
+    if (!repeated && !cyclic.has(name)) continue
+    let written = typeName(name)
+    for (let n = 2; taken.has(written); n++) written = `${typeName(name)}${n}`
+    taken.add(written)
+    out.push({ name, written, type: t })
+  }
+  return out
 }
 
 /** A rendered signature, and whether any part of it was left out. */
@@ -271,10 +351,20 @@ export const renderDetailed = (
 ): Rendered => {
   const pass: Pass = { dialect, detail: detail.input ?? complete, elided: false }
   const inputText = input.kind === "void" ? "{}" : render(input, pass, "", 0)
-  const outputPass: Pass = { dialect, detail: detail.output ?? complete, elided: false }
+  const outputDetail = detail.output ?? complete
+  const named = (detail.named ?? Object.keys(outputDetail).length === 0) ? namedTypes(output) : []
+  const outputPass: Pass = {
+    dialect,
+    detail: outputDetail,
+    elided: false,
+    ...(named.length ? { named: new Map(named.map((n) => [n.name, n.written])) } : {}),
+  }
   const outputText = renderResult(output, outputPass)
+  const define = dialect.typeDefinition ?? ((name: string, body: string) => `type ${name} = ${body}`)
+  const definitions = named.map((n) => define(n.written, renderBody(n.type, outputPass, "", 0)))
+  const call = dialect.call(toolExpression(path, dialect), inputText, dialect.result(outputText))
   return {
-    text: dialect.call(toolExpression(path, dialect), inputText, dialect.result(outputText)),
+    text: [call, ...definitions].join("\n"),
     elided: pass.elided || outputPass.elided,
   }
 }
@@ -303,7 +393,7 @@ export const renderSignature = (path: string, input: Type, output: Type, dialect
  */
 const attempts: ReadonlyArray<SignatureDetail> = [
   {},
-  { input: { docs: "short" }, output: { docs: "none" } },
+  { input: { docs: "short" }, output: { docs: "none" }, named: true },
   { input: { docs: "short" }, output: { docs: "none", depth: 3, fields: 16, members: 4 } },
   { input: { docs: "short" }, output: { docs: "none", depth: 2, fields: 12, members: 3 } },
   { input: { docs: "short" }, output: { docs: "none", depth: 1, fields: 12, members: 3 } },

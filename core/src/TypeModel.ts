@@ -33,7 +33,11 @@ export type Type = (
   | { readonly kind: "union"; readonly members: ReadonlyArray<Type> }
   | { readonly kind: "intersection"; readonly members: ReadonlyArray<Type> }
   | { readonly kind: "ref"; readonly name: string }
-) & { readonly doc?: ReadonlyArray<string> }
+) & {
+  readonly doc?: ReadonlyArray<string>
+  /** The name of the schema this type was resolved from (the last segment of its `$ref`), if any. */
+  readonly refName?: string
+}
 
 /** A JSON Schema document or fragment, as the model reads it. */
 export type JsonSchema = boolean | { readonly [key: string]: unknown }
@@ -221,6 +225,7 @@ export const fromJsonSchema = (schema: JsonSchema, root: JsonSchema = schema): T
         } finally {
           resolving.pop()
         }
+        if (type.kind === "object" || type.kind === "union") type = { ...type, refName: name }
         if (cycles === before) resolved.set(ref, type)
       }
       return doc.length ? withDoc(type, [...doc, ...(type.doc ?? [])].filter(unique)) : type

@@ -94,7 +94,7 @@ describe("pages on GitHub's REST API", () => {
 
   it("an exact path returns that tool alone with its full description and signature", () => {
     const full = lua.catalog.find((c) => c.path === "github.issues/list-events-for-timeline")!
-    expect(full.signature.length).toBeGreaterThan(Search.maxPageBytes)
+    expect(full.signature.length).toBeGreaterThan(10 * Search.maxPageSignature)
     expect(lua.search("github.issues/list-events-for-timeline")).toEqual({ items: [full], remaining: 0, next: null })
     expect(lua.search('tools.github["issues/list-events-for-timeline"]')).toEqual({
       items: [full],

@@ -346,6 +346,49 @@ describe("type model and signatures", () => {
     expect(signature(nullable, "javascript")).toBe("tools.t(input: unknown): Promise<{ a?: string | null } | null>")
   })
 
+  it("writes a named output type used more than once, or in a cycle, once after the signature", () => {
+    const output = {
+      $defs: {
+        User: {
+          type: "object",
+          properties: { login: { type: "string" }, name: { type: "string" }, email: { type: "string" } },
+        },
+        Node: { type: "object", properties: { value: { type: "string" }, next: { $ref: "#/$defs/Node" } } },
+        Tag: { type: "object", properties: { name: { type: "string" } } },
+      },
+      type: "object",
+      properties: {
+        author: { $ref: "#/$defs/User" },
+        editors: { type: "array", items: { $ref: "#/$defs/User" } },
+        head: { $ref: "#/$defs/Node" },
+        tags: { type: "array", items: { $ref: "#/$defs/Tag" } },
+        tag: { $ref: "#/$defs/Tag" },
+      },
+    }
+    const signature = (language: "lua" | "javascript") =>
+      Signature.renderSignature("t", { kind: "void" }, TypeModel.fromSchema(output), dialect(language))
+    expect(signature("lua")).toBe(
+      [
+        "tools.t({}) -> {",
+        "  author?: User,",
+        "  editors?: User[],",
+        "  head?: Node,",
+        "  tags?: { name?: string }[],",
+        "  tag?: { name?: string },",
+        "}",
+        "User = { login?: string, name?: string, email?: string }",
+        "Node = { value?: string, next?: Node }",
+      ].join("\n"),
+    )
+    expect(signature("javascript")).toContain("\ntype User = { login?: string; name?: string; email?: string }\n")
+    // a bounded rendering writes everything in place
+    expect(
+      Signature.renderDetailed("t", { kind: "void" }, TypeModel.fromSchema(output), dialect("lua"), {
+        output: { depth: 2 },
+      }).text,
+    ).not.toContain("User =")
+  })
+
   it("says a nullable integer is an integer in JavaScript", () => {
     const schema = { type: "object", properties: { n: { type: ["integer", "null"] } } }
     expect(render(schema)).toBe("{\n  /** integer */\n  n?: number | null;\n}")

@@ -38,4 +38,5 @@ export const dialect: Signature.Dialect = {
   index: (value) => `[string]: ${value}`,
   // A tool's null result arrives as nil; nulls inside tables arrive as json.null.
   resultNull: "nil",
+  typeDefinition: (name, type) => `${name} = ${type}`,
 }
