@@ -5,13 +5,16 @@
  * run leaves screens and casts, and its message names the line of the test; emoji take the cells OpenCode gives
  * them.
  */
+import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { Cause, Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
 import { Llm, OpenCodeDriver } from "../src/index.js"
+import { cli, writeModule } from "./cliHarness.js"
 import { startDriverProcess, writeDriverModule } from "./support/driverProcess.js"
+import { eventually } from "./support/latch.js"
 
 const answer = { timeout: 150_000 }
 const testTimeout = 420_000
@@ -222,6 +225,43 @@ describe("screen assertions", () => {
       expect(stable).toContain(project)
       expect(Fs.existsSync(project)).toBe(false)
       Fs.rmSync(dir, { recursive: true, force: true })
+    },
+    testTimeout,
+  )
+})
+
+describe("Ctrl-C", () => {
+  it(
+    "interrupting the CLI still writes the recordings and says where the media is kept",
+    async () => {
+      const module = writeModule(
+        "interrupted.ts",
+        [
+          'import { Effect } from "effect"',
+          'import { OpenCodeDriver } from "opencode-drive"',
+          "export default OpenCodeDriver.use({ tui: { recording: { formats: ['cast'] } } }, () =>",
+          '  Effect.andThen(Effect.sync(() => console.log("ready")), Effect.never),',
+          ")",
+          "",
+        ].join("\n"),
+      )
+      const child = ChildProcess.spawn(process.execPath, [cli, "run", module], { stdio: ["ignore", "pipe", "pipe"] })
+      let stdout = ""
+      let stderr = ""
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString()
+      })
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString()
+      })
+      await eventually("the program runs", () => stdout.includes("ready"), { timeoutMs: 240_000 })
+      child.kill("SIGINT")
+      const code = await new Promise((resolve) => child.once("exit", (exitCode) => resolve(exitCode)))
+      expect(code).toBe(130)
+      const media = /its media is kept in (\S+)/.exec(stderr)?.[1]
+      expect(media, stderr).toBeDefined()
+      expect(Fs.existsSync(Path.join(media!, "primary.cast"))).toBe(true)
+      Fs.rmSync(Path.dirname(media!), { recursive: true, force: true })
     },
     testTimeout,
   )
