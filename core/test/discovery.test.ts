@@ -583,3 +583,102 @@ describe("instructions", () => {
     expect(() => runtime.instructions({ budget: 10 } as any)).toThrow(/budget/)
   })
 })
+
+describe("the guides' examples run as they say", () => {
+  const orders = {
+    orders: {
+      lookup: Tool.make({
+        description: "Look up an order by ID",
+        input: { type: "object", properties: { id: { type: "string" } }, required: ["id"] },
+        output: { type: "object" },
+        execute: (input: any) => Effect.succeed({ id: input.id, status: "complete", note: null }),
+      }),
+      "lookup-by-id": Tool.make({
+        description: "Look up an order by its ID",
+        input: { type: "object" },
+        output: { type: "object" },
+        execute: (input: any) => Effect.succeed({ id: input.id }),
+      }),
+    },
+    x: {
+      fail: Tool.make({
+        description: "Always fails",
+        input: { type: "object" },
+        execute: () => Effect.fail(new Error("no such x")),
+      }),
+      get: Tool.make({
+        description: "Get an x",
+        input: { type: "object" },
+        output: { type: "object" },
+        execute: (input: any) => Effect.succeed({ id: input.id }),
+      }),
+    },
+  }
+  const run = async (language: "lua" | "javascript", code: string) => {
+    const result = await Effect.runPromise(CodeMode.make({ language, tools: orders }).execute(code))
+    if (!result.ok) throw new Error(`${result.error.kind}: ${result.error.message}`)
+    return result.value
+  }
+
+  it("Lua", async () => {
+    const guide = CodeMode.make({ language: "lua", tools: orders }).instructions()
+    for (const phrase of ["under `body`", "x == json.null", 'search("order lookup")', "`{ offset = n }`"])
+      expect(guide).toContain(phrase)
+    expect(
+      await run(
+        "lua",
+        `local page = search("order lookup")
+         local one = search("orders.lookup")
+         local first = search({ query = "", limit = 1 })
+         local o = tools.orders["lookup-by-id"]({ id = "42" })
+         local v = tools.orders.lookup({ id = "42" }).note
+         local name = (v ~= nil and v ~= json.null) and v or "none"
+         local parts = {}
+         for p in string.gmatch("a, b ,c", "[^,]+") do
+           if p == " b " then goto continue end
+           parts[#parts + 1] = p:match("^%s*(.-)%s*$")
+           ::continue::
+         end
+         return { best = page.items[1].path, one = #one.items, next = first.next, o = o.id, name = name,
+                  null = v == json.null, parts = table.concat(parts, "+"), empty = json.array() }`,
+      ),
+    ).toEqual({
+      best: "orders.lookup",
+      one: 1,
+      next: { offset: 1 },
+      o: "42",
+      name: "none",
+      null: true,
+      parts: "a+c",
+      empty: [],
+    })
+  })
+
+  it("JavaScript", async () => {
+    const guide = CodeMode.make({ language: "javascript", tools: orders }).instructions()
+    for (const phrase of ["under `body`", "Promise.all", 'search("order lookup")', "not a tool", "REPL"])
+      expect(guide).toContain(phrase)
+    expect(
+      await run(
+        "javascript",
+        `const o = await tools.orders.lookup({ id: "42" })
+         const [a, b] = await Promise.all([tools.x.get({ id: 1 }), tools.x.get({ id: 2 })])
+         const page = search("order lookup")
+         const awaited = await search({ query: "orders.lookup" })
+         let kind = null
+         try { await tools.x.fail({}) } catch (e) { kind = e.kind }
+         ;({ id: o.id, done: o.status === "complete", a: a.id, b: b.id, best: page.items[0].path,
+             one: awaited.items.length, next: search({ query: "", limit: 1 }).next, kind })`,
+      ),
+    ).toEqual({
+      id: "42",
+      done: true,
+      a: 1,
+      b: 2,
+      best: "orders.lookup",
+      one: 1,
+      next: { offset: 1 },
+      kind: "ToolFailure",
+    })
+  })
+})
