@@ -251,6 +251,15 @@ for (const { name, mount, api, sets } of catalogs) {
 const github = runtimes[0]
 const huge = "A".repeat(1_000_000)
 const long = "ListPullRequestsForARepository ".repeat(40).slice(0, 1000)
+// 32 different common words in every order, up to the 1,000-character bound: the most work one query can ask for.
+const common = (
+  "list get create update delete repository issue pull request user organization team commit branch " +
+  "release workflow run secret comment label milestone review file content tag hook key token event alert check status"
+).split(" ")
+let adversarial = ""
+for (let i = 0; adversarial.length < 990; i++) adversarial += `${common[(i * 7) % common.length]} `
+adversarial = adversarial.slice(0, 1000)
+const adversarialTimes = []
 const hugeTimes = []
 const longTimes = []
 for (let i = -3; i < 30; i++) {
@@ -262,6 +271,9 @@ for (let i = -3; i < 30; i++) {
   t0 = performance.now()
   github.search({ query: long })
   if (i >= 0) longTimes.push(performance.now() - t0)
+  t0 = performance.now()
+  github.search({ query: adversarial })
+  if (i >= 0) adversarialTimes.push(performance.now() - t0)
 }
 // From a program, the time also covers making the string and sending it to the host; a tool call with the same
 // string as its input is the reference for that part.
@@ -338,4 +350,7 @@ for (const language of ["lua", "javascript"]) {
 }
 console.log(
   `| 1,000-character query, host (answered) | ${f(percentile(longTimes, 50))} ms | ${f(percentile(longTimes, 95))} ms | – | – |`,
+)
+console.log(
+  `| 1,000 characters of 32 different common words, host (answered) | ${f(percentile(adversarialTimes, 50))} ms | ${f(percentile(adversarialTimes, 95))} ms | – | – |`,
 )

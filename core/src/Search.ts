@@ -390,7 +390,11 @@ const rank = (idx: Index, terms: ReadonlyArray<string>, inScope: (doc: Doc) => b
   for (const d of candidates) {
     const doc = idx.docs[d]
     let score = scores[d]
-    for (const [bigram, weight] of bigrams) if (doc.bigrams.has(bigram)) score += tuning.phrase * weight
+    // A summary has a few bigrams; a query can have hundreds.
+    for (const bigram of doc.bigrams) {
+      const weight = bigrams.get(bigram)
+      if (weight !== undefined) score += tuning.phrase * weight
+    }
     if (doc.summaryTerms > 0) score += tuning.summary * summaryIdf[d] * Math.min(1, summaryShare[d] / doc.summaryTerms)
     if (doc.nameTerms > 0) score += tuning.name * nameIdf[d] * Math.min(1, nameShare[d] / doc.nameTerms)
     if (doc.deprecated) score *= tuning.deprecated
