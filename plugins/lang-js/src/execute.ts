@@ -2,7 +2,7 @@
  * Running one program: parse, analyse, compile, run the top level and the event loop, then turn the outcome into
  * data and diagnostics.
  */
-import { acquireRealm } from "./builtins/index.js"
+import { acquireRealm, releaseRealm } from "./builtins/index.js"
 import { analyze } from "./compiler/analyze.js"
 import { type CompiledProgram, compileProgram } from "./compiler/compiler.js"
 import { CompileError, RETURN } from "./compiler/shared.js"
@@ -155,6 +155,12 @@ export const runProgram = (request: RunRequest, host: SandboxHost): RunOutcome =
     }
     try {
       if (hasJobs()) drainJobs()
+      // Calls the program did not await that have already ended settle now, so a failure nobody handles is
+      // reported (the ones still running are cancelled below).
+      if (!rt.dead) {
+        warnings.push(...bridge.settleFinished())
+        if (hasJobs()) drainJobs()
+      }
     } catch (e) {
       if (e instanceof FatalError) warnings.push(e.diagnostic)
       else throw e
@@ -180,5 +186,8 @@ export const runProgram = (request: RunRequest, host: SandboxHost): RunOutcome =
   }
   for (const r of unhandledRejections()) warnings.push(uncaught(r.value, "Unhandled promise rejection: "))
   for (const w of warnings) host.warn(w)
+  // The realm is put back for the next program now; one that cannot be must not meet another program.
+  const unusable = releaseRealm()
+  if (unusable !== undefined) host.retire(unusable)
   return outcome
 }

@@ -24,6 +24,8 @@ import { installSymbol } from "./symbol.js"
 import { installUrl } from "./url.js"
 
 let cached: Realm | undefined
+/** True when `cached` was restored after its last execution (`releaseRealm`) and nothing ran since. */
+let restored = false
 
 /**
  * The realm for the next execution, activated: the worker's realm restored to its pristine state, or a new one when
@@ -33,13 +35,44 @@ export const acquireRealm = (): Realm => {
   resetArrayStorage()
   if (cached !== undefined) {
     cached.activate()
-    if (cached.restore()) return cached
+    const clean = restored || restoreQuietly(cached) === undefined
+    restored = false
+    if (clean) return cached
     cached = undefined
   }
   const realm = createRealm()
   realm.seal()
   cached = realm
   return realm
+}
+
+/** Restore a realm; why it cannot be reused, if it cannot. */
+const restoreQuietly = (realm: Realm): string | undefined => {
+  try {
+    return realm.restore() ? undefined : "a program left a built-in object that cannot be restored (frozen or sealed)"
+  } catch (e) {
+    return `restoring the built-in objects failed: ${e instanceof Error ? e.message : String(e)}`
+  }
+}
+
+/**
+ * Put the worker's realm back in its pristine state after an execution. Returns why this worker must not run
+ * another program when the restore threw (its state is unknown); a realm that merely cannot be restored is
+ * dropped and the next execution builds a new one.
+ */
+export const releaseRealm = (): string | undefined => {
+  if (cached === undefined) return undefined
+  try {
+    if (cached.restore()) {
+      restored = true
+      return undefined
+    }
+  } catch (e) {
+    cached = undefined
+    return `restoring the built-in objects failed: ${e instanceof Error ? e.message : String(e)}`
+  }
+  cached = undefined
+  return undefined
 }
 
 /** Create and activate a realm with all built-ins. */

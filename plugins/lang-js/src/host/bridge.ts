@@ -28,6 +28,7 @@ import { rt } from "../runtime/state.js"
 import { createDataProperty } from "../runtime/properties.js"
 import type {
   DataValue,
+  Diagnostic,
   GlobalShape,
   HostCall,
   HostFailure,
@@ -73,6 +74,27 @@ export class Bridge {
       return
     }
     rejectPromise(p.record, this.failure(outcome.error, p.location))
+  }
+
+  /**
+   * Settle the started calls that have already ended on the host (the program has finished without awaiting them),
+   * so a failure nobody handles becomes an unhandled-rejection warning. A fatal failure cannot end a finished
+   * program: it is returned as a warning instead.
+   */
+  settleFinished(): Diagnostic[] {
+    const warnings: Diagnostic[] = []
+    if (this.inflight.size === 0) return warnings
+    for (const { ticket, outcome } of this.host.settledCalls()) {
+      const p = this.inflight.get(ticket)
+      if (p === undefined) continue
+      this.inflight.delete(ticket)
+      if (outcome.ok) resolvePromise(p.record, this.value(outcome, p.extension))
+      else if (outcome.error.fatal) {
+        const { kind, message } = outcome.error
+        warnings.push(p.location ? { kind, message, location: p.location } : { kind, message })
+      } else rejectPromise(p.record, this.programError(outcome.error.kind, outcome.error.message, p.location))
+    }
+    return warnings
   }
 
   /** Interrupt everything still running (the program has finished). */

@@ -85,6 +85,8 @@ interface ObjectSnapshot {
   readonly descriptors: ReadonlyArray<PropertyDescriptor>
   /** Only interpreter-internal keys: the program can only add keys, freeze it or change its prototype. */
   readonly internalOnly: boolean
+  /** Extensible when sealed (a built-in such as `%ThrowTypeError%` is not, and stays so). */
+  readonly extensible: boolean
 }
 
 const sameDescriptor = (a: PropertyDescriptor, b: PropertyDescriptor): boolean =>
@@ -278,7 +280,7 @@ export class Realm {
       }
       const proto = Object.getPrototypeOf(o)
       visit(proto)
-      this.snapshots.push({ object: o, proto, keys, descriptors, internalOnly })
+      this.snapshots.push({ object: o, proto, keys, descriptors, internalOnly, extensible: Object.isExtensible(o) })
     }
     this.cellSnapshot = new Map([...this.cells].map(([k, c]) => [k, c.value]))
   }
@@ -287,7 +289,7 @@ export class Realm {
   restore(): boolean {
     for (const snap of this.snapshots) {
       const o = snap.object
-      if (!Object.isExtensible(o)) return false
+      if (snap.extensible && !Object.isExtensible(o)) return false
       if (Object.getPrototypeOf(o) !== snap.proto) Object.setPrototypeOf(o, snap.proto)
       const keys = Reflect.ownKeys(o)
       if (snap.internalOnly && keys.length === snap.keys.length) continue

@@ -1,0 +1,98 @@
+/**
+ * The end of an execution (issue 12 item 1): calls the program did not await that had already failed are reported
+ * as unhandled rejections, the ones still running are cancelled, and a worker whose realm cannot be put back is
+ * retired so no later program meets its state.
+ */
+import { describe, expect, it } from "vitest"
+import type { Diagnostic } from "../src/protocol.js"
+import { run } from "../src/worker.js"
+import { fakeHost, type FakeOptions, runJs } from "./harness.js"
+
+const tools: FakeOptions = {
+  tools: {
+    "t.boom": () => ({ fail: "t.boom failed: kaput" }),
+    "t.slowBoom": () => ({ fail: "too late", delay: 5 }),
+    "t.ok": () => ({ value: "fine" }),
+    "t.limited": () => ({ fail: "Tool call limit of 1 exceeded", kind: "ToolCallLimitExceeded", fatal: true }),
+  },
+}
+
+describe("un-awaited calls at the end of a program", () => {
+  it("a call that already failed is an unhandled rejection", () => {
+    const r = runJs("tools.t.boom({}); 1", tools)
+    expect(r.value).toBe(1)
+    expect(r.warnings).toEqual([
+      {
+        kind: "ToolFailure",
+        message: "t.boom failed: kaput",
+        location: { line: 1, column: 1 },
+      },
+    ])
+  })
+
+  it("a failure the program handles is no warning", () => {
+    const r = runJs("tools.t.boom({}).catch(() => {}); 1", tools)
+    expect(r.value).toBe(1)
+    expect(r.warnings).toEqual([])
+  })
+
+  it("a call still running is cancelled, not reported", () => {
+    const r = runJs("tools.t.slowBoom({}); 1", tools)
+    expect(r.value).toBe(1)
+    expect(r.warnings).toEqual([])
+    expect(r.cancelled).toEqual([1])
+  })
+
+  it("the handlers of calls that already ended still run", () => {
+    const r = runJs("tools.t.ok({}).then((v) => console.log('late', v)); 1", tools)
+    expect(r.value).toBe(1)
+    expect(r.logs).toEqual(["late fine"])
+  })
+
+  it("a fatal failure of an un-awaited call becomes a warning and the result stands", () => {
+    const r = runJs("tools.t.limited({}); 'done'", tools)
+    expect(r.value).toBe("done")
+    expect(r.warnings).toEqual([
+      { kind: "ToolCallLimitExceeded", message: "Tool call limit of 1 exceeded", location: { line: 1, column: 1 } },
+    ])
+  })
+
+  it("a failed program also reports its unhandled calls", () => {
+    const r = runJs("tools.t.boom({}); throw new Error('own')", tools)
+    expect(r.outcome.ok).toBe(false)
+    expect(r.warnings.map((w) => w.message)).toEqual(["t.boom failed: kaput"])
+  })
+})
+
+/** Run programs one after another on this worker, recording what each asked the host to retire. */
+const runInWorker = (code: string): { outcome: ReturnType<typeof run>; retired: string[]; warnings: Diagnostic[] } => {
+  const f = fakeHost({})
+  const retired: string[] = []
+  const host = { ...f.host, retire: (reason: string) => void retired.push(reason) }
+  return { outcome: run(f.request(code), host), retired, warnings: f.warnings }
+}
+
+const prototypes =
+  "const AIP = Object.getPrototypeOf([][Symbol.iterator]()); const IP = Object.getPrototypeOf(AIP); const GP = Object.getPrototypeOf(Object.getPrototypeOf((function* () {})()));"
+
+describe("a realm that cannot be put back", () => {
+  it("a restore that throws retires the worker, and the next program still runs", () => {
+    const poison = runInWorker(
+      `${prototypes} Object.setPrototypeOf(AIP, null); Object.setPrototypeOf(GP, AIP); Object.setPrototypeOf(IP, GP); 1`,
+    )
+    expect(poison.outcome).toEqual({ ok: true, value: 1 })
+    expect(poison.retired).toHaveLength(1)
+    expect(poison.retired[0]).toMatch(/restoring the built-in objects failed: Cyclic __proto__ value/)
+    const next = runInWorker("[1, 2].map((x) => x * 2)")
+    expect(next.outcome).toEqual({ ok: true, value: [2, 4] })
+    expect(next.retired).toEqual([])
+  })
+
+  it("a frozen built-in only costs a new realm", () => {
+    const frozen = runInWorker("Object.freeze(Array.prototype); 1")
+    expect(frozen.outcome).toEqual({ ok: true, value: 1 })
+    expect(frozen.retired).toEqual([])
+    const next = runInWorker("const a = [1]; a.push(2); Object.isFrozen(Array.prototype) ? 'frozen' : a.length")
+    expect(next.outcome).toEqual({ ok: true, value: 2 })
+  })
+})
