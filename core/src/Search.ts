@@ -236,17 +236,21 @@ export const pathOf = (query: string): { path: string; expression: boolean } | u
       if (segment === "") return undefined
       segments.push(segment)
     } else if (c === "[") {
-      const quote = text[i + 1]
+      i++
+      while (text[i] === " ") i++
+      const quote = text[i]
       if (quote !== '"' && quote !== "'") return undefined
-      i += 2
+      i++
       let segment = ""
       while (i < text.length && text[i] !== quote) {
         if (text[i] === "\\" && i + 1 < text.length) i++
         segment += text[i]
         i++
       }
-      if (text[i] !== quote || text[i + 1] !== "]") return undefined
-      i += 2
+      i++
+      while (text[i] === " ") i++
+      if (text[i] !== "]") return undefined
+      i++
       segments.push(segment)
       expression = true
     } else if (c === "(" && text.slice(i) === "()") {

@@ -113,6 +113,8 @@ describe("search requests", () => {
       'tools.orders["lookup"]',
       "tools['orders']['lookup']",
       'tools["orders"].lookup',
+      "tools.orders[ 'lookup' ]",
+      "tools.orders.lookup()",
     ])
       expect(runtime.search({ query })).toEqual({
         items: [{ path: "orders.lookup", description: "Look up an order by ID", signature: expect.any(String) }],
