@@ -117,15 +117,29 @@ export class LuaTable {
   nfields = 0
   /** Keys that are neither strings nor in the array part, created on first use. Never holds `undefined` values. */
   hash: Map<LuaValue, LuaValue> | undefined = undefined
-  /** True when the table came from a JSON array (or `json.array()`), so that it leaves as an array even when empty. */
-  jsonArray = false
-  /** True when the table came from a JSON object (its keys are strings: `#t`, `ipairs` and `t[1]` find nothing). */
-  jsonObject = false
+  /** Where the table's shape came from: 0 the program, 1 a JSON array or `json.array()`, 2 a JSON object. */
+  origin = 0
   /**
    * For the few library tables that must not answer `nil` for a missing key (`tools`, `os`, ...): called with the
    * key when a lookup finds nothing; returns the value to use or throws.
    */
   guard: ((key: LuaValue, site: number, desc?: string) => LuaValue) | undefined = undefined
+
+  /** True when the table came from a JSON array (or `json.array()`), so that it leaves as an array even when empty. */
+  get jsonArray(): boolean {
+    return this.origin === 1
+  }
+  set jsonArray(v: boolean) {
+    this.origin = v ? 1 : 0
+  }
+
+  /** True when the table came from a JSON object (its keys are strings: `#t`, `ipairs` and `t[1]` find nothing). */
+  get jsonObject(): boolean {
+    return this.origin === 2
+  }
+  set jsonObject(v: boolean) {
+    this.origin = v ? 2 : 0
+  }
 
   /** `#t`: the border of the array part. */
   length(): number {
