@@ -184,7 +184,11 @@ export const runProgram = (request: RunRequest, host: SandboxHost): RunOutcome =
   } finally {
     bridge?.cancelAll()
   }
-  for (const r of unhandledRejections()) warnings.push(uncaught(r.value, "Unhandled promise rejection: "))
+  for (const r of unhandledRejections()) {
+    const d = uncaught(r.value, "Unhandled promise rejection: ")
+    // A host failure keeps its kind; the warning still says that nothing handled it.
+    warnings.push(kindOf(r.value) === undefined ? d : { ...d, message: `Unhandled promise rejection: ${d.message}` })
+  }
   for (const w of warnings) host.warn(w)
   // The realm is put back for the next program now; one that cannot be must not meet another program.
   const unusable = releaseRealm()

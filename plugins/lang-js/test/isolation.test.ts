@@ -24,7 +24,7 @@ describe("un-awaited calls at the end of a program", () => {
     expect(r.warnings).toEqual([
       {
         kind: "ToolFailure",
-        message: "t.boom failed: kaput",
+        message: "Unhandled promise rejection: t.boom failed: kaput",
         location: { line: 1, column: 1 },
       },
     ])
@@ -60,7 +60,7 @@ describe("un-awaited calls at the end of a program", () => {
   it("a failed program also reports its unhandled calls", () => {
     const r = runJs("tools.t.boom({}); throw new Error('own')", tools)
     expect(r.outcome.ok).toBe(false)
-    expect(r.warnings.map((w) => w.message)).toEqual(["t.boom failed: kaput"])
+    expect(r.warnings.map((w) => w.message)).toEqual(["Unhandled promise rejection: t.boom failed: kaput"])
   })
 })
 

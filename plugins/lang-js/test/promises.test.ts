@@ -152,7 +152,9 @@ describe("host calls in flight", () => {
   it("an un-awaited rejection becomes a warning, not a failure", () => {
     const r = runJs("tools.svc.fails(); await tools.svc.slow(); 'ok'", delayed)
     expect(r.value).toBe("ok")
-    expect(r.warnings).toEqual([{ kind: "ToolFailure", message: "nope", location: { line: 1, column: 1 } }])
+    expect(r.warnings).toEqual([
+      { kind: "ToolFailure", message: "Unhandled promise rejection: nope", location: { line: 1, column: 1 } },
+    ])
   })
 
   it("an un-awaited rejection of a program error becomes an ExecutionFailure warning", () => {
