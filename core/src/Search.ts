@@ -4,9 +4,10 @@
  * Ranking is BM25F over five fields of each tool (its path, its summary — the first line of its description —,
  * the rest of the description, the descriptions of enclosing namespaces, and its input's property names and docs),
  * with term rarity (IDF) as the weight of each query word, stopwords ignored and words stemmed (see `Words`). On top
- * of that, a tool scores more when its summary contains the query's words as a phrase or is exactly the query, and
- * when the query covers its name. Equal scores go to the shorter path. A query word of four letters or more also
- * matches longer words it begins (`deploy` → `deployments`) at half weight; no word matches inside another.
+ * of that, a tool scores more when its summary has the query's words in the query's order, and the more of its
+ * summary and of its name the query covers. Equal scores go to the shorter path. A query word also matches related
+ * verbs (`remove` for `delete`) and, from four letters, the longer words it begins (`deploy` → `deployments`), each
+ * at a lower weight and never more than its own rarity; no word matches inside another.
  *
  * Everything a program sends is bounded before any work: the query and namespace lengths and the number of query
  * words; tokenizing is one linear pass. Pages are compact and bounded in bytes: each hit shows its path, its
