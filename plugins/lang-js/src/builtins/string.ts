@@ -19,10 +19,11 @@ import { charge } from "../runtime/meter.js"
 import { ENTRY_BYTES, reserveChars, reserveElements, reserveHeap, stringTooLong } from "../runtime/memory.js"
 import { concat, toInteger, toNumber, toStr } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
+import { getProp } from "../runtime/properties.js"
 import { rt } from "../runtime/state.js"
 import { createHostIterator } from "./iteration.js"
-import { adoptMatch, hostRegExp, isRegExp, regExpExec, regexSubject } from "./regexp.js"
-import { getSubstitution } from "./substitution.js"
+import { isRegExpLike } from "./regexp.js"
+import { hostReplace, PIECE_BYTES } from "./regexpSymbols.js"
 
 /** The string a `String.prototype` method works on. */
 const thisString = (t: Value, name: string): string => {
@@ -39,9 +40,6 @@ const toLength = (v: Value): number => {
   const n = toInteger(v)
   return n <= 0 ? 0 : Math.min(n, Number.MAX_SAFE_INTEGER)
 }
-
-/** Bytes a piece of a split or match result takes: its slot and a short string. */
-const PIECE_BYTES = 40
 
 /** Input cut into pieces of about this many code units when a transform's result might pass the string bound. */
 const TRANSFORM_CHUNK = 1 << 16
@@ -198,7 +196,7 @@ export const installString = (realm: Realm): void => {
     return r
   })
   const searchString = (v: Value, name: string): string => {
-    if (isRegExp(v))
+    if (isRegExpLike(v))
       return throwTypeError(`First argument to String.prototype.${name} must not be a regular expression`)
     return toStr(v)
   }
@@ -271,113 +269,85 @@ export const installString = (realm: Realm): void => {
   })
   method("isWellFormed", 0, (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed())
   method("toWellFormed", 0, (s) => (s as unknown as { toWellFormed(): string }).toWellFormed())
-  method("split", 2, (s, a) => {
-    const sep = arg(a, 0)
-    const limit = a[1] === undefined ? 4294967295 : toNumber(a[1]) >>> 0
-    chargeChars(s.length)
-    if (sep === undefined) return realm.newArray(limit === 0 ? [] : [s])
-    if (isRegExp(sep)) {
-      regexSubject(s)
-      reserveElements(Math.min(limit, s.length + 1), PIECE_BYTES)
-      return realm.adoptArray(s.split(hostRegExp(sep), limit))
+  /** `RequireObjectCoercible(this)`: the raw `this` of a method that converts it later. */
+  const coercible = (t: Value, name: string): Value =>
+    t === undefined || t === null ? throwTypeError(`String.prototype.${name} called on null or undefined`) : t
+  /** `GetMethod(v, symbol)` for the RegExp protocol (primitives look on their prototypes). */
+  const protocolMethod = (v: Value, symbol: symbol): Value => {
+    if (v === undefined || v === null) return undefined
+    const m = getProp(v, symbol)
+    if (m === undefined || m === null) return undefined
+    if (!isCallable(m)) return throwTypeError(`${String(symbol.description)} is not a function`)
+    return m
+  }
+  /** A RegExp argument of `matchAll`/`replaceAll` must be global. */
+  const requireGlobal = (v: Value, name: string): void => {
+    if (!isRegExpLike(v)) return
+    const flags = v.flags
+    if (flags === undefined || flags === null)
+      throwTypeError(`String.prototype.${name} called with a RegExp whose flags are ${flags}`)
+    if (!toStr(flags).includes("g")) throwTypeError(`String.prototype.${name} called with a non-global RegExp argument`)
+  }
+  const replace =
+    (all: boolean) =>
+    (t: Value, a: Value[]): Value => {
+      const name = all ? "replaceAll" : "replace"
+      const o = coercible(t, name)
+      const pattern = arg(a, 0)
+      const replacement = arg(a, 1)
+      if (pattern !== undefined && pattern !== null) {
+        if (all) requireGlobal(pattern, name)
+        const replacer = protocolMethod(pattern, Symbol.replace)
+        if (replacer !== undefined) return call(replacer, pattern, [o, replacement])
+      }
+      const s = toStr(o)
+      const p = toStr(pattern)
+      const functional = isCallable(replacement)
+      const template = functional ? undefined : toStr(replacement)
+      chargeChars(s.length)
+      const matches = all ? s.length / Math.max(p.length, 1) + 1 : 1
+      return hostReplace(s, p, replacement, template, matches, all)
     }
+  defineMethod(proto, "replace", 2, replace(false))
+  defineMethod(proto, "replaceAll", 2, replace(true))
+  /** `match`, `search`: the argument's own protocol method, else a new RegExp's. */
+  const viaRegExp =
+    (name: string, symbol: symbol, flags: string) =>
+    (t: Value, a: Value[]): Value => {
+      const o = coercible(t, name)
+      const regexp = arg(a, 0)
+      if (regexp !== undefined && regexp !== null) {
+        if (flags === "g") requireGlobal(regexp, name)
+        const method = protocolMethod(regexp, symbol)
+        if (method !== undefined) return call(method, regexp, [o])
+      }
+      const s = toStr(o)
+      const rx = realm.makeRegExp(regexp === undefined ? "" : toStr(regexp), flags)
+      return call(getProp(rx, symbol), rx, [s])
+    }
+  defineMethod(proto, "match", 1, viaRegExp("match", Symbol.match, ""))
+  defineMethod(proto, "matchAll", 1, viaRegExp("matchAll", Symbol.matchAll, "g"))
+  defineMethod(proto, "search", 1, viaRegExp("search", Symbol.search, ""))
+  defineMethod(proto, "split", 2, (t, a) => {
+    const o = coercible(t, "split")
+    const sep = arg(a, 0)
+    const limitArg = arg(a, 1)
+    if (sep !== undefined && sep !== null) {
+      const splitter = protocolMethod(sep, Symbol.split)
+      if (splitter !== undefined) return call(splitter, sep, [o, limitArg])
+    }
+    const s = toStr(o)
+    const limit = limitArg === undefined ? 4294967295 : toNumber(limitArg) >>> 0
     const separator = toStr(sep)
+    chargeChars(s.length)
     if (limit === 0) return realm.newArray()
+    if (sep === undefined) return realm.newArray([s])
     // At most this many pieces, and never more than one past the bound (the host stops there).
     const most = Math.min(limit, s.length / Math.max(separator.length, 1) + 1, MAX_ARRAY_LENGTH + 1)
     reserveHeap(most * PIECE_BYTES)
     const pieces = s.split(separator, Math.min(limit, MAX_ARRAY_LENGTH + 1))
     if (pieces.length > MAX_ARRAY_LENGTH) reserveElements(pieces.length)
     return realm.adoptArray(pieces)
-  })
-  /**
-   * The host function that makes each replacement: a program replacer function's result, or the template expanded
-   * here, with the result's length counted match by match (the host builds the result from these pieces).
-   */
-  const countingReplacer = (s: string, replacement: Value, template: string | undefined) => {
-    let length = s.length
-    let checked = length >>> 16
-    return (...args: Value[]): string => {
-      const matched = args[0] as string
-      const namedGroups = typeof args[args.length - 1] === "object" ? args[args.length - 1] : undefined
-      const tail = namedGroups === undefined ? 2 : 3
-      const position = args[args.length - tail] as number
-      let r: string
-      if (template === undefined) r = toStr(call(replacement, undefined, args.slice()))
-      else r = getSubstitution(matched, s, position, args.slice(1, args.length - tail), namedGroups, template)
-      length += r.length - matched.length
-      if (length > MAX_STRING_LENGTH) reserveChars(length)
-      if (length >>> 16 !== checked) {
-        checked = length >>> 16
-        reserveChars(length)
-      }
-      return r
-    }
-  }
-  /**
-   * The longest result a template replacement can give: each of at most `matches` matches replaced by the template
-   * with every `$` reference expanded to the whole subject.
-   */
-  const worstReplacement = (s: string, template: string, matches: number): number =>
-    s.length + matches * (template.includes("$") ? template.length * (s.length + 1) : template.length)
-  const replace =
-    (all: boolean) =>
-    (s: string, a: Value[]): Value => {
-      const pattern = arg(a, 0)
-      const replacement = arg(a, 1)
-      const withFn = isCallable(replacement)
-      const template = withFn ? undefined : toStr(replacement)
-      if (isRegExp(pattern)) {
-        const re = hostRegExp(pattern)
-        if (all && !re.global) return throwTypeError("replaceAll must be called with a global RegExp")
-        regexSubject(s)
-        const matches = re.global ? s.length + 1 : 1
-        const native = template !== undefined && worstReplacement(s, template, matches) <= MAX_STRING_LENGTH
-        if (native) reserveChars(worstReplacement(s, template!, matches))
-        if (re.global || re.sticky) re.lastIndex = 0
-        const rep = native ? template! : countingReplacer(s, replacement, template)
-        const result = s.replace(re, rep as string)
-        if (re.global) pattern.lastIndex = 0
-        return result
-      }
-      const p = toStr(pattern)
-      chargeChars(s.length)
-      const matches = all ? s.length / Math.max(p.length, 1) + 1 : 1
-      const native = template !== undefined && worstReplacement(s, template, matches) <= MAX_STRING_LENGTH
-      if (native) reserveChars(worstReplacement(s, template!, matches))
-      const rep = native ? template! : countingReplacer(s, replacement, template)
-      return all ? s.replaceAll(p, rep as string) : s.replace(p, rep as string)
-    }
-  method("replace", 2, replace(false))
-  method("replaceAll", 2, replace(true))
-  method("match", 1, (s, a) => {
-    const p = arg(a, 0)
-    const re = isRegExp(p) ? p : realm.makeRegExp(p === undefined ? "(?:)" : toStr(p), "")
-    const host = hostRegExp(re)
-    if (!host.global) return regExpExec(realm, re, s)
-    regexSubject(s)
-    reserveHeap((s.length + 1) * PIECE_BYTES)
-    host.lastIndex = 0
-    const m = s.match(host)
-    re.lastIndex = 0
-    return m === null ? null : realm.adoptArray(m as unknown as Value[])
-  })
-  method("matchAll", 1, (s, a) => {
-    const p = arg(a, 0)
-    const re = isRegExp(p) ? p : realm.makeRegExp(p === undefined ? "(?:)" : toStr(p), "g")
-    const host = hostRegExp(re)
-    if (!host.global) return throwTypeError("String.prototype.matchAll called with a non-global RegExp argument")
-    regexSubject(s)
-    const copy = new RegExp(host.source, host.flags)
-    copy.lastIndex = toInteger(re.lastIndex)
-    return createHostIterator(realm.RegExpStringIteratorProto, Brand.RegExpStringIterator, s.matchAll(copy), (m) =>
-      adoptMatch(realm, m),
-    )
-  })
-  method("search", 1, (s, a) => {
-    const p = arg(a, 0)
-    const re = isRegExp(p) ? hostRegExp(p) : new RegExp(p === undefined ? "(?:)" : toStr(p))
-    return regexSubject(s).search(re)
   })
   realm.stringIterator = defineMethod(proto, Symbol.iterator, 0, (t) =>
     createHostIterator(

@@ -16,7 +16,7 @@ import {
 } from "./functions.js"
 import { setArrayLength, toArrayLength } from "./arrays.js"
 import { toNumber } from "./operators.js"
-import { isIndexKey, noteAccessor, noteElementWrite } from "./properties.js"
+import { isIndexKey, noteAccessor, noteElementWrite, noteRedefinition } from "./properties.js"
 import { rt } from "./state.js"
 
 /** `ToPropertyDescriptor(obj)`: a program descriptor object to a host descriptor. */
@@ -50,6 +50,7 @@ export const toHostDescriptor = (d: Value): PropertyDescriptor => {
 export const defineFromProgram = (o: object, key: PropertyKey, d: Value): void => {
   const host = toHostDescriptor(d)
   if (isUnmaterialized(o)) materialize(o)
+  noteRedefinition(o)
   if (host.get !== undefined || host.set !== undefined) noteAccessor(o)
   if (typeof key === "number") noteElementWrite(o, key)
   else if (typeof key === "string") {

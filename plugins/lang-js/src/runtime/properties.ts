@@ -8,7 +8,7 @@
 import type { Location } from "../protocol.js"
 import { CHECKED_INDEX, checkArrayWrite, setArrayLength, toArrayLength } from "./arrays.js"
 import { throwTypeError } from "./errors.js"
-import { isInternalKey } from "./internals.js"
+import { BRAND, Brand, isInternalKey } from "./internals.js"
 import { isUnmaterialized, materialize, type Value, shortDescription } from "./functions.js"
 import { toNumber, toPropertyKey } from "./operators.js"
 import { rt } from "./state.js"
@@ -142,10 +142,18 @@ export const ownDescriptor = (o: Value, key: PropertyKey): PropertyDescriptor | 
   return Object.getOwnPropertyDescriptor(o, key)
 }
 
+/** Note that a property of `o` is being redefined or deleted (RegExps leave their host fast paths). */
+export const noteRedefinition = (o: Value): void => {
+  const realm = rt.realm
+  if (o === realm.RegExpProto) realm.regExpProtoTouched = true
+  else if (o[BRAND] === Brand.RegExp) realm.customizedRegExps.add(o)
+}
+
 /** `delete v[key]`. */
 export const deleteProp = (v: Value, key: Value, location?: Location): boolean => {
   if (typeof v === "object" && v !== null) {
     const k = toPropertyKey(key)
+    noteRedefinition(v)
     const view = functionProtoView(v, k)
     if (view !== null) {
       if (view !== undefined) rt.realm.deletedFunctionProtoKeys.add(k as string)

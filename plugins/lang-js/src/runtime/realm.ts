@@ -169,6 +169,13 @@ export class Realm {
    * no inherited setter runs.
    */
   protoElements = false
+  /**
+   * Set once the program redefined or deleted a property of `RegExp.prototype` (its accessors can change no other
+   * way); a RegExp with a property redefined on itself is in `customizedRegExps`. Either takes the RegExp built-ins
+   * off their host fast paths.
+   */
+  regExpProtoTouched = false
+  readonly customizedRegExps = new WeakSet<object>()
   /** `Function.prototype`'s `name`/`length` the program deleted (they stay as accessors for unmaterialized functions). */
   readonly deletedFunctionProtoKeys = new Set<string>()
   /** The program's `globalThis`. */
@@ -317,6 +324,7 @@ export class Realm {
     this.registeredSymbols.clear()
     this.protoElements = false
     this.deletedFunctionProtoKeys.clear()
+    this.regExpProtoTouched = false
     for (const hook of this.resetHooks) hook()
     return true
   }
