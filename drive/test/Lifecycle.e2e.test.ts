@@ -11,7 +11,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { Cause, Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
-import { Llm, OpenCodeDriver } from "../src/index.js"
+import { Llm, OpenCodeDriver, type Ui } from "../src/index.js"
 import { cli, writeModule } from "./cliHarness.js"
 import { startDriverProcess, writeDriverModule } from "./support/driverProcess.js"
 import { eventually } from "./support/latch.js"
@@ -198,6 +198,7 @@ describe("screen assertions", () => {
     async () => {
       const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "drive-screens-e2e-"))
       const snapshot = Path.join(dir, "answer.txt")
+      let kept: Ui | undefined
       const answerScreen = (options: Parameters<typeof OpenCodeDriver.use>[0], file = snapshot) =>
         Effect.runPromise(
           OpenCodeDriver.use(options, ({ ui, llm }) =>
@@ -206,6 +207,7 @@ describe("screen assertions", () => {
               yield* ui.submit("Take a snapshot")
               yield* ui.waitFor("Snapshot answer.", answer)
               yield* ui.assertScreen(file)
+              kept = ui
               return yield* ui.text()
             }),
           ),
@@ -224,6 +226,9 @@ describe("screen assertions", () => {
       )
       expect(stable).toContain(project)
       expect(Fs.existsSync(project)).toBe(false)
+      // A UI used after `use` ended says why it cannot answer (not "launch it again", which is refused).
+      const late = await Effect.runPromise(Effect.flip(kept!.text()))
+      expect(late.message).toContain("was stopped when the driver settled")
       Fs.rmSync(dir, { recursive: true, force: true })
     },
     testTimeout,
