@@ -12,6 +12,7 @@ const packages = [
   "plugins/recorder",
   "plugins/tool-adapters",
   "drive",
+  "integration",
 ]
 const only = process.argv.slice(2)
 let failed = false

@@ -116,6 +116,4 @@ console.log("| memory bomb | stopped after | diagnostic |")
 console.log("|---|---|---|")
 for (const [name, ms, message] of contain) console.log(`| ${name} | ${(ms / 1000).toFixed(2)} s | ${message} |`)
 
-// Discovery: ranking quality against BM25 on real catalogs, page sizes, search times (discovery.mjs).
-await import("./discovery.mjs")
 process.exit(0)
