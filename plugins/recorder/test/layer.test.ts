@@ -1,5 +1,5 @@
 import { Recorder } from "@codemode/core"
-import { Effect, Exit, Fiber, type Layer } from "effect"
+import { Effect, type Layer } from "effect"
 import { existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -7,7 +7,6 @@ import { afterEach, describe, expect, it } from "vitest"
 import { layer, layerWith } from "../src/layer.js"
 import { decodePng } from "./support/decodePng.js"
 import { FrameBuilder } from "./support/frames.js"
-import { ffprobe } from "./support/media.js"
 import { blocksTimeline } from "./support/timelines.js"
 
 const directory = mkdtempSync(join(tmpdir(), "recorder-layer-"))
@@ -55,35 +54,6 @@ describe("Recorder layer", () => {
       .map((line) => JSON.parse(line))
     expect(header).toMatchObject({ version: 2, width: 40, height: 10, title: "layer test" })
     expect(events).toHaveLength(4)
-  })
-
-  it("exports videos and passes progress through", async () => {
-    const file = join(directory, "videos", "run.mp4")
-    let last: Recorder.ExportProgress | undefined
-    await run((recorder) => recorder.exportVideo(blocksTimeline(), file, { onProgress: (p) => (last = p) }))
-    expect(ffprobe(file, "stream=codec_name").codec_name).toBe("h264")
-    expect(last).toEqual({ file, framesDone: 46, framesTotal: 46 })
-  })
-
-  it("stops the export and removes the file when interrupted", async () => {
-    const file = join(directory, "videos", "interrupted.mp4")
-    let fiber: Fiber.Fiber<void, Recorder.RecorderError> | undefined
-    const program = Effect.gen(function* () {
-      const recorder = yield* Recorder.Recorder
-      yield* recorder.exportVideo(blocksTimeline(), file, {
-        onProgress: ({ framesDone }) => {
-          if (framesDone === 10 && fiber !== undefined) Effect.runFork(Fiber.interrupt(fiber))
-        },
-      })
-    })
-    fiber = Effect.runFork(program.pipe(Effect.provide(layer)))
-    const exit = await Effect.runPromise(Fiber.await(fiber))
-    expect(Exit.hasInterrupts(exit)).toBe(true)
-    expect(existsSync(file)).toBe(false)
-  })
-
-  it("passes checkVideo with the ffmpeg of this machine", async () => {
-    await run((recorder) => recorder.checkVideo)
   })
 
   it("requires absolute paths", async () => {

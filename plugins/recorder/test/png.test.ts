@@ -1,14 +1,9 @@
-import { execFileSync } from "node:child_process"
-import { mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { encodePng } from "../src/png/encodePng.js"
 import { createImage } from "../src/render/FrameRenderer.js"
 import { renderPng, renderRgb } from "../src/screenshot.js"
 import { decodePng } from "./support/decodePng.js"
 import { FrameBuilder, palette, rgb } from "./support/frames.js"
-import { ffmpegPath } from "./support/media.js"
 
 function sampleFrame() {
   const frame = new FrameBuilder(24, 4)
@@ -37,25 +32,6 @@ describe("PNG encoding", () => {
     const decoded = decodePng(encodePng(image))
     expect(decoded.width).toBe(7)
     expect(decoded.data.equals(image.data)).toBe(true)
-  })
-
-  it("is read by ffmpeg's PNG decoder as the same image", () => {
-    const frame = sampleFrame()
-    const directory = mkdtempSync(join(tmpdir(), "recorder-png-"))
-    const file = join(directory, "shot.png")
-    writeFileSync(file, renderPng(frame))
-    const pixels = execFileSync(ffmpegPath(), [
-      "-v",
-      "error",
-      "-i",
-      file,
-      "-f",
-      "rawvideo",
-      "-pix_fmt",
-      "rgb24",
-      "pipe:1",
-    ])
-    expect(pixels.equals(renderRgb(frame).data)).toBe(true)
   })
 
   it("rejects image data of the wrong size", () => {
