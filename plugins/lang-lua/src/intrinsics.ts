@@ -5,7 +5,7 @@
  * binds each entry to a `$name` constant once.
  */
 import { ipairsIterator, next } from "./lib/base.js"
-import { arith, intAdd, lessEqual, lessThan, normaliseKey, stringToNumber, type LuaNumber } from "./numbers.js"
+import { arith, intAdd, lessEqual, lessThan, normaliseKey, type Op, stringToNumber, type LuaNumber } from "./numbers.js"
 import { addNN, divNN, idivNN, luaEq, modNN, mulNN, powNN, subNN } from "./operators.js"
 import { callError, concatValues, index, indexError, length, setIndex, stringMeta, tableFull } from "./ops.js"
 import {
@@ -439,6 +439,12 @@ const forIn = (f: LuaValue, s: LuaValue, c: LuaValue, site: number): Iteration =
 const forInResults = (r: LuaValue | Array<LuaValue>, site: number): Iteration =>
   Array.isArray(r) ? forIn(r[0], r[1], r[2], site) : forIn(r, undefined, undefined, site)
 
+/** `x - 0` for a constant 0 as PUC Lua computes it, `x + 0` (so `-0.0 - 0` is `0.0`); strings subtract. */
+const subZero = (op: Op, a: LuaValue, b: LuaValue, site: number, descA: string, descB: string): LuaValue => {
+  const r = arith(op, a, b, site, descA, descB)
+  return typeof a !== "string" && r instanceof LuaFloat && r.n === 0 ? new LuaFloat(0) : r
+}
+
 /** Everything generated code may call, by the name it uses (`$name`). */
 export const INTRINSICS = {
   rt,
@@ -474,6 +480,7 @@ export const INTRINSICS = {
   forIn,
   forInResults,
   arith,
+  subZero,
   lessThan,
   lessEqual,
   luaEq,

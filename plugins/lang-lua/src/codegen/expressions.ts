@@ -277,9 +277,11 @@ export abstract class Expressions extends Emitter {
     if (code === undefined) return this.fail(node, `unsupported operator ${op}`)
     const site = this.site(node)
     const [setup, a, b] = this.operands(node)
-    const slow = `$arith(${code}, ${a.ref}, ${b.ref}, ${site}, ${this.k(this.describe(node.left))}, ${this.k(this.describe(node.right))})`
     const ca = this.constant(node.left)
     const cb = this.constant(node.right)
+    // PUC Lua compiles `x - 0` as `x + 0` (its immediate operand is negated), so that `-0.0 - 0` is `0.0`.
+    const slowFn = code === Op.Sub && cb === 0 ? "$subZero" : "$arith"
+    const slow = `${slowFn}(${code}, ${a.ref}, ${b.ref}, ${site}, ${this.k(this.describe(node.left))}, ${this.k(this.describe(node.right))})`
     const numbers =
       [
         typeof ca === "number" ? "" : `typeof ${a.ref} === "number"`,
