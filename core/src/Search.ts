@@ -17,6 +17,7 @@
 import type { DataValue } from "./Data.js"
 import type { Entry } from "./ToolTree.js"
 import * as TypeModel from "./TypeModel.js"
+import { maxLimit, maxQueryWords, tooLong } from "./SearchBounds.js"
 import * as Words from "./Words.js"
 
 /** The search request a program sends. */
@@ -41,14 +42,7 @@ export interface Page {
   readonly next: { readonly offset: number } | null
 }
 
-/** The largest page a program may ask for. */
-export const maxLimit = 100
-
-/** The longest query accepted, in characters. */
-export const maxQueryLength = 1_000
-
-/** The most distinct words (stopwords aside) a query may have. */
-export const maxQueryWords = 32
+export { maxLimit, maxQueryLength, maxQueryWords } from "./SearchBounds.js"
 
 /** The longest description a ranked page shows per hit, in characters; an exact-path lookup shows all of it. */
 export const maxPageDescription = 400
@@ -488,14 +482,9 @@ export const run = (idx: Index, request: Request, renderer: Renderer): Page => {
 
 const usage = "search expects a query string or { query?, namespace?, limit?, offset? }"
 
-const checkText = (what: string, text: string, max: number): string | undefined => {
-  if (text.length <= max) return undefined
-  return `search: the ${what} has ${text.length} characters; at most ${max} are accepted. Use a few keywords or an exact path`
-}
-
 const checkQuery = (query: string): string | undefined => {
-  const tooLong = checkText("query", query, maxQueryLength)
-  if (tooLong) return tooLong
+  const long = tooLong("query", query.length)
+  if (long) return long
   const distinct = new Set(Words.terms(query)).size
   if (distinct > maxQueryWords)
     return `search: the query has ${distinct} different words; at most ${maxQueryWords} are accepted. Use a few keywords`
@@ -520,7 +509,7 @@ export const parseRequest = (input: DataValue): Request | string => {
   if (namespace !== undefined && namespace !== null && typeof namespace !== "string")
     return "search: namespace must be a string"
   if (typeof namespace === "string") {
-    const badNamespace = checkText("namespace", namespace, maxQueryLength)
+    const badNamespace = tooLong("namespace", namespace.length)
     if (badNamespace) return badNamespace
   }
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > maxLimit)

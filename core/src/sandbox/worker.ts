@@ -4,7 +4,9 @@
  * read until the answer to that ticket arrives. Answers for another run, or for a ticket nobody waits for, are
  * dropped.
  */
+import { isDataObject } from "../Data.js"
 import { cutLogLine } from "../Result.js"
+import { tooLong } from "../SearchBounds.js"
 import { BlockingFrameReader, writeFrame } from "./frames.js"
 import { FROM_SANDBOX_FD, type HostMessage, type RunMessage, type SandboxMessage, TO_SANDBOX_FD } from "./messages.js"
 import type { Diagnostic, HostCall, HostOutcome, LanguageRuntime, RunOutcome, SandboxHost } from "./protocol.js"
@@ -56,6 +58,8 @@ class Bridge implements SandboxHost {
 
   call(call: HostCall): HostOutcome {
     if (this.aborted) return this.aborted.outcome
+    const refused = refuseLocally(call)
+    if (refused) return refused
     const ticket = this.nextTicket++
     send({ t: "call", run: this.run, ticket, call })
     for (;;) {
@@ -70,7 +74,9 @@ class Bridge implements SandboxHost {
   start(call: HostCall): number {
     const ticket = this.nextTicket++
     this.inFlight.add(ticket)
-    if (!this.aborted) send({ t: "call", run: this.run, ticket, call })
+    const refused = refuseLocally(call)
+    if (refused) this.ready.push({ ticket, outcome: refused })
+    else if (!this.aborted) send({ t: "call", run: this.run, ticket, call })
     return ticket
   }
 
@@ -136,6 +142,15 @@ class Bridge implements SandboxHost {
     this.inFlight.clear()
     this.ready.length = 0
   }
+}
+
+/** A search whose query the host would refuse for its size is refused here, before it crosses the channel. */
+const refuseLocally = (call: HostCall): HostOutcome | undefined => {
+  if (call.kind !== "search") return undefined
+  const input = call.input
+  const query = typeof input === "string" ? input : isDataObject(input) ? input.query : undefined
+  const message = typeof query === "string" ? tooLong("query", query.length) : undefined
+  return message === undefined ? undefined : { ok: false, error: { kind: "InvalidToolInput", message, fatal: false } }
 }
 
 const load = async (module: string): Promise<LanguageRuntime> => {
