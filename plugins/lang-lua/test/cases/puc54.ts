@@ -367,4 +367,9 @@ export const puc54: ReadonlyArray<Case> = [
     'return {math.ceil("400000000000000001"), tostring(math.ceil("9223372036854775807")), math.floor("10"), math.floor("-3.5"), math.ceil("0x10"), tostring(math.floor(3.7))}',
     [400000000000000000, "9.2233720368548e+18", 10, -4, 16, "3"],
   ),
+  v(
+    "x - 0 is x + 0 as PUC Lua compiles it",
+    'local z = -0.0 return {tostring(-0.0 - 0), tostring((-0.0) - 0.0), tostring(z - 0), tostring(z - 0.0), tostring("-0.0" - 0), tostring(z - 1 + 1)}',
+    ["0.0", "-0.0", "0.0", "-0.0", "-0.0", "0.0"],
+  ),
 ]
