@@ -25,6 +25,14 @@ export interface CopyBounds {
 /** The bounds no configuration raises: 64 levels and 16 MiB. */
 export const defaultCopyBounds: CopyBounds = { maxDepth: 64, maxBytes: 16 * 1024 * 1024 }
 
+/** The words every side of the boundary uses for a value that is not data, so that all languages say the same. */
+export const dataProblems = {
+  tooLarge: (maxBytes: number = defaultCopyBounds.maxBytes) =>
+    `data exceeds the copy limit of ${maxBytes} bytes${maxBytes === 16 * 1024 * 1024 ? " (16 MiB)" : ""}`,
+  tooDeep: (maxDepth: number = defaultCopyBounds.maxDepth) => `data is nested deeper than ${maxDepth} levels`,
+  cycle: "a cycle (the value contains itself)",
+} as const
+
 /** Why a value could not be copied as data, with the path where the problem was found (`$.items[2].name`). */
 export class DataError extends Error {
   override readonly name = "DataError"
@@ -84,7 +92,7 @@ export const copyData = (
   const seen = new Set<object>()
   const charge = (n: number, path: string) => {
     size += n
-    if (size > bounds.maxBytes) throw new DataError(`data exceeds the copy limit of ${bounds.maxBytes} bytes`, path)
+    if (size > bounds.maxBytes) throw new DataError(dataProblems.tooLarge(bounds.maxBytes), path)
   }
   // The keys and indices to the value being copied, kept only when functions are reported.
   const segments: Array<string | number> = []
@@ -111,8 +119,8 @@ export const copyData = (
           charge(4, path)
           return null
         }
-        if (depth >= bounds.maxDepth) throw new DataError(`data is nested deeper than ${bounds.maxDepth} levels`, path)
-        if (seen.has(v)) throw new DataError("a cycle (the value contains itself)", path)
+        if (depth >= bounds.maxDepth) throw new DataError(dataProblems.tooDeep(bounds.maxDepth), path)
+        if (seen.has(v)) throw new DataError(dataProblems.cycle, path)
         seen.add(v)
         try {
           if (Array.isArray(v)) {

@@ -8,6 +8,7 @@ export {
   copyData,
   type CopyBounds,
   DataError,
+  dataProblems,
   type DataValue,
   defaultCopyBounds as dataBounds,
   indexPath,

@@ -12,7 +12,7 @@
 import { Generator } from "./codegen/statements.js"
 import { INTRINSICS } from "./intrinsics.js"
 import { parse, ParseFailure } from "./parse.js"
-import type { Location } from "./protocol.js"
+import type { Location } from "@codemode/core/sandbox"
 import type { LuaFunction, LuaTable } from "./value.js"
 
 /**

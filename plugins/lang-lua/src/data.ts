@@ -7,15 +7,16 @@
  * found (`$.items[3]`, Lua's 1-based index). In: arrays and objects become tables that remember their shape, null
  * becomes `json.null` inside containers, integral safe numbers become integers.
  */
+import { dataBounds, dataProblems, indexPath, keyPath } from "@codemode/core/sandbox"
 import { JSON_NULL } from "./ops.js"
-import type { DataValue } from "./protocol.js"
+import type { DataValue } from "@codemode/core/sandbox"
 import { utf8Decode, utf8Encode } from "./utf8.js"
 import { Fields, LuaFloat, LuaTable, makeFloat, MAX_TABLE_ENTRIES, type LuaValue } from "./value.js"
 
-/** The deepest data a copy may hold. */
-export const MAX_DATA_DEPTH = 64
-/** The largest data a copy may hold, counted as the length of its JSON text. */
-export const MAX_DATA_BYTES = 16 * 1024 * 1024
+/** The deepest data a copy may hold (the data contract's bound). */
+export const MAX_DATA_DEPTH = dataBounds.maxDepth
+/** The largest data a copy may hold, counted as the length of its JSON text (the data contract's bound). */
+export const MAX_DATA_BYTES = dataBounds.maxBytes
 
 /** Why a value is not data: `bound` is set when a copy bound (depth or size) was exceeded. */
 export class DataProblem {
@@ -30,9 +31,6 @@ export class DataProblem {
     return `${this.reason} at ${this.path}`
   }
 }
-
-const keyPath = (path: string, key: string): string =>
-  /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`
 
 const describeKey = (k: LuaValue): string =>
   typeof k === "string"
@@ -49,8 +47,7 @@ export const toData = (value: LuaValue, root = "$"): DataValue => {
   const seen = new Set<LuaTable>()
   const grow = (n: number, path: string) => {
     size += n
-    if (size > MAX_DATA_BYTES)
-      throw new DataProblem(`data exceeds the copy limit of ${MAX_DATA_BYTES} bytes (16 MiB)`, path, true)
+    if (size > MAX_DATA_BYTES) throw new DataProblem(dataProblems.tooLarge(), path, true)
   }
   const visit = (v: LuaValue, path: string, depth: number): DataValue => {
     switch (typeof v) {
@@ -87,8 +84,7 @@ export const toData = (value: LuaValue, root = "$"): DataValue => {
       return null
     }
     const t = v as LuaTable
-    if (depth >= MAX_DATA_DEPTH)
-      throw new DataProblem(`data is nested deeper than ${MAX_DATA_DEPTH} levels`, path, true)
+    if (depth >= MAX_DATA_DEPTH) throw new DataProblem(dataProblems.tooDeep(), path, true)
     if (seen.has(t)) throw new DataProblem("a cycle (the table contains itself)", path, false)
     seen.add(t)
     const h = t.hash
@@ -115,10 +111,10 @@ export const toData = (value: LuaValue, root = "$"): DataValue => {
           if (item === undefined)
             throw new DataProblem(
               `a sparse array (item ${i + 1} is nil; use json.null to keep a null)`,
-              `${path}[${i + 1}]`,
+              indexPath(path, i + 1),
               false,
             )
-          out[i] = visit(item, `${path}[${i + 1}]`, depth + 1)
+          out[i] = visit(item, indexPath(path, i + 1), depth + 1)
         }
         result = out
       }
@@ -184,7 +180,7 @@ const convert = (v: DataValue, depth: number): LuaValue => {
     default:
       break
   }
-  if (depth >= MAX_DATA_DEPTH) throw new DataProblem(`data is nested deeper than ${MAX_DATA_DEPTH} levels`, "$", true)
+  if (depth >= MAX_DATA_DEPTH) throw new DataProblem(dataProblems.tooDeep(), "$", true)
   const t = new LuaTable()
   if (Array.isArray(v)) {
     if (v.length > MAX_TABLE_ENTRIES) throw tooBig()

@@ -5,7 +5,7 @@
  * (a bound was exceeded, the host said stop); `pcall` lets it pass. Neither extends `Error`, so throwing one does not
  * capture a JavaScript stack trace.
  */
-import type { Kind, Location } from "./protocol.js"
+import type { Kind, Location } from "@codemode/core/sandbox"
 import type { LuaValue } from "./value.js"
 
 /** An ordinary, catchable Lua error carrying its Lua error value. */

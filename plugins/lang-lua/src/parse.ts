@@ -4,7 +4,7 @@
  */
 import luaparse, { type Chunk, type Node } from "luaparse"
 import { LuaFatal } from "./errors.js"
-import type { Diagnostic } from "./protocol.js"
+import type { Diagnostic } from "@codemode/core/sandbox"
 import { parserSource } from "./literals.js"
 import { CHUNK_NAME } from "./runtime.js"
 import { utf8Encode } from "./utf8.js"

@@ -5,7 +5,7 @@
  */
 import { memoryNearlyFull, outOfMemoryMessage } from "@codemode/core/sandbox"
 import { LuaError, LuaFatal } from "./errors.js"
-import type { Diagnostic, Kind, Location } from "./protocol.js"
+import type { Diagnostic, Kind, Location } from "@codemode/core/sandbox"
 
 /** The name Lua error messages give the program (`input:3: boom`). */
 export const CHUNK_NAME = "input"

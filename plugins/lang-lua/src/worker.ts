@@ -10,13 +10,10 @@ import { resetNext } from "./lib/base.js"
 import { createEnvironment } from "./lib/index.js"
 import { JSON_NULL, resetValues, tostring } from "./ops.js"
 import { ParseFailure } from "./parse.js"
-import type { Diagnostic, Location, RunOutcome, RunRequest, SandboxHost } from "./protocol.js"
+import { diagnostic, type Diagnostic, type RunOutcome, type RunRequest, type SandboxHost } from "@codemode/core/sandbox"
 import { locationOf, MAX_CALL_DEPTH, MAX_STEPS, MAX_STRING_BYTES, resetRuntime, rt, warnAt } from "./runtime.js"
 import { utf8DecodeLenient } from "./utf8.js"
 import { LuaTable, type LuaValue } from "./value.js"
-
-const diagnostic = (kind: Diagnostic["kind"], message: string, location: Location | undefined): Diagnostic =>
-  location === undefined ? { kind, message } : { kind, message, location }
 
 /** The message of an uncaught Lua error value, as the standalone `lua` would print it. */
 const errorMessage = (value: LuaValue): string => {

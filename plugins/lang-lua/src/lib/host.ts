@@ -14,7 +14,7 @@ import type {
   ResultFunction,
   SandboxHost,
   ToolShape,
-} from "../protocol.js"
+} from "@codemode/core/sandbox"
 import { errorAt, locationOf, rt } from "../runtime.js"
 import { utf8Encode } from "../utf8.js"
 import { LuaTable, type LuaFunction, type LuaValue } from "../value.js"

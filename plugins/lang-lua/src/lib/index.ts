@@ -4,7 +4,7 @@
  */
 import { stringMeta } from "../ops.js"
 import { ABSENT } from "./absent.js"
-import type { RunRequest, SandboxHost } from "../protocol.js"
+import type { RunRequest, SandboxHost } from "@codemode/core/sandbox"
 import { errorAt } from "../runtime.js"
 import { utf8DecodeLenient, utf8Encode } from "../utf8.js"
 import { Fields, LuaTable } from "../value.js"

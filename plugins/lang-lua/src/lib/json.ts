@@ -5,7 +5,7 @@
 import { DataProblem, fromData, MAX_DATA_DEPTH, toData } from "../data.js"
 import { LuaFatal } from "../errors.js"
 import { JSON_NULL } from "../ops.js"
-import type { DataValue } from "../protocol.js"
+import type { DataValue } from "@codemode/core/sandbox"
 import { charge, checkStringLength, errorAt, locationOf, rt } from "../runtime.js"
 import { utf8Decode, utf8Encode } from "../utf8.js"
 import { LuaTable, MAX_TABLE_ENTRIES, type LuaFunction, type LuaValue } from "../value.js"
