@@ -4,8 +4,9 @@
  * slow down with the number of declarations in a scope, and a large program that never runs is still stopped at the
  * deadline while it compiles.
  */
-import { describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it } from "vitest"
 import { parse } from "../src/parse.js"
+import { setWorkBudget } from "../src/runtime/meter.js"
 import { failure, runJs } from "./harness.js"
 import { sameAsNode, sameAsNodeAsync } from "./node.js"
 
@@ -93,5 +94,32 @@ describe("compilation is bounded by the deadline", () => {
   it("a program whose deadline passes while it compiles times out", () => {
     const d = failure(large, { deadline: Date.now() - 1 })
     expect(d.kind).toBe("TimeoutExceeded")
+  })
+})
+
+describe("the work meter keeps pace with large loop bodies and functions", () => {
+  afterEach(() => setWorkBudget())
+  const body = "s = (s * 31 + i) % 1000003; ".repeat(100)
+
+  /** How many times `code` logged before the work budget ended it. */
+  const runsBeforeTheBudget = (code: string): number => {
+    setWorkBudget(20_000)
+    const r = runJs(code)
+    expect(r.outcome).toMatchObject({ ok: false, error: { kind: "ExecutionFailure" } })
+    if (!r.outcome.ok) expect(r.outcome.error.message).toMatch(/work budget/)
+    return r.logs.length
+  }
+
+  it("an endless loop with a large body spends the budget in proportion to its size", () => {
+    const small = runsBeforeTheBudget("let s = 0, i = 0; while (true) { i++; console.log(i) }")
+    const large = runsBeforeTheBudget(`let s = 0, i = 0; while (true) { i++; ${body} console.log(i) }`)
+    expect(large * 50).toBeLessThan(small)
+  })
+
+  it("so does a large function called in an endless loop", () => {
+    const large = runsBeforeTheBudget(
+      `let s = 0, i = 0; function f() { ${body} } while (true) { i++; f(); console.log(i) }`,
+    )
+    expect(large).toBeLessThan(400)
   })
 })

@@ -9,8 +9,9 @@
  * Every node compiled through a recursion point is charged one unit of the work meter, which also checks the host's
  * deadline: compilation is linear in the source and ends at the execution's timeout like the run itself.
  */
+import { NODES_PER_STEP } from "../limits.js"
 import type { Locator, Node } from "../parse.js"
-import type { Location } from "../protocol.js"
+import type { Location } from "@codemode/core/sandbox"
 import type { Value } from "../runtime/functions.js"
 import { refuel } from "../runtime/meter.js"
 import type { Realm } from "../runtime/realm.js"
@@ -63,6 +64,8 @@ export class CompileContext {
   private readonly labels = new Map<string, LabelSignals>()
   /** The functions whose bodies are being compiled in resumable form, innermost last. */
   readonly resumableFunctions: FunctionInfo[] = []
+  /** Nodes compiled so far, a nested function counting as one (see `stepsSince`). */
+  compiledNodes = 0
 
   constructor(
     readonly analysis: Analysis,
@@ -100,7 +103,16 @@ export class CompileContext {
 
   /** Charge one unit of work for a compiled node (the meter checks the deadline). */
   private charge(node: Node): void {
+    this.compiledNodes++
     if (--rt.fuel < 0) refuel(this.loc(node))
+  }
+
+  /**
+   * The work units one run of the code compiled since `start` (a count of `compiledNodes`) is charged: a loop's
+   * test, update and body per iteration, a function's body per call.
+   */
+  stepsSince(start: number): number {
+    return Math.max(1, Math.ceil((this.compiledNodes - start) / NODES_PER_STEP))
   }
 
   /** Compile an expression. */

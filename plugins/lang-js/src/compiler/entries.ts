@@ -1,12 +1,13 @@
 /**
  * Function entries: the `CALL`, `CALL3` and `CONSTRUCT` behaviours of program functions. Each entry charges the
- * work meter, enforces the call depth, builds the callee's environment and runs the compiled body.
+ * work meter (`steps` units, in proportion to the size of the body), enforces the call depth, builds the callee's
+ * environment and runs the compiled body.
  *
  * The hot entry of a function with plain parameters builds its environment as one array literal (the host JIT
  * allocates it inline); every other function goes through its `setup`.
  */
 import { MAX_CALL_DEPTH } from "../limits.js"
-import type { Location } from "../protocol.js"
+import type { Location } from "@codemode/core/sandbox"
 import { caught, throwTypeError } from "../runtime/errors.js"
 import { type Call3Impl, type CallImpl, type ConstructImpl, isObject, type Value } from "../runtime/functions.js"
 import { ENV } from "../runtime/internals.js"
@@ -23,9 +24,9 @@ export type Setup = (thisValue: Value, args: Value[], self: Value, newTarget: Va
 
 /** `CALL` through the function's setup. */
 export const genericCall =
-  (setup: Setup, body: Expr): CallImpl =>
+  (setup: Setup, body: Expr, steps: number): CallImpl =>
   (thisValue, args, self) => {
-    if (--rt.fuel < 0) refuel()
+    if ((rt.fuel -= steps) < 0) refuel()
     if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
     const r = body(setup(thisValue, args, self, undefined))
     rt.depth--
@@ -36,9 +37,15 @@ export const genericCall =
  * `CALL` of a function whose environment is its parent link, its parameters in slots 1..np and other slots
  * starting undefined (`size` slots in all, at most 8), with `this` in `thisSlot` when it reads `this`.
  */
-export const inlineEnvironmentCall = (size: number, np: number, thisSlot: number, body: Expr): CallImpl => {
+export const inlineEnvironmentCall = (
+  size: number,
+  np: number,
+  thisSlot: number,
+  body: Expr,
+  steps: number,
+): CallImpl => {
   return (thisValue, args, self) => {
-    if (--rt.fuel < 0) refuel()
+    if ((rt.fuel -= steps) < 0) refuel()
     if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
     const p = self[ENV]
     let env: Env
@@ -105,9 +112,15 @@ export const inlineEnvironmentCall = (size: number, np: number, thisSlot: number
 }
 
 /** `CALL3` of the same functions when they have at most three parameters and six slots: no argument list. */
-export const inlineEnvironmentCall3 = (size: number, np: number, thisSlot: number, body: Expr): Call3Impl => {
+export const inlineEnvironmentCall3 = (
+  size: number,
+  np: number,
+  thisSlot: number,
+  body: Expr,
+  steps: number,
+): Call3Impl => {
   return (thisValue, a0, a1, a2, self) => {
-    if (--rt.fuel < 0) refuel()
+    if ((rt.fuel -= steps) < 0) refuel()
     if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
     const p = self[ENV]
     let env: Env
@@ -138,10 +151,10 @@ export const inlineEnvironmentCall3 = (size: number, np: number, thisSlot: numbe
 }
 
 /** `CONSTRUCT` of an ordinary function: a new object inheriting from `newTarget.prototype`. */
-export const ordinaryConstruct = (realm: Realm, setup: Setup, body: Expr): ConstructImpl => {
+export const ordinaryConstruct = (realm: Realm, setup: Setup, body: Expr, steps: number): ConstructImpl => {
   const ObjectProto = realm.ObjectProto
   return (args, newTarget, self) => {
-    if (--rt.fuel < 0) refuel()
+    if ((rt.fuel -= steps) < 0) refuel()
     if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
     const obj = Object.create(prototypeFor(newTarget, ObjectProto))
     const r = body(setup(obj, args, self, newTarget))
@@ -158,11 +171,12 @@ export const classConstruct = (
   loc: Location,
   setup: Setup,
   body: Expr,
+  steps: number,
 ): ConstructImpl => {
   const ObjectProto = realm.ObjectProto
   if (!derived) {
     return (args, newTarget, self) => {
-      if (--rt.fuel < 0) refuel()
+      if ((rt.fuel -= steps) < 0) refuel()
       if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
       const obj = Object.create(prototypeFor(newTarget, ObjectProto))
       initializeInstance(self, obj)
@@ -172,7 +186,7 @@ export const classConstruct = (
     }
   }
   return (args, newTarget, self) => {
-    if (--rt.fuel < 0) refuel()
+    if ((rt.fuel -= steps) < 0) refuel()
     if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
     const env = setup(undefined, args, self, newTarget)
     const r = body(env)
@@ -210,11 +224,17 @@ export const defaultConstruct = (realm: Realm, derived: boolean, loc: Location):
 }
 
 /** `CALL` of a generator or async generator: creates the generator object; the body runs on `next()`. */
-export const generatorCall = (realm: Realm, isAsync: boolean, setup: Setup, body: (env: Env) => Body): CallImpl => {
+export const generatorCall = (
+  realm: Realm,
+  isAsync: boolean,
+  setup: Setup,
+  body: (env: Env) => Body,
+  steps: number,
+): CallImpl => {
   const fallback = isAsync ? realm.AsyncGeneratorProto : realm.GeneratorProto
   const make = isAsync ? makeAsyncGenerator : makeGenerator
   return (thisValue, args, self) => {
-    if (--rt.fuel < 0) refuel()
+    if ((rt.fuel -= steps) < 0) refuel()
     if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
     const env = setup(thisValue, args, self, undefined)
     const g = make(body(env), prototypeFor(self, fallback))
@@ -225,9 +245,9 @@ export const generatorCall = (realm: Realm, isAsync: boolean, setup: Setup, body
 
 /** `CALL` of an async function: runs until the first `await` and returns its promise. */
 export const asyncCall =
-  (setup: Setup, body: (env: Env) => Body): CallImpl =>
+  (setup: Setup, body: (env: Env) => Body, steps: number): CallImpl =>
   (thisValue, args, self) => {
-    if (--rt.fuel < 0) refuel()
+    if ((rt.fuel -= steps) < 0) refuel()
     if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
     const depth = rt.depth
     const record = newPromise()
@@ -247,9 +267,9 @@ export const asyncCall =
 
 /** `CALL` of an async function without any `await`: runs to completion and returns a settled promise. */
 export const plainAsyncCall =
-  (setup: Setup, body: Expr): CallImpl =>
+  (setup: Setup, body: Expr, steps: number): CallImpl =>
   (thisValue, args, self) => {
-    if (--rt.fuel < 0) refuel()
+    if ((rt.fuel -= steps) < 0) refuel()
     if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
     const depth = rt.depth
     const record = newPromise()

@@ -123,6 +123,24 @@ export const functionTemplate = (
   kind: TemplateKind,
   definition: Node = n,
 ): FunctionTemplate => {
+  const start = ctx.compiledNodes
+  try {
+    return template(ctx, n, info, name, kind, definition, start)
+  } finally {
+    // The enclosing code counts a nested function as one node: its body is charged when it is called.
+    ctx.compiledNodes = start + 1
+  }
+}
+
+const template = (
+  ctx: CompileContext,
+  n: Node,
+  info: FunctionInfo,
+  name: string,
+  kind: TemplateKind,
+  definition: Node,
+  start: number,
+): FunctionTemplate => {
   const params: Node[] = kind === "field" || kind === "static" ? [] : n.params
   const loc = ctx.loc(n)
   const scope = info.scope
@@ -186,15 +204,19 @@ export const functionTemplate = (
   }
   if (info.isGenerator || (info.isAsync && info.suspends)) {
     const body = resumableFunctionBody(ctx, n, info, kind, name)
-    const call = info.isGenerator ? generatorCall(ctx.realm, info.isAsync, setup, body) : asyncCall(setup, body)
+    const steps = ctx.stepsSince(start)
+    const call = info.isGenerator
+      ? generatorCall(ctx.realm, info.isAsync, setup, body, steps)
+      : asyncCall(setup, body, steps)
     return { call, construct: undefined, meta }
   }
   const body = functionBody(ctx, n, kind, name)
-  if (info.isAsync) return { call: plainAsyncCall(setup, body), construct: undefined, meta }
+  const steps = ctx.stepsSince(start)
+  if (info.isAsync) return { call: plainAsyncCall(setup, body, steps), construct: undefined, meta }
   if (kind === "constructor") {
     return {
       call: classCallError(name, loc),
-      construct: classConstruct(ctx.realm, info.derived, thisSlot, loc, setup, body),
+      construct: classConstruct(ctx.realm, info.derived, thisSlot, loc, setup, body, steps),
       meta,
     }
   }
@@ -208,15 +230,15 @@ export const functionTemplate = (
     !hasFunctions &&
     !derived
   const paramsInOrder = paramSlots.every((slot, i) => slot === i + 1)
-  const construct = isOrdinary ? ordinaryConstruct(ctx.realm, setup, body) : undefined
+  const construct = isOrdinary ? ordinaryConstruct(ctx.realm, setup, body, steps) : undefined
   if (simple && size > 0 && size <= 8 && paramsInOrder) {
     // The hot path: the environment is one array literal holding the parent link and the parameters.
     const np = paramSlots.length
-    const call = inlineEnvironmentCall(size, np, thisSlot, body)
-    const call3 = np <= 3 && size <= 6 ? inlineEnvironmentCall3(size, np, thisSlot, body) : undefined
+    const call = inlineEnvironmentCall(size, np, thisSlot, body, steps)
+    const call3 = np <= 3 && size <= 6 ? inlineEnvironmentCall3(size, np, thisSlot, body, steps) : undefined
     return { call, construct, meta, call3 }
   }
-  return { call: genericCall(setup, body), construct, meta }
+  return { call: genericCall(setup, body, steps), construct, meta }
 }
 
 /** The plain (non-resumable) body of a function: returns the function's result. */

@@ -106,13 +106,15 @@ export const forStatement = (ctx: CompileContext, n: Node, labels: string[]): St
     : undefined
   const copy = iterationCopy(scope)
   const enter = scopeEnter(scope)
+  const start = ctx.compiledNodes
   if (copy === undefined && labels.length === 0) {
-    const counting = countingLoop(ctx, n, init, enter)
+    const counting = countingLoop(ctx, n, init, enter, start)
     if (counting) return counting
   }
   const test = n.test ? ctx.expr(n.test) : undefined
   const update = n.update ? ctx.expr(n.update) : undefined
   const body = ctx.statement(n.body)
+  const steps = ctx.stepsSince(start)
   const signals = loopSignals(ctx, labels)
   const loc = ctx.loc(n)
   if (copy !== undefined) {
@@ -135,7 +137,7 @@ export const forStatement = (ctx: CompileContext, n: Node, labels: string[]): St
           if (exit === LoopExit.Break) break
           if (exit === LoopExit.Leave) return s
         }
-        if (--rt.fuel < 0) refuel(loc)
+        if ((rt.fuel -= steps) < 0) refuel(loc)
       }
       return undefined
     }
@@ -152,7 +154,7 @@ export const forStatement = (ctx: CompileContext, n: Node, labels: string[]): St
           if (s !== CONTINUE) return s
         }
         if (update !== undefined) update(env)
-        if (--rt.fuel < 0) refuel(loc)
+        if ((rt.fuel -= steps) < 0) refuel(loc)
       }
       return undefined
     }
@@ -169,7 +171,7 @@ export const forStatement = (ctx: CompileContext, n: Node, labels: string[]): St
         if (exit === LoopExit.Leave) return s
       }
       if (update !== undefined) update(env)
-      if (--rt.fuel < 0) refuel(loc)
+      if ((rt.fuel -= steps) < 0) refuel(loc)
     }
     return undefined
   }
@@ -184,6 +186,7 @@ const countingLoop = (
   n: Node,
   init: Stmt | undefined,
   enter: (env: Env) => Env,
+  start: number,
 ): Stmt | undefined => {
   const test = n.test
   const update = n.update
@@ -223,6 +226,7 @@ const countingLoop = (
   const lv = L.value
   const le = L.expr
   const body = ctx.statement(n.body)
+  const steps = ctx.stepsSince(start)
   const op: string = test.operator
   const less = op === "<"
   const compareSlow = binaryOperator(op)
@@ -243,7 +247,7 @@ const countingLoop = (
       }
       const v = env[slot]
       env[slot] = typeof v === "number" ? v + delta : toNumber(toPrimitive(v, "number")) + delta
-      if (--rt.fuel < 0) refuel(loc)
+      if ((rt.fuel -= steps) < 0) refuel(loc)
     }
     return undefined
   }
@@ -251,8 +255,10 @@ const countingLoop = (
 
 /** `while (test) body`. */
 export const whileStatement = (ctx: CompileContext, n: Node, labels: string[]): Stmt => {
+  const start = ctx.compiledNodes
   const test = ctx.expr(n.test)
   const body = ctx.statement(n.body)
+  const steps = ctx.stepsSince(start)
   const signals = loopSignals(ctx, labels)
   const loc = ctx.loc(n)
   return (env) => {
@@ -263,7 +269,7 @@ export const whileStatement = (ctx: CompileContext, n: Node, labels: string[]): 
         if (exit === LoopExit.Break) break
         if (exit === LoopExit.Leave) return s
       }
-      if (--rt.fuel < 0) refuel(loc)
+      if ((rt.fuel -= steps) < 0) refuel(loc)
     }
     return undefined
   }
@@ -271,8 +277,10 @@ export const whileStatement = (ctx: CompileContext, n: Node, labels: string[]): 
 
 /** `do body while (test)`. */
 export const doWhileStatement = (ctx: CompileContext, n: Node, labels: string[]): Stmt => {
+  const start = ctx.compiledNodes
   const body = ctx.statement(n.body)
   const test = ctx.expr(n.test)
+  const steps = ctx.stepsSince(start)
   const signals = loopSignals(ctx, labels)
   const loc = ctx.loc(n)
   return (env) => {
@@ -283,7 +291,7 @@ export const doWhileStatement = (ctx: CompileContext, n: Node, labels: string[])
         if (exit === LoopExit.Break) break
         if (exit === LoopExit.Leave) return s
       }
-      if (--rt.fuel < 0) refuel(loc)
+      if ((rt.fuel -= steps) < 0) refuel(loc)
     } while (test(env))
     return undefined
   }
@@ -293,8 +301,10 @@ export const doWhileStatement = (ctx: CompileContext, n: Node, labels: string[])
 export const forOfStatement = (ctx: CompileContext, n: Node, labels: string[]): Stmt => {
   const scope = ctx.analysis.scopes.get(n)
   const right = ctx.expr(n.right)
+  const start = ctx.compiledNodes
   const bind = loopTarget(ctx, n.left)
   const body = ctx.statement(n.body)
+  const steps = ctx.stepsSince(start)
   const enter = scopeEnter(scope)
   const signals = loopSignals(ctx, labels)
   const loc = ctx.loc(n)
@@ -310,7 +320,7 @@ export const forOfStatement = (ctx: CompileContext, n: Node, labels: string[]): 
           if (exit === LoopExit.Break) break
           if (exit === LoopExit.Leave) return s
         }
-        if (--rt.fuel < 0) refuel(loc)
+        if ((rt.fuel -= steps) < 0) refuel(loc)
       }
       return undefined
     }
@@ -336,7 +346,7 @@ export const forOfStatement = (ctx: CompileContext, n: Node, labels: string[]): 
           return s
         }
       }
-      if (--rt.fuel < 0) refuel(loc)
+      if ((rt.fuel -= steps) < 0) refuel(loc)
     }
     return undefined
   }
@@ -346,8 +356,10 @@ export const forOfStatement = (ctx: CompileContext, n: Node, labels: string[]): 
 export const forInStatement = (ctx: CompileContext, n: Node, labels: string[]): Stmt => {
   const scope = ctx.analysis.scopes.get(n)
   const right = ctx.expr(n.right)
+  const start = ctx.compiledNodes
   const bind = loopTarget(ctx, n.left)
   const body = ctx.statement(n.body)
+  const steps = ctx.stepsSince(start)
   const enter = scopeEnter(scope)
   const signals = loopSignals(ctx, labels)
   const loc = ctx.loc(n)
@@ -366,7 +378,7 @@ export const forInStatement = (ctx: CompileContext, n: Node, labels: string[]): 
         if (exit === LoopExit.Break) break
         if (exit === LoopExit.Leave) return s
       }
-      if (--rt.fuel < 0) refuel(loc)
+      if ((rt.fuel -= steps) < 0) refuel(loc)
     }
     return undefined
   }
@@ -387,9 +399,11 @@ export const gForStatement = (ctx: CompileContext, n: Node, labels: string[]): G
       : n.init.type === "VariableDeclaration"
         ? ctx.gstatement(n.init)
         : gEffectOf(ctx.gexpr(n.init))
+  const start = ctx.compiledNodes
   const test: GExpr | undefined = n.test ? ctx.gexpr(n.test) : undefined
   const update: GExpr | undefined = isFor && n.update ? ctx.gexpr(n.update) : undefined
   const body = ctx.gstatement(n.body)
+  const steps = ctx.stepsSince(start)
   const signals = loopSignals(ctx, labels)
   const loc = ctx.loc(n)
   const copy = iterationCopy(scope)
@@ -409,7 +423,7 @@ export const gForStatement = (ctx: CompileContext, n: Node, labels: string[]): G
         if (exit === LoopExit.Break) break
         if (exit === LoopExit.Leave) return s
       }
-      if (--rt.fuel < 0) refuel(loc)
+      if ((rt.fuel -= steps) < 0) refuel(loc)
     }
     return undefined
   }
@@ -424,8 +438,10 @@ const gEffectOf = (e: GExpr): GStmt =>
 /** `for-of` whose head or body contains `await`/`yield`: the iterator is closed however the body ends. */
 export const gForOfStatement = (ctx: CompileContext, n: Node, labels: string[]): GStmt => {
   const right = ctx.gexpr(n.right)
+  const start = ctx.compiledNodes
   const bind = gLoopTarget(ctx, n.left)
   const body = ctx.gstatement(n.body)
+  const steps = ctx.stepsSince(start)
   const enter = scopeEnter(ctx.analysis.scopes.get(n))
   const signals = loopSignals(ctx, labels)
   const loc = ctx.loc(n)
@@ -456,7 +472,7 @@ export const gForOfStatement = (ctx: CompileContext, n: Node, labels: string[]):
           return s
         }
       }
-      if (--rt.fuel < 0) refuel(loc)
+      if ((rt.fuel -= steps) < 0) refuel(loc)
     }
     return undefined
   }
@@ -465,8 +481,10 @@ export const gForOfStatement = (ctx: CompileContext, n: Node, labels: string[]):
 /** `for-in` whose head or body contains `await`/`yield`. */
 export const gForInStatement = (ctx: CompileContext, n: Node, labels: string[]): GStmt => {
   const right = ctx.gexpr(n.right)
+  const start = ctx.compiledNodes
   const bind = gLoopTarget(ctx, n.left)
   const body = ctx.gstatement(n.body)
+  const steps = ctx.stepsSince(start)
   const enter = scopeEnter(ctx.analysis.scopes.get(n))
   const signals = loopSignals(ctx, labels)
   const loc = ctx.loc(n)
@@ -486,7 +504,7 @@ export const gForInStatement = (ctx: CompileContext, n: Node, labels: string[]):
         if (exit === LoopExit.Break) break
         if (exit === LoopExit.Leave) return s
       }
-      if (--rt.fuel < 0) refuel(loc)
+      if ((rt.fuel -= steps) < 0) refuel(loc)
     }
     return undefined
   }
@@ -495,8 +513,10 @@ export const gForInStatement = (ctx: CompileContext, n: Node, labels: string[]):
 /** `for await (left of right) body`: an async iterator, or a sync one whose values are awaited. */
 export const gForAwaitStatement = (ctx: CompileContext, n: Node, labels: string[]): GStmt => {
   const right = ctx.gexpr(n.right)
+  const start = ctx.compiledNodes
   const bind = gLoopTarget(ctx, n.left)
   const body = ctx.gstatement(n.body)
+  const steps = ctx.stepsSince(start)
   const enter = scopeEnter(ctx.analysis.scopes.get(n))
   const signals = loopSignals(ctx, labels)
   const loc = ctx.loc(n)
@@ -563,7 +583,7 @@ export const gForAwaitStatement = (ctx: CompileContext, n: Node, labels: string[
           return s
         }
       }
-      if (--rt.fuel < 0) refuel(loc)
+      if ((rt.fuel -= steps) < 0) refuel(loc)
     }
     return undefined
   }
