@@ -23,15 +23,16 @@ export const instructions = `Write a Lua 5.4 program. It runs in a sandbox and r
   functions, NaN and cycles cannot be returned.
 - JSON null arrives as \`json.null\`, which is a value and therefore truthy: test it with \`x == json.null\` (not
   \`x == nil\` or \`x or default\`), e.g. \`local name = (v ~= nil and v ~= json.null) and v or "none"\`. Assigning nil
-  removes a field; use \`json.null\` to send or keep a null.
+  removes a field; use \`json.null\` to send or keep a null. Reading a field of \`json.null\` is an error.
 - A failed tool call raises an error: \`local ok, result = pcall(tools.ns.lookup, { id = id })\` gives \`false\` and the
   message instead. Timeouts and resource limits cannot be caught.
 - \`print(...)\` writes to the logs. \`json.encode\`/\`json.decode\` convert between tables and JSON text.
 - Available: all statements and operators (integers and floats as in Lua 5.4, \`//\`, bitwise operators, goto),
-  closures, varargs, string (with Lua patterns and string.format), table, math, utf8, os.time/os.clock/os.date,
+  closures, varargs, string (with Lua patterns, string.format and string.pack/unpack), table, math, utf8,
+  os.time/os.clock/os.date, warn,
   pcall, error, assert, select, type, tostring, tonumber, ipairs, pairs, next, and the raw* functions.
 - Not Lua: \`continue\` (use \`goto continue\` and \`::continue::\`), \`!=\` (use \`~=\`), \`s:split\`/\`s:trim\` (use
   \`string.gmatch(s, "[^,]+")\` and \`s:match("^%s*(.-)%s*$")\`), \`table.join\` (use \`table.concat\`).
 - Not available: load, require, dofile, io, os.execute/getenv/exit, debug, coroutines, metatables
   (setmetatable/getmetatable), collectgarbage, and the <const>/<close> attributes.
-- Work, call depth (200), string size (16 MiB) and table size (1,000,000 entries) are bounded.`
+- Work, call depth (10,000), string size (16 MiB) and table size (1,000,000 entries) are bounded.`
