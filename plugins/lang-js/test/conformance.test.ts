@@ -102,3 +102,51 @@ cases("RegExp and String protocols", [
   `try { new RegExp("(") } catch (e) { return [e.name, e instanceof SyntaxError] }`,
   `return [RegExp[Symbol.species] === RegExp, new RegExp(undefined).source, new RegExp("a", undefined).flags, /a/gimsuyd.flags]`,
 ])
+
+cases("array indices and limits", [
+  `const a = []; a[4294967295] = "x"; return [a.length, Object.keys(a), a[4294967295]]`,
+  `const a = []; try { a[1e7] = 1 } catch {} return [a.length, a[1e7]]`,
+  `const a = []; a[2 ** 32] = 9; a[-1] = 1; a["01"] = 2; a[1.5] = 3; return [a.length, Object.keys(a)]`,
+  `const a = []; a["9000000"] = 1; a[5] = 2; const r = [a.length, a.indexOf(1), a.lastIndexOf(2), a.includes(undefined), a.includes(2, 6)]; a.sort(); return [r, Object.keys(a)]`,
+  `const a = []; a.length = 4294967295; try { a.push(1) } catch (e) { return [e.name, a[4294967295], a.length] }`,
+  `const out = []; for (const v of [-1, 2 ** 32, 1.5, NaN, "x"]) { try { const a = []; a.length = v; out.push(a.length) } catch (e) { out.push(e.name) } } return out`,
+  `const a = [1, 2, 3]; Object.defineProperty(a, 1, { value: 2, configurable: false }); try { a.length = 0 } catch (e) { return [e.name, a.length] }`,
+  `const a = [1, 2]; Object.freeze(a); try { a.push(3) } catch (e) { return [e.name, a.length] }`,
+  `const a = [1, 2, 3]; Object.defineProperty(a, "length", { value: 1 }); return [a, a.length, Object.getOwnPropertyDescriptor(a, "length").writable]`,
+  `const a = [1, 2, 3]; Object.defineProperty(a, "length", { writable: false }); try { a[5] = 1 } catch (e) { return [e.name, a.length, 5 in a] }`,
+  `const a = [, 1, , 2]; return [a.length, 0 in a, Object.keys(a), a.indexOf(undefined), a.includes(undefined), a.findIndex((x) => x === undefined)]`,
+])
+
+cases("primitive this and creation semantics in Array methods", [
+  `try { Boolean.prototype[0] = "x"; Boolean.prototype.length = 1; return [].map.call(false, (v) => v) } finally { delete Boolean.prototype[0]; delete Boolean.prototype.length }`,
+  `try { Number.prototype.length = 2; Number.prototype[1] = "n"; return JSON.stringify([Array.prototype.join.call(5, "-"), Array.prototype.slice.call(7), Array.prototype.indexOf.call(1, "n")]) } finally { delete Number.prototype.length; delete Number.prototype[1] }`,
+  `return [Array.prototype.map.call("abc", (c) => c + c), Array.prototype.filter.call("abc", (c) => c !== "b"), Array.prototype.join.call("xyz", "+"), Array.prototype.at.call("ab", -1)]`,
+  `const out = []; for (const f of [() => Array.prototype.push.call("ab", 1), () => Array.prototype.reverse.call("ab"), () => [].fill.call("ab", 0)]) { try { f(); out.push("ok") } catch (e) { out.push(e.name) } } return out`,
+  `try { Object.defineProperty(Array.prototype, 0, { get() { return 1 }, configurable: true }); return [[11][0], [1, 2].map((x) => x * 10)[0], Array.of(5)[0], Array.from([6])[0], [7].concat([8])[0], [...[9]][0], [3, 1].toSorted()[0], [4].slice()[0], [[5]].flat()[0], Object.keys({ a: 1 })[0], JSON.parse("[12]")[0]] } finally { delete Array.prototype[0] }`,
+  `const log = []; try { Object.defineProperty(Array.prototype, 1, { set(v) { log.push(v) }, configurable: true }); const r = [1, 2, 3]; const s = [0, 5].slice(); const f = [0, 1, 2].filter(() => true); const m = "a,b".split(","); return [r.length, s.length, f.length, m.length, log.length] } finally { delete Array.prototype[1] }`,
+  `function C() { this.made = true } const r = Array.from.call(C, [1, 2]); const o = Array.of.call(C, 7, 8); return [r.made, r[1], r.length, r instanceof C, o.made, o[0], o.length]`,
+  `function C(n) { this.n = n } const r = Array.from.call(C, { length: 2, 0: "a", 1: "b" }); return [r.n, r[0], r.length]`,
+  `class MyArray extends Array {} return [MyArray.from([1]) instanceof MyArray, MyArray.of(1, 2) instanceof MyArray, MyArray.of(1, 2).length, Array.from.call({}, [1]) instanceof Array, Array.of.call(undefined, 3)]`,
+  `let closed = false; const it = { [Symbol.iterator]() { return { next() { return { value: 1, done: false } }, return() { closed = true; return {} } } } }; try { Array.from(it, () => { throw new Error("m") }) } catch (e) { return [e.message, closed] }`,
+  `return JSON.stringify([Array.from("a😀"), Array.from(new Map([[1, 2]])), Array.from(new Set([3])), Array.from({ length: 2 }, (_, i) => i * 2), Array.from([1, , 3])])`,
+  `const a = [1, 2, 3, 4, 5]; return [a.copyWithin(0, 3), [1, 2, 3].fill(9, -2), [1, 2, 3].splice(1), [1, 2, 3, 4].splice(1, 2, "x", "y", "z"), [5, 1, 4].sort().reverse()]`,
+  `const o = { length: 3, 0: "a", 2: "c" }; return [Array.prototype.splice.call(o, 0, 1), JSON.stringify(o), Array.prototype.unshift.call(o, "z"), JSON.stringify(o), Array.prototype.reverse.call(o) === o, JSON.stringify(o)]`,
+  `const o = { length: 2, 0: 1, 1: 2 }; Array.prototype.push.call(o, 3); Array.prototype.shift.call(o); return [JSON.stringify(o), Array.prototype.pop.call(o), o.length]`,
+  `return [[1, [2, [3, [4]]]].flat(Infinity), [1, [2]].flat(0), [[1], [2]].flatMap((x) => x), [1, 2].flatMap((x) => [[x]]), [, 1].flat()]`,
+  `return JSON.stringify([[3, undefined, 1, , 2].sort(), Array(4).sort().length, 0 in Array(4).sort(), [1, , 3].sort((a, b) => b - a), Object.keys([1, , 3].sort()), Object.keys([3, undefined, 1, , 2].sort())])`,
+  `return JSON.stringify([[1, 2, 3].with(-1, 9), [1, 2, 3].toReversed(), [3, 1, 2].toSpliced(1, 1, "x"), [, 1].toSorted(), Object.keys([, 1].toSorted())])`,
+  `try { [1].with(5, 1) } catch (e) { return [e.name, e.message] }`,
+  `return [[1, 2, 3].lastIndexOf(3, -1), [1, 2, 3].lastIndexOf(1, -4), [1, 2, 3].indexOf(1, -Infinity), [1, 2, 3].includes(3, Infinity), [NaN].includes(NaN), [NaN].indexOf(NaN)]`,
+  `return [String([1, [2, 3]]), [1, null, undefined, 2].join(), [{ toString() { return "t" } }].join(""), Array.prototype.toString.call({ join: () => "J" }), Array.prototype.toString.call({})]`,
+  `return [[1.5, 1234.5].toLocaleString(), [new Date(0)].toLocaleString("en-US").length > 0, [null, undefined].toLocaleString()]`,
+])
+
+cases("ToPrimitive of program objects inside built-ins", [
+  `const a = [1, 2, 3]; a.length = new Number(1); const b = [1, 2, 3]; b.length = { valueOf() { return 0 } }; return [a, b]`,
+  `const log = []; const a = [1, 2, 3]; a.length = { valueOf() { log.push("v"); return 2 } }; return [a, log]`,
+  `const a = [1, 2, 3]; Object.defineProperty(a, "length", { value: { valueOf() { return 1 } } }); return a`,
+  `const a = [1, 2]; Reflect.set(a, "length", new String("1")); Object.assign(a, { length: { toString() { return "0" } } }); return a.length`,
+  `const u = new Uint8Array(2); u[0] = new Number(5); u[1] = { valueOf() { return 7 } }; u.fill({ valueOf() { return 3 } }, 1); return [u[0], u[1]]`,
+  `return [Math.max({ valueOf() { return 4 } }, 2), "abc".charAt({ valueOf() { return 1 } }), [1, 2, 3].slice({ valueOf() { return 1 } }), (255).toString({ valueOf() { return 16 } })]`,
+  `return [String.fromCharCode({ valueOf() { return 65 } }), "x".repeat(new Number(3)), "ab".padEnd({ valueOf() { return 4 } }, "-"), new Date(new Number(0)).getTime()]`,
+])

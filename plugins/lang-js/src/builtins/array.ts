@@ -5,7 +5,13 @@
  * they are filled (see `arrayResult.ts`). Work is charged per index visited, holes included.
  */
 import { MAX_ARRAY_LENGTH } from "../limits.js"
-import { checkArrayGrowth, newHoleyArray, setArrayLength } from "../runtime/arrays.js"
+import {
+  CHECKED_INDEX,
+  checkArrayGrowth,
+  newHoleyArray,
+  setArrayLength,
+  sparseElementCount,
+} from "../runtime/arrays.js"
 import { throwRangeError, throwTypeError } from "../runtime/errors.js"
 import {
   arg,
@@ -57,6 +63,26 @@ const lengthOf = (o: Value): number => {
 
 /** `HasProperty(o, i)` (strings stay primitive in read-only methods). */
 const hasIndex = (o: Value, i: number): boolean => (typeof o === "string" ? i < o.length : i in o)
+
+/**
+ * The indices from `from` up to (not including) `to` that a sparse array (one longer than the dense bound) really
+ * has, ascending: what `indexOf`, `includes` and `sort` visit instead of every index, as the host engine does.
+ */
+const presentIndices = (a: Value[], from: number, to: number): number[] => {
+  reserveElements(Math.min(sparseElementCount() + CHECKED_INDEX, MAX_ARRAY_LENGTH), 40)
+  const keys = Object.keys(a)
+  visit(keys.length)
+  const indices: number[] = []
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]
+    const n = Number(k)
+    if (n >= from && n < to && String(n) === k) indices.push(n)
+  }
+  return indices.sort((x, y) => x - y)
+}
+
+/** True for an array whose length passes the dense bound (its storage is a dictionary). */
+const isSparse = (o: Value): boolean => Array.isArray(o) && o.length > MAX_ARRAY_LENGTH
 
 /** A relative index argument (`at(-1)`, `slice(-2)`) clamped to `[0, length]`. */
 const relativeIndex = (v: Value, length: number, fallback: number): number => {
@@ -271,7 +297,7 @@ export const installArray = (realm: Realm): void => {
 
   mutator("push", 1, (o, a) => {
     const count = a.length
-    if (Array.isArray(o)) {
+    if (Array.isArray(o) && o.length + count < MAX_ARRAY_INDEX_LENGTH) {
       const n = o.length
       checkArrayGrowth(o, count)
       if (count === 1) o[n] = a[0]
@@ -498,6 +524,10 @@ export const installArray = (realm: Realm): void => {
     let i = a.length > 1 ? toInteger(a[1]) : 0
     if (i >= len) return -1
     if (i < 0) i = Math.max(len + i, 0)
+    if (isSparse(o)) {
+      for (const k of presentIndices(o, i, len)) if (o[k] === x) return k
+      return -1
+    }
     visit(len - i)
     for (; i < len; i++) if (o[i] === x && hasIndex(o, i)) return i
     return -1
@@ -508,6 +538,11 @@ export const installArray = (realm: Realm): void => {
     const x = arg(a, 0)
     let i = a.length > 1 ? toInteger(a[1]) : len - 1
     i = i >= 0 ? Math.min(i, len - 1) : len + i
+    if (isSparse(o)) {
+      const indices = presentIndices(o, 0, i + 1)
+      for (let j = indices.length - 1; j >= 0; j--) if (o[indices[j]] === x) return indices[j]
+      return -1
+    }
     visit(i + 1)
     for (; i >= 0; i--) if (o[i] === x && hasIndex(o, i)) return i
     return -1
@@ -519,6 +554,13 @@ export const installArray = (realm: Realm): void => {
     let i = a.length > 1 ? toInteger(a[1]) : 0
     if (i >= len) return false
     if (i < 0) i = Math.max(len + i, 0)
+    if (isSparse(o)) {
+      const indices = presentIndices(o, i, len)
+      // A hole reads as undefined.
+      if (x === undefined && indices.length < len - i) return true
+      for (const k of indices) if (sameValueZero(o[k], x)) return true
+      return false
+    }
     visit(len - i)
     for (; i < len; i++) if (sameValueZero(o[i], x)) return true
     return false
@@ -691,14 +733,19 @@ export const installArray = (realm: Realm): void => {
     checkComparator(cmp)
     const o = thisTarget(t, "sort")
     const len = lengthOf(o)
-    visit(len)
     // The present elements are sorted; holes move to the end and stay holes.
     const present: Value[] = []
-    for (let i = 0; i < len; i++) {
-      const v = o[i]
-      if (v !== undefined || hasIndex(o, i)) {
-        checkListGrowth(present.length)
-        present.push(v)
+    const sparse = isSparse(o)
+    const indices = sparse ? presentIndices(o, 0, len) : undefined
+    if (indices !== undefined) for (const k of indices) present.push(o[k])
+    else {
+      visit(len)
+      for (let i = 0; i < len; i++) {
+        const v = o[i]
+        if (v !== undefined || hasIndex(o, i)) {
+          checkListGrowth(present.length)
+          present.push(v)
+        }
       }
     }
     const sorted = sortValues(present, cmp)
@@ -707,8 +754,12 @@ export const installArray = (realm: Realm): void => {
       if (isArray) o[i] = sorted[i]
       else setProp(o, i, sorted[i])
     }
-    for (let i = sorted.length; i < len; i++) {
-      if (!delete o[i]) throwTypeError(`Cannot delete property '${i}' of ${shortDescription(o)}`)
+    const stale = indices === undefined ? undefined : indices.filter((k) => k >= sorted.length)
+    if (stale !== undefined) for (const k of stale) delete o[k]
+    else {
+      for (let i = sorted.length; i < len; i++) {
+        if (!delete o[i]) throwTypeError(`Cannot delete property '${i}' of ${shortDescription(o)}`)
+      }
     }
     return o
   })

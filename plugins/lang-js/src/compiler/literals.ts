@@ -88,18 +88,27 @@ export const template = (ctx: CompileContext, n: Node): Expr => {
 
 /** An array literal. */
 export const arrayLiteral = (ctx: CompileContext, n: Node): Expr => {
-  const SA = ctx.realm.SA
+  const realm = ctx.realm
+  const SA = realm.SA
   const elements: Node[] = n.elements
   const hasSpread = elements.some((e) => e && e.type === "SpreadElement")
   const hasHole = elements.some((e) => e === null)
   if (!hasSpread && !hasHole) {
     const items = elements.map((e) => ctx.expr(e))
+    // While a prototype of arrays has elements (realm.protoElements), a literal's elements are defined, never
+    // assigned: they are built in a host list (whose prototype has none) and the list is adopted.
+    const defining = (env: Env): Value => {
+      const list = new Array(items.length)
+      for (let i = 0; i < items.length; i++) list[i] = items[i](env)
+      return realm.adoptArray(list)
+    }
     switch (items.length) {
       case 0:
         return () => new SA()
       case 1: {
         const [a] = items
         return (env) => {
+          if (realm.protoElements) return defining(env)
           const r = new SA()
           r[0] = a(env)
           return r
@@ -108,6 +117,7 @@ export const arrayLiteral = (ctx: CompileContext, n: Node): Expr => {
       case 2: {
         const [a, b] = items
         return (env) => {
+          if (realm.protoElements) return defining(env)
           const r = new SA()
           r[0] = a(env)
           r[1] = b(env)
@@ -116,6 +126,7 @@ export const arrayLiteral = (ctx: CompileContext, n: Node): Expr => {
       }
       default:
         return (env) => {
+          if (realm.protoElements) return defining(env)
           const r = new SA()
           for (let i = 0; i < items.length; i++) r[i] = items[i](env)
           return r
@@ -130,13 +141,14 @@ export const arrayLiteral = (ctx: CompileContext, n: Node): Expr => {
         : { spread: false, e: ctx.expr(e), notIterable: undefined },
   )
   return (env) => {
-    const r = new SA()
+    const defining = realm.protoElements
+    const r = defining ? [] : new SA()
     for (const p of parts) {
       if (p === null) r.length++
       else if (p.spread) spreadInto(r, p.e(env), p.notIterable)
       else r[r.length] = p.e(env)
     }
-    return r
+    return defining ? realm.adoptArray(r) : r
   }
 }
 
