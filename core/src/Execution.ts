@@ -37,6 +37,8 @@ export const MAX_CALL_RECORDS = 10_000
  * that starts calls without ever waiting for them cannot make the host hold them without bound.
  */
 export const MAX_QUEUED_CALLS = 100_000
+/** The longest the host waits for calls a finished program left running to stop before it abandons them. */
+export const INTERRUPT_GRACE_MS = 1_000
 /** Answers the sandbox has not read yet, in bytes, past which queued calls wait before they start. */
 export const MAX_UNREAD_BYTES = 32 * 1024 * 1024
 
@@ -266,12 +268,19 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
       for (const q of queued.splice(0)) q.record.status = "interrupted"
       return Fiber.interruptAll([...running.values()])
     })
+    // Past the deadline, or when the program is gone, calls are told to stop and not waited for: a tool or hook
+    // that does not stop (an uninterruptible step, an after hook that never settles) cannot hold the execution.
+    const abandonCalls = () => {
+      ended = true
+      for (const q of queued.splice(0)) q.record.status = "interrupted"
+      for (const fiber of running.values()) fiber.interruptUnsafe()
+    }
     const finished = yield* (
       deadline === Infinity
         ? Effect.map(waitForEnd, Option.some)
         : Effect.timeoutOption(waitForEnd, Duration.millis(Math.max(0, deadline - Date.now())))
-    ).pipe(Effect.onInterrupt(() => stopCalls))
-    if (Option.isNone(finished) || finished.value.type === "crash") yield* stopCalls
+    ).pipe(Effect.onInterrupt(() => Effect.sync(abandonCalls)))
+    if (Option.isNone(finished) || finished.value.type === "crash") abandonCalls()
 
     const toolCalls = (): ReadonlyArray<Result.ToolCall> =>
       records.map((r) => ({
@@ -315,23 +324,21 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
       )
     const reusable = end.retire === undefined
     const outcome = end.outcome
-    // Work the program left running (JavaScript's un-awaited calls) is interrupted now; if that outlasts the
-    // timeout, the result stands and a warning says the background work was cut off.
+    // Work the program left running (JavaScript's un-awaited calls) is interrupted now, waiting at most until the
+    // deadline and never more than INTERRUPT_GRACE_MS; past that the result stands, the calls are abandoned and a
+    // warning says the background work was cut off.
     const background = [...running.values()]
-    const stopped = stopCalls
-    const interrupted =
-      deadline === Infinity
-        ? yield* Effect.as(stopped, true)
-        : yield* Effect.timeoutOption(stopped, Duration.millis(Math.max(0, deadline - Date.now()))).pipe(
-            Effect.map(Option.isSome),
-          )
-    if (!interrupted)
+    const grace = Math.max(0, Math.min(deadline - Date.now(), INTERRUPT_GRACE_MS))
+    const interrupted = yield* Effect.timeoutOption(stopCalls, Duration.millis(grace)).pipe(Effect.map(Option.isSome))
+    if (!interrupted) {
+      abandonCalls()
       warnings.add(
         Diagnostic.make(
           "TimeoutExceeded",
-          `the program returned, but ${background.length} call${background.length === 1 ? "" : "s"} still running could not be interrupted within timeoutMs (${limits.timeoutMs} ms)`,
+          `the program returned, but ${background.length} call${background.length === 1 ? "" : "s"} still running could not be interrupted within ${grace} ms; ${background.length === 1 ? "it was" : "they were"} abandoned`,
         ),
       )
+    }
     if (!outcome.ok) return failed(outcome.error, reusable)
     let value: DataValue
     try {
