@@ -11,7 +11,7 @@ import { Cause, Duration, Effect, Exit, Fiber, Option } from "effect"
 import { copyData, DataError, type DataValue, defaultCopyBounds } from "./Data.js"
 import * as Diagnostic from "./Diagnostic.js"
 import type * as Extension from "./Extension.js"
-import { type CallContext, type CallRecord, callEffect, failure, Handles, messageOf } from "./HostCall.js"
+import { type CallContext, type CallRecord, callEffect, failure, Handles, messageOf, recordError } from "./HostCall.js"
 import type { Definition } from "./Language.js"
 import type { Limits } from "./Limits.js"
 import * as Result from "./Result.js"
@@ -39,6 +39,12 @@ export const MAX_CALL_RECORDS = 10_000
 export const MAX_QUEUED_CALLS = 100_000
 /** The longest the host waits for calls a finished program left running to stop before it abandons them. */
 export const INTERRUPT_GRACE_MS = 1_000
+/**
+ * The inputs of calls waiting their turn, in bytes of their messages, at most. A call that would go past this ends
+ * the program (`ToolCallLimitExceeded`): a program that starts calls with large inputs without waiting for them
+ * cannot make the host hold those inputs without bound.
+ */
+export const MAX_QUEUED_BYTES = 64 * 1024 * 1024
 /** Answers the sandbox has not read yet, in bytes, past which queued calls wait before they start. */
 export const MAX_UNREAD_BYTES = 32 * 1024 * 1024
 
@@ -125,7 +131,8 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
     const records: CallRecord[] = []
     let recordsCut = 0
     const running = new Map<number, Fiber.Fiber<HostOutcome>>()
-    const queued: Array<{ ticket: number; call: HostCall; record: CallRecord }> = []
+    const queued: Array<{ ticket: number; call: HostCall; record: CallRecord; bytes: number }> = []
+    let queuedBytes = 0
     const handles = new Handles()
     let admitted = 0
     let run = 0
@@ -144,6 +151,7 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
       aborted = true
       sandbox.abort(run, ticket, { kind, message, fatal: true })
       for (const q of queued.splice(0)) q.record.status = "interrupted"
+      queuedBytes = 0
       for (const fiber of running.values()) fiber.interruptUnsafe()
     }
     const room = () => running.size < MAX_RUNNING_CALLS && sandbox.unreadBytes() < MAX_UNREAD_BYTES
@@ -161,8 +169,9 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
           reply(ticket, failure("ExecutionFailure", "the call was interrupted", true))
         } else {
           record.status = "failure"
-          record.error = messageOf(exit.cause)
-          reply(ticket, failure("ExecutionFailure", `host defect: ${record.error}`))
+          const message = messageOf(exit.cause)
+          record.error = recordError(message)
+          reply(ticket, failure("ExecutionFailure", `host defect: ${message}`))
         }
         schedulePump()
       })
@@ -176,6 +185,7 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
       if (ended || aborted) return
       while (queued.length > 0 && room()) {
         const next = queued.shift()!
+        queuedBytes -= next.bytes
         startCall(next.ticket, next.call, next.record)
       }
       if (queued.length > 0 && running.size < MAX_RUNNING_CALLS) sandbox.onDrain(schedulePump)
@@ -186,7 +196,7 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
       setImmediate(pump)
     }
 
-    const handleCall = (ticket: number, called: HostCall) => {
+    const handleCall = (ticket: number, called: HostCall, bytes: number) => {
       if (aborted) return
       // `tools.search(...)` is the built-in search when no tool owns the root path `search` (see CodeMode's shape).
       const call: HostCall =
@@ -218,8 +228,15 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
           "ToolCallLimitExceeded",
           `the program started more than ${MAX_QUEUED_CALLS} calls that have not finished; await results before starting more`,
         )
+      else if (queuedBytes + bytes > MAX_QUEUED_BYTES)
+        abort(
+          ticket,
+          "ToolCallLimitExceeded",
+          `the program started calls whose inputs add up to more than ${MAX_QUEUED_BYTES / (1024 * 1024)} MiB while they wait for earlier calls to finish; await results before starting more`,
+        )
       else {
-        queued.push({ ticket, call, record })
+        queued.push({ ticket, call, record, bytes })
+        queuedBytes += bytes
         schedulePump()
       }
     }
@@ -228,7 +245,11 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
       const fiber = running.get(ticket)
       if (fiber) return fiber.interruptUnsafe()
       const index = queued.findIndex((q) => q.ticket === ticket)
-      if (index >= 0) queued.splice(index, 1)[0].record.status = "interrupted"
+      if (index >= 0) {
+        const [dropped] = queued.splice(index, 1)
+        queuedBytes -= dropped.bytes
+        dropped.record.status = "interrupted"
+      }
     }
 
     const onEvent = (resume: (effect: Effect.Effect<End>) => void) => (event: SandboxEvent) => {
@@ -236,7 +257,7 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
       const message = event.message
       switch (message.t) {
         case "call":
-          return handleCall(message.ticket, message.call)
+          return handleCall(message.ticket, message.call, event.bytes)
         case "cancel":
           return cancel(message.ticket)
         case "barrier":
@@ -266,6 +287,7 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
     const stopCalls = Effect.suspend(() => {
       ended = true
       for (const q of queued.splice(0)) q.record.status = "interrupted"
+      queuedBytes = 0
       return Fiber.interruptAll([...running.values()])
     })
     // Past the deadline, or when the program is gone, calls are told to stop and not waited for: a tool or hook
@@ -273,6 +295,7 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
     const abandonCalls = () => {
       ended = true
       for (const q of queued.splice(0)) q.record.status = "interrupted"
+      queuedBytes = 0
       for (const fiber of running.values()) fiber.interruptUnsafe()
     }
     const finished = yield* (
@@ -302,7 +325,7 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
       const bounded = Result.bound(null, logs, [], limits.maxOutputBytes)
       const result: Result.Result = {
         ok: false,
-        error,
+        error: Result.boundDiagnostic(error),
         ...(bounded.logs.length ? { logs: bounded.logs } : {}),
         ...(bounded.truncated ? { truncated: true } : {}),
         toolCalls: toolCalls(),

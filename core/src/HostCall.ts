@@ -8,7 +8,7 @@ import { copyData, type DataValue, defaultCopyBounds } from "./Data.js"
 import type * as Diagnostic from "./Diagnostic.js"
 import * as Extension from "./Extension.js"
 import { type Hooks, type Outcome, toEffect } from "./Hooks.js"
-import type * as Result from "./Result.js"
+import * as Result from "./Result.js"
 import type { HostCall, HostOutcome, ResultFunction } from "./sandbox/protocol.js"
 import * as Search from "./Search.js"
 import * as Tool from "./Tool.js"
@@ -64,9 +64,21 @@ interface ResultHandle {
   readonly extension: string
 }
 
+/**
+ * The most functions from extension results one execution holds (each keeps its holder alive on the host). A result
+ * that would go past this fails the call instead, so a program calling `db.open()` in a loop cannot make the host
+ * hold results without bound.
+ */
+export const MAX_RESULT_FUNCTIONS = 10_000
+
 /** The functions of one execution's extension results, by handle. */
 export class Handles {
   private readonly byId = new Map<number, ResultHandle>()
+
+  /** How many functions the execution holds. */
+  get size(): number {
+    return this.byId.size
+  }
 
   /** The function behind `id`, if one of `extension`'s calls returned it. */
   get(id: number, extension: string): ResultHandle | undefined {
@@ -99,11 +111,14 @@ export interface CallRecord {
   error?: string
 }
 
-/** A failed outcome. */
+/** A failed outcome; its message is cut to {@link Result.MAX_MESSAGE}. */
 export const failure = (kind: Diagnostic.Kind, message: string, fatal = false): HostOutcome => ({
   ok: false,
-  error: { kind, message, fatal },
+  error: { kind, message: Result.cutMessage(message), fatal },
 })
+
+/** A call record's failure message, cut to {@link Result.MAX_CALL_ERROR}. */
+export const recordError = (message: string): string => Result.cutMessage(message, Result.MAX_CALL_ERROR)
 
 const runHook = (hook: (() => unknown) | undefined) =>
   hook ? Effect.exit(toEffect(hook)) : Effect.succeed(Exit.void as Exit.Exit<unknown, unknown>)
@@ -132,11 +147,11 @@ export const callEffect = (
 ): Effect.Effect<HostOutcome, never, any> => {
   const deny = (kind: Diagnostic.Kind, message: string, status: CallRecord["status"] = "failure"): HostOutcome => {
     record.status = status
-    record.error = message
+    record.error = recordError(message)
     return failure(kind, message)
   }
   const warnAfter = (which: string) => (message: string) => {
-    record.error = `${which} after hook failed: ${message}`
+    record.error = recordError(`${which} after hook failed: ${message}`)
   }
 
   if (call.kind === "extension") {
@@ -170,19 +185,25 @@ export const callEffect = (
       }
       // Functions inside the result become callable for the program (`Extension.make` only: `Extension.lua`
       // globals return plain data).
-      const functions: Array<ResultFunction> = []
-      const found =
+      const found: Array<[Extension.HostFunction, object | undefined, ReadonlyArray<string | number>]> = []
+      const collect =
         extension.language === "any"
           ? (fn: Extension.HostFunction, holder: object | undefined, path: ReadonlyArray<string | number>) =>
-              void functions.push(handles.add(call.extension, name, fn, holder, path))
+              void found.push([fn, holder, path])
           : undefined
       let value: DataValue
       try {
-        value = exit.value === undefined ? null : copyData(exit.value, defaultCopyBounds, "$", found)
+        value = exit.value === undefined ? null : copyData(exit.value, defaultCopyBounds, "$", collect)
       } catch (error) {
         yield* after({ status: "failure", error })
         return deny("InvalidDataValue", `${name} returned something that is not plain data: ${messageOf(error)}`)
       }
+      if (handles.size + found.length > MAX_RESULT_FUNCTIONS) {
+        const message = `${name} returned ${found.length} function${found.length === 1 ? "" : "s"}, but an execution can hold at most ${MAX_RESULT_FUNCTIONS} functions from extension results and this one already holds ${handles.size}`
+        yield* after({ status: "failure", error: new Error(message) })
+        return deny("ExecutionFailure", message)
+      }
+      const functions = found.map(([fn, holder, path]) => handles.add(call.extension, name, fn, holder, path))
       yield* after({ status: "success", value })
       record.status = "success"
       return (functions.length > 0 ? { ok: true, value, functions } : { ok: true, value }) as HostOutcome

@@ -65,6 +65,30 @@ export const logMarker = (omitted: number) =>
 export const MAX_LOG_BYTES = 16 * 1024 * 1024
 /** The longest log line kept, in UTF-16 code units; a longer line is cut and ends with a marker. */
 export const MAX_LOG_LINE = 100_000
+/**
+ * The longest diagnostic message kept (an execution's error, a warning, a failure a program receives), in UTF-16 code
+ * units, whatever the limits: a tool failing with a whole response body, or a program throwing a huge string, cannot
+ * make the host hold or return it.
+ */
+export const MAX_MESSAGE = 100_000
+/** The longest failure message a call record keeps (`toolCalls[i].error`): all the records fit in about 10 MiB. */
+export const MAX_CALL_ERROR = 1_000
+
+/**
+ * `text` cut to `max` code units (never inside a surrogate pair) with a marker saying how long it was. A text already
+ * cut to `max` is within the room left for the marker and passes unchanged.
+ */
+export const cutMessage = (text: string, max: number = MAX_MESSAGE): string => {
+  if (text.length <= max + 64) return text
+  const code = text.charCodeAt(max - 1)
+  const end = code >= 0xd800 && code <= 0xdbff ? max - 1 : max
+  return `${text.slice(0, end)}…[truncated: the message was ${text.length} characters]`
+}
+
+/** `diagnostic` with its message cut to {@link MAX_MESSAGE}. */
+export const boundDiagnostic = (diagnostic: Diagnostic.Diagnostic): Diagnostic.Diagnostic =>
+  diagnostic.message.length > MAX_MESSAGE + 64 ? { ...diagnostic, message: cutMessage(diagnostic.message) } : diagnostic
+
 /** The most warnings an execution keeps, and their total size, whatever `maxOutputBytes` says. */
 export const MAX_WARNINGS = 1_000
 export const MAX_WARNING_BYTES = 1024 * 1024
@@ -110,7 +134,8 @@ export class WarningCollector {
   private bytes = 0
   private omitted = 0
   /** Add one warning. */
-  add(warning: Diagnostic.Diagnostic): void {
+  add(given: Diagnostic.Diagnostic): void {
+    const warning = boundDiagnostic(given)
     const size = warning.message.length + 64
     if (this.omitted > 0 || this.kept.length >= MAX_WARNINGS || this.bytes + size > MAX_WARNING_BYTES) {
       this.omitted++

@@ -49,9 +49,13 @@ export const machineDefaults = (
   return { maxWorkers, heapMb, budgetMb }
 }
 
-/** What the host hears from a sandbox during a run. */
+/** What the host hears from a sandbox during a run (`bytes`: the size of the message's frame). */
 export type SandboxEvent =
-  | { readonly type: "message"; readonly message: Exclude<SandboxMessage, { t: "ready" } | { t: "crash" }> }
+  | {
+      readonly type: "message"
+      readonly message: Exclude<SandboxMessage, { t: "ready" } | { t: "crash" }>
+      readonly bytes: number
+    }
   | { readonly type: "crash"; readonly reason: string; readonly outOfMemory: boolean }
 
 /** The most stderr text kept from a sandbox, to tell why it died. */
@@ -117,7 +121,7 @@ export class Sandbox {
   }
 
   private receive(chunk: Buffer): void {
-    let messages: unknown[]
+    let messages: ReturnType<FrameReader["push"]>
     try {
       messages = this.reader.push(chunk)
     } catch (error) {
@@ -128,8 +132,8 @@ export class Sandbox {
       this.kill()
       return
     }
-    for (const raw of messages) {
-      const message = raw as SandboxMessage
+    for (const frame of messages) {
+      const message = frame.message as SandboxMessage
       if (message.t === "ready") continue
       if (message.t === "crash") {
         this.crashReport = { reason: message.reason, outOfMemory: message.outOfMemory }
@@ -137,7 +141,7 @@ export class Sandbox {
       }
       // Only the run in progress is heard; anything else is a leftover of a finished run.
       if (message.run !== this.current || this.listener === undefined) continue
-      this.listener({ type: "message", message })
+      this.listener({ type: "message", message, bytes: frame.bytes })
     }
   }
 

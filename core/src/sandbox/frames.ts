@@ -39,11 +39,14 @@ export class FrameReader {
   private chunks: Buffer[] = []
   private buffered = 0
 
-  /** Add a chunk; returns the messages it completes, in order. Throws {@link FrameError} on a bad frame. */
-  push(chunk: Buffer): unknown[] {
+  /**
+   * Add a chunk; returns the messages it completes, in order, each with the size of its frame in bytes. Throws
+   * {@link FrameError} on a bad frame.
+   */
+  push(chunk: Buffer): Array<{ readonly message: unknown; readonly bytes: number }> {
     this.chunks.push(chunk)
     this.buffered += chunk.length
-    const out: unknown[] = []
+    const out: Array<{ readonly message: unknown; readonly bytes: number }> = []
     for (;;) {
       if (this.buffered < 4) return out
       const head = this.peek(4)
@@ -51,7 +54,7 @@ export class FrameReader {
       if (length > MAX_FRAME_BYTES) throw new FrameError(`a frame of ${length} bytes exceeds the frame limit`)
       if (this.buffered < 4 + length) return out
       const frame = this.take(4 + length)
-      out.push(decode(frame.subarray(4)))
+      out.push({ message: decode(frame.subarray(4)), bytes: frame.length })
     }
   }
 

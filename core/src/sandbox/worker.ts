@@ -5,7 +5,7 @@
  * dropped.
  */
 import { isDataObject } from "../Data.js"
-import { cutLogLine } from "../Result.js"
+import { boundDiagnostic, cutLogLine } from "../Result.js"
 import { tooLong } from "../SearchBounds.js"
 import { BlockingFrameReader, writeFrame } from "./frames.js"
 import { FROM_SANDBOX_FD, type HostMessage, type RunMessage, type SandboxMessage, TO_SANDBOX_FD } from "./messages.js"
@@ -129,7 +129,7 @@ class Bridge implements SandboxHost {
 
   warn(diagnostic: Diagnostic): void {
     if (++this.warnings > MAX_WARNINGS) return
-    send({ t: "warn", run: this.run, diagnostic })
+    send({ t: "warn", run: this.run, diagnostic: boundDiagnostic(diagnostic) })
   }
 
   retire(reason: string): void {
@@ -195,7 +195,9 @@ const execute = async (message: RunMessage): Promise<void> => {
     // Whatever escaped the interpreter may have left its state half reset: never reuse this sandbox.
     bridge.retire(`an error escaped the interpreter: ${outcome.ok ? "" : outcome.error.message}`)
   }
-  send({ t: "done", run: message.run, outcome, ...(bridge.retired ? { retire: bridge.retired } : {}) })
+  // A huge message (a program throwing a huge string) is cut here, so that it never crosses the channel.
+  const bounded: RunOutcome = outcome.ok ? outcome : { ok: false, error: boundDiagnostic(outcome.error) }
+  send({ t: "done", run: message.run, outcome: bounded, ...(bridge.retired ? { retire: bridge.retired } : {}) })
 }
 
 const serve = async (): Promise<void> => {
