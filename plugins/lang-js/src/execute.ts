@@ -8,7 +8,7 @@ import { type CompiledProgram, compileProgram } from "./compiler/compiler.js"
 import { CompileError, RETURN } from "./compiler/shared.js"
 import { Bridge } from "./host/bridge.js"
 import { parse } from "./parse.js"
-import type { Diagnostic, Kind, RunOutcome, RunRequest, SandboxHost } from "./protocol.js"
+import { type Diagnostic, diagnostic, type RunOutcome, type RunRequest, type SandboxHost } from "@codemode/core/sandbox"
 import { DataConversionError, toData } from "./runtime/data.js"
 import { caught, FatalError, kindOf, locationOf, resetErrors } from "./runtime/errors.js"
 import { isObject, type Value } from "./runtime/functions.js"
@@ -28,9 +28,6 @@ import {
   unhandledRejections,
 } from "./runtime/promises.js"
 import { rt } from "./runtime/state.js"
-
-const diagnostic = (kind: Kind, message: string, location?: Diagnostic["location"]): Diagnostic =>
-  location ? { kind, message, location } : { kind, message }
 
 /** Read a data property without running program code. */
 const plainProperty = (o: Value, key: string): Value => {

@@ -10,7 +10,7 @@
  */
 import { Parser } from "acorn"
 import { MAX_SOURCE_LENGTH, MAX_SYNTAX_DEPTH } from "./limits.js"
-import type { Diagnostic, Location } from "./protocol.js"
+import type { Diagnostic, Location } from "@codemode/core/sandbox"
 
 /** An ESTree node as acorn produces it (the compiler reads nodes structurally). */
 export type Node = any

@@ -3,7 +3,7 @@
  * execution.
  */
 import { runProgram } from "./execute.js"
-import type { RunOutcome, RunRequest, SandboxHost } from "./protocol.js"
+import type { RunOutcome, RunRequest, SandboxHost } from "@codemode/core/sandbox"
 
 /** Run one JavaScript program against the host bridge. */
 export const run = (request: RunRequest, host: SandboxHost): RunOutcome => runProgram(request, host)

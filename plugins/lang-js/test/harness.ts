@@ -10,7 +10,7 @@ import type {
   RunOutcome,
   RunRequest,
   SandboxHost,
-} from "../src/protocol.js"
+} from "@codemode/core/sandbox"
 import { run } from "../src/worker.js"
 
 /** What a fake tool returns: a value, a failure, or either after a delay in virtual ticks. */

@@ -2,7 +2,7 @@
  * The program's way out: tools, `search`, extension globals, `import`/`require`, and how host failures surface.
  */
 import { describe, expect, it } from "vitest"
-import type { DataValue } from "../src/protocol.js"
+import type { DataValue } from "@codemode/core/sandbox"
 import { evaluate, failure, type FakeOptions, runJs } from "./harness.js"
 
 const orders: FakeOptions = {

@@ -4,7 +4,7 @@
  * retired so no later program meets its state.
  */
 import { describe, expect, it } from "vitest"
-import type { Diagnostic } from "../src/protocol.js"
+import type { Diagnostic } from "@codemode/core/sandbox"
 import { run } from "../src/worker.js"
 import { fakeHost, type FakeOptions, runJs } from "./harness.js"
 

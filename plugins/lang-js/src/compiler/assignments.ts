@@ -3,7 +3,7 @@
  * references (a member target evaluates its object and key once, then reads and writes through them).
  */
 import type { Node } from "../parse.js"
-import type { Location } from "../protocol.js"
+import type { Location } from "@codemode/core/sandbox"
 import type { Value } from "../runtime/functions.js"
 import { add, toNumber, toPrimitive, toPropertyKey } from "../runtime/operators.js"
 import { throwTypeError } from "../runtime/errors.js"

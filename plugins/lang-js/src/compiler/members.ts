@@ -4,7 +4,7 @@
  * properties up on the realm's prototypes.
  */
 import type { Node } from "../parse.js"
-import type { Location } from "../protocol.js"
+import type { Location } from "@codemode/core/sandbox"
 import { throwReferenceError, throwTypeError } from "../runtime/errors.js"
 import type { Value } from "../runtime/functions.js"
 import { notIterableValue } from "../runtime/generators.js"

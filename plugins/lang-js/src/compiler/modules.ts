@@ -3,7 +3,7 @@
  * resolves the specifier); there is nothing to export.
  */
 import type { Node } from "../parse.js"
-import type { Location } from "../protocol.js"
+import type { Location } from "@codemode/core/sandbox"
 import { caught, throwValue } from "../runtime/errors.js"
 import { isObject, type Value } from "../runtime/functions.js"
 import { toStr } from "../runtime/operators.js"

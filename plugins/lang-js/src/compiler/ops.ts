@@ -1,7 +1,7 @@
 /**
  * Run-time operations that compiled code calls when the inline fast paths do not apply.
  */
-import type { Location } from "../protocol.js"
+import type { Location } from "@codemode/core/sandbox"
 import { throwReferenceError, throwTypeError } from "../runtime/errors.js"
 import { call, construct, isConstructor, isObject, NO_ARGS, type Value } from "../runtime/functions.js"
 import { CALL, CALL3, CONSTRUCT, FIELDS } from "../runtime/internals.js"

@@ -9,7 +9,7 @@
  * The plain driver is here; `resumable/patterns.ts` walks the same plan when a default or key suspends.
  */
 import type { Node } from "../parse.js"
-import type { Location } from "../protocol.js"
+import type { Location } from "@codemode/core/sandbox"
 import { throwTypeError } from "../runtime/errors.js"
 import type { Value } from "../runtime/functions.js"
 import { notIterableValue, valueText } from "../runtime/generators.js"

@@ -39,7 +39,7 @@ import type {
   RunRequest,
   SandboxHost,
   ToolShape,
-} from "../protocol.js"
+} from "@codemode/core/sandbox"
 
 interface Pending {
   readonly record: PromiseRecord

@@ -5,8 +5,9 @@
  * refuses what JSON would silently change: `NaN`/`Infinity`, cycles, functions, symbols, `undefined` array slots, and
  * objects that are not plain (Maps, class instances...). The error names the path of the offending value.
  */
+import { dataProblems, indexPath, keyPath } from "@codemode/core/sandbox"
 import { MAX_DATA_BYTES, MAX_DATA_DEPTH } from "../limits.js"
-import type { DataValue } from "../protocol.js"
+import type { DataValue } from "@codemode/core/sandbox"
 import { call, functionName, isCallable, type Value } from "./functions.js"
 import { BRAND, Brand, CALL } from "./internals.js"
 import { charge } from "./meter.js"
@@ -22,9 +23,6 @@ export class DataConversionError extends Error {
     super(`${reason} at ${path}`)
   }
 }
-
-const keyPath = (path: string, key: string): string =>
-  /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`
 
 const brandNames: Record<number, string> = {
   [Brand.Map]: "a Map",
@@ -58,8 +56,7 @@ export const toData = (value: Value, root = "$"): DataValue => {
   const realm = rt.realm
   const grow = (n: number, path: string) => {
     size += n
-    if (size > MAX_DATA_BYTES)
-      throw new DataConversionError(`data exceeds the copy limit of ${MAX_DATA_BYTES} bytes`, path)
+    if (size > MAX_DATA_BYTES) throw new DataConversionError(dataProblems.tooLarge(), path)
   }
   const visit = (v0: Value, key: string, path: string, depth: number): DataValue | undefined => {
     let v = v0
@@ -90,9 +87,8 @@ export const toData = (value: Value, root = "$"): DataValue => {
       return null
     }
     if (v[CALL] !== undefined) throw new DataConversionError(`${describeObject(v)} is not data`, path)
-    if (depth >= MAX_DATA_DEPTH)
-      throw new DataConversionError(`data is nested deeper than ${MAX_DATA_DEPTH} levels`, path)
-    if (seen.has(v)) throw new DataConversionError("a cycle (the value contains itself)", path)
+    if (depth >= MAX_DATA_DEPTH) throw new DataConversionError(dataProblems.tooDeep(), path)
+    if (seen.has(v)) throw new DataConversionError(dataProblems.cycle, path)
     seen.add(v)
     try {
       if (Array.isArray(v)) {
@@ -100,7 +96,7 @@ export const toData = (value: Value, root = "$"): DataValue => {
         charge(v.length)
         const out: DataValue[] = new Array(v.length)
         for (let i = 0; i < v.length; i++) {
-          const p = `${path}[${i}]`
+          const p = indexPath(path, i)
           const item = visit(v[i], String(i), p, depth + 1)
           if (item === undefined) throw new DataConversionError("undefined is not data (use null)", p)
           out[i] = item

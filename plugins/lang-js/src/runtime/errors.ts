@@ -6,7 +6,7 @@
  * a host error. `FatalError` is the one exception a program can never catch: limits, the deadline and fatal host
  * failures end the execution through it.
  */
-import type { Diagnostic, Kind, Location } from "../protocol.js"
+import type { Diagnostic, Kind, Location } from "@codemode/core/sandbox"
 import { rt } from "./state.js"
 
 /** The error names a program's errors can have. */

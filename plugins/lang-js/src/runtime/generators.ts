@@ -5,7 +5,7 @@
  * `rt.awaiting` is set before it (always, in async functions) and a program `yield` otherwise. Drivers keep the call
  * depth right across suspensions: `rt.base` is the depth at which the resumed body runs.
  */
-import type { Location } from "../protocol.js"
+import type { Location } from "@codemode/core/sandbox"
 import { caught, throwTypeError } from "./errors.js"
 import { call, isCallable, isObject, NO_ARGS, shortDescription, type Value } from "./functions.js"
 import { BRAND, Brand, SLOT } from "./internals.js"

@@ -5,7 +5,7 @@
  */
 import { memoryNearlyFull, outOfMemoryMessage } from "@codemode/core/sandbox"
 import { DEADLINE_CHECK_INTERVAL, MAX_CALL_DEPTH, WORK_BUDGET } from "../limits.js"
-import type { Location } from "../protocol.js"
+import type { Location } from "@codemode/core/sandbox"
 import { fatal } from "./errors.js"
 import { rt } from "./state.js"
 

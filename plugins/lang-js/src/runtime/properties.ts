@@ -5,7 +5,7 @@
  * only find program values. Primitives are different: a host lookup on `"abc"` would reach the host's
  * `String.prototype`, so their properties are looked up on the realm's prototypes instead.
  */
-import type { Location } from "../protocol.js"
+import type { Location } from "@codemode/core/sandbox"
 import { CHECKED_INDEX, checkArrayWrite, setArrayLength, toArrayLength } from "./arrays.js"
 import { throwTypeError } from "./errors.js"
 import { BRAND, Brand, isInternalKey } from "./internals.js"

@@ -4,7 +4,7 @@
  * The interpreter is plain synchronous code and a worker runs one program at a time, so the hot counters live in
  * one module-level object that compiled closures read and write directly.
  */
-import type { Location, SandboxHost } from "../protocol.js"
+import type { Location, SandboxHost } from "@codemode/core/sandbox"
 import type { Realm } from "./realm.js"
 
 /** What one execution needs at hand everywhere (see `rt`). */
