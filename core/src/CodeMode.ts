@@ -1,6 +1,7 @@
 /**
  * `CodeMode`: build a runtime over host tools and run programs in it.
  */
+import { randomUUID } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
 import * as Contributions from "./Contributions.js"
 import type { DataValue } from "./Data.js"
@@ -152,6 +153,7 @@ const build = <R>(options: Options<any, any>, extra: ReadonlyArray<string> = [])
   const getIndex = () => (index ??= Search.index(entries))
   const shape = ToolTree.shape(entries)
   const plan: Execution.Plan = {
+    scope: randomUUID(),
     language,
     entries: new Map(entries.map((e) => [e.path, e])),
     index: getIndex,

@@ -26,6 +26,8 @@ export interface Plan extends CallContext {
   readonly extensionShapes: ReadonlyArray<ExtensionShape>
   readonly limits: Limits
   readonly pool: () => SandboxPool
+  /** This runtime's cache scope in the sandbox (see `RunRequest.scope`). */
+  readonly scope: string
 }
 
 /** Calls of one execution that run at once; the rest wait their turn in order (the program sees no difference). */
@@ -80,15 +82,30 @@ const acquire = (pool: SandboxPool, module: string) =>
     })
   })
 
+/**
+ * The longest program the host sends to a sandbox, in UTF-16 code units: far above what either language accepts
+ * (each refuses a longer program with its own message), and far below what the channel could carry.
+ */
+export const MAX_SOURCE_LENGTH = 4 * 1024 * 1024
+
+const refused = (message: string): Result.Result => ({
+  ok: false,
+  error: Diagnostic.make("ParseError", message),
+  toolCalls: [],
+})
+
 /** Run `code` under `plan`. Never fails: every problem is a diagnostic in the `Result`. */
 export const execute = (plan: Plan, code: string): Effect.Effect<Result.Result, never, any> =>
   Effect.suspend(() => {
-    if (typeof code !== "string" || code.trim() === "")
-      return Effect.succeed<Result.Result>({
-        ok: false,
-        error: Diagnostic.make("ParseError", "the source is empty; write a program that returns a value"),
-        toolCalls: [],
-      })
+    if (typeof code !== "string")
+      return Effect.succeed(refused(`the program must be a string of source code (got ${code === null ? "null" : typeof code})`))
+    if (code.trim() === "") return Effect.succeed(refused("the source is empty; write a program that returns a value"))
+    if (code.length > MAX_SOURCE_LENGTH)
+      return Effect.succeed(
+        refused(
+          `the program is ${code.length} characters long; a program is at most ${MAX_SOURCE_LENGTH} characters (split the work into smaller programs)`,
+        ),
+      )
     const { limits } = plan
     const deadline = limits.timeoutMs === Infinity ? Infinity : Date.now() + limits.timeoutMs
     const pool = plan.pool()
@@ -280,7 +297,7 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
       }
     }
 
-    const request = { code, tools: plan.tools, extensions: plan.extensionShapes, limits }
+    const request = { code, scope: plan.scope, tools: plan.tools, extensions: plan.extensionShapes, limits }
     const waitForEnd = Effect.callback<End>((resume) => {
       run = sandbox.start(language.workerModule, request, deadline, onEvent(resume))
     })

@@ -37,6 +37,12 @@ export interface RunLimits {
 /** What the worker receives to run one program. */
 export interface RunRequest {
   readonly code: string
+  /**
+   * Identifies the runtime that asked (random, one per `CodeMode.make`). Anything a language keeps across runs (a
+   * cache of compiled programs) must be keyed by it, so that no execution can learn by timing what another runtime
+   * ran in the same sandbox.
+   */
+  readonly scope?: string
   readonly tools: ToolShape
   readonly extensions: ReadonlyArray<ExtensionShape>
   readonly limits: RunLimits

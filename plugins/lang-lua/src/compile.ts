@@ -27,21 +27,23 @@ export interface Compiled {
   readonly bytes: number
 }
 
-/** The compiled programs a worker keeps, by source text, most recently used last. */
+/** The compiled programs a worker keeps, by runtime scope and source text, most recently used last. */
 const cache = new Map<string, Compiled>()
 const CACHE_ENTRIES = 32
 const CACHE_BYTES = 4 * 1024 * 1024
 let cachedBytes = 0
 
 /**
- * Parse and compile `code`, or reuse its compiled form from an earlier run in this worker. Compiling is linear in
- * the source and looks at `deadline` (a `Date.now()` time) as it goes.
+ * Parse and compile `code`, or reuse its compiled form from an earlier run of the same runtime (`scope`, see
+ * `RunRequest.scope`) in this worker. Compiling is linear in the source and looks at `deadline` (a `Date.now()`
+ * time) as it goes.
  */
-export const compile = (code: string, deadline = Infinity): Compiled => {
-  const known = cache.get(code)
+export const compile = (code: string, deadline = Infinity, scope = ""): Compiled => {
+  const key = `${scope}\u0000${code}`
+  const known = cache.get(key)
   if (known !== undefined) {
-    cache.delete(code)
-    cache.set(code, known)
+    cache.delete(key)
+    cache.set(key, known)
     return known
   }
   const parsed = parse(code, deadline)
@@ -63,7 +65,7 @@ export const compile = (code: string, deadline = Infinity): Compiled => {
     locations: generator.locations,
     bytes: code.length + source.length,
   }
-  cache.set(code, compiled)
+  cache.set(key, compiled)
   cachedBytes += compiled.bytes
   for (const [key, old] of cache) {
     if (cache.size <= CACHE_ENTRIES && cachedBytes <= CACHE_BYTES) break

@@ -59,9 +59,9 @@ const toDiagnostic = (e: unknown): Diagnostic => {
  * Compile `code`. The compiler's recursion is bounded by the syntax depth bound, so a JS stack overflow here is the
  * compiler's own failure, never the program's call depth: it is reported as such.
  */
-const compileProgram = (code: string, deadline: number): Compiled => {
+const compileProgram = (code: string, deadline: number, scope: string | undefined): Compiled => {
   try {
-    return compile(code, deadline)
+    return compile(code, deadline, scope)
   } catch (e) {
     if (e instanceof RangeError)
       throw new ParseFailure({
@@ -122,7 +122,7 @@ export const run = (request: RunRequest, host: SandboxHost): RunOutcome => runWi
  */
 export const runWithWorkBound = (request: RunRequest, host: SandboxHost, maxSteps: number): RunOutcome => {
   try {
-    const program = compileProgram(request.code, host.deadline)
+    const program = compileProgram(request.code, host.deadline, request.scope)
     resetModuleState()
     const globals = createEnvironment(request, host)
     resetRuntime(program.locations, host.deadline, (d) => host.warn(d), maxSteps)
