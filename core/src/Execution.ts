@@ -98,7 +98,9 @@ const refused = (message: string): Result.Result => ({
 export const execute = (plan: Plan, code: string): Effect.Effect<Result.Result, never, any> =>
   Effect.suspend(() => {
     if (typeof code !== "string")
-      return Effect.succeed(refused(`the program must be a string of source code (got ${code === null ? "null" : typeof code})`))
+      return Effect.succeed(
+        refused(`the program must be a string of source code (got ${code === null ? "null" : typeof code})`),
+      )
     if (code.trim() === "") return Effect.succeed(refused("the source is empty; write a program that returns a value"))
     if (code.length > MAX_SOURCE_LENGTH)
       return Effect.succeed(
