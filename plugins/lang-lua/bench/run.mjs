@@ -1,5 +1,5 @@
 // Benchmark: our Lua (the built worker's `run`, metering on) against PUC Lua 5.4 (`lua5.4`), wasmoon and fengari,
-// on six programs. Every program returns an integer checksum; ours must equal PUC Lua's.
+// on ten programs (bench/lua/*.lua). Every program returns an integer checksum; ours must equal PUC Lua's.
 //
 // Times are CPU time (user + system, every thread of the process, so the JIT's background compilation counts) of
 // the measured part, the best of several repetitions (10 by default; fengari, the slowest by far, runs 3):
@@ -38,7 +38,18 @@ const reps = Number(option("--reps") ?? 10)
 const only = option("--only")?.split(",")
 const withFengari = !args.includes("--no-fengari")
 
-const benchmarks = ["fib", "loops", "strings", "sort", "json", "patterns"].filter((b) => !only || only.includes(b))
+const benchmarks = [
+  "fib",
+  "loops",
+  "strings",
+  "sort",
+  "json",
+  "patterns",
+  "spectral",
+  "nbody",
+  "records",
+  "closures",
+].filter((b) => !only || only.includes(b))
 const source = (name) => readFileSync(join(here, "lua", `${name}.lua`), "utf8")
 
 /** The records the JSON benchmark's tool returns: deterministic, integers only. */

@@ -6,7 +6,25 @@
  */
 import { ipairsIterator, next } from "./lib/base.js"
 import { arith, intAdd, lessEqual, lessThan, normaliseKey, type Op, stringToNumber, type LuaNumber } from "./numbers.js"
-import { addNN, divNN, idivNN, luaEq, modNN, mulNN, powNN, subNN } from "./operators.js"
+import {
+  addAny,
+  addNN,
+  divAny,
+  divNN,
+  idivAny,
+  idivF,
+  idivNN,
+  luaEq,
+  modAny,
+  modF,
+  modNN,
+  mulAny,
+  mulNN,
+  powAny,
+  powNN,
+  subAny,
+  subNN,
+} from "./operators.js"
 import { callError, concatValues, index, indexError, length, setIndex, stringMeta, tableFull } from "./ops.js"
 import {
   callDepthError,
@@ -491,4 +509,13 @@ export const INTRINSICS = {
   modNN,
   idivNN,
   powNN,
+  modF,
+  idivF,
+  addAny,
+  subAny,
+  mulAny,
+  divAny,
+  modAny,
+  idivAny,
+  powAny,
 }

@@ -3,10 +3,13 @@
  * are JS numbers (V8 inlines them), and raw equality.
  */
 import { floatMod, floatPow } from "./floats.js"
-import { equalSlow, intAdd, intIDiv, intMul, intSub } from "./numbers.js"
+import { arith, equalSlow, intAdd, intIDiv, intMul, intSub, Op } from "./numbers.js"
 import { LuaFloat, type LuaValue } from "./value.js"
 
 // ------------------------------------------------------------------------------------------------ number × number
+
+/** A float result: boxed when its value would read as a safe integer. */
+const box = (r: number): LuaValue => (Number.isSafeInteger(r) ? new LuaFloat(r) : r)
 
 /** `a + b` for two JS numbers (integers or floats), with wrap-around and float boxing. */
 export const addNN = (a: number, b: number): LuaValue => {
@@ -34,6 +37,12 @@ export const divNN = (a: number, b: number): LuaValue => {
   const r = a / b
   return Number.isSafeInteger(r) ? new LuaFloat(r) : r
 }
+
+/** `a % b` where one operand is a float. */
+export const modF = (a: number, b: number): LuaValue => box(floatMod(a, b))
+
+/** `a // b` where one operand is a float. */
+export const idivF = (a: number, b: number): LuaValue => box(Math.floor(a / b))
 
 /** `a % b` for two JS numbers; `undefined` for an integer modulo by zero (the caller raises the error). */
 export const modNN = (a: number, b: number): LuaValue => {
@@ -66,6 +75,79 @@ export const idivNN = (a: number, b: number): LuaValue => {
 export const powNN = (a: number, b: number): LuaValue => {
   const r = floatPow(a, b)
   return Number.isSafeInteger(r) ? new LuaFloat(r) : r
+}
+
+// ------------------------------------------------------------------------------------------------ boxed floats
+
+// The paths generated code takes when an operand is not a JS number. An integral float (`2.0`, a boxed LuaFloat)
+// with a number or another integral float is common in float code (`n * 0.5` of an even `n`), so it is handled
+// first; everything else (bigints, strings, errors) goes to the general `arith`.
+
+/** `a + b` when an operand is not a JS number. */
+export const addAny = (a: LuaValue, b: LuaValue, site: number, descA: string, descB: string): LuaValue => {
+  if (typeof a === "number" && typeof b === "number") return addNN(a, b)
+  if (a instanceof LuaFloat) {
+    if (typeof b === "number") return box(a.n + b)
+    if (b instanceof LuaFloat) return box(a.n + b.n)
+  } else if (typeof a === "number" && b instanceof LuaFloat) return box(a + b.n)
+  return arith(Op.Add, a, b, site, descA, descB)
+}
+
+/** `a - b` when an operand is not a JS number. */
+export const subAny = (a: LuaValue, b: LuaValue, site: number, descA: string, descB: string): LuaValue => {
+  if (typeof a === "number" && typeof b === "number") return subNN(a, b)
+  if (a instanceof LuaFloat) {
+    if (typeof b === "number") return box(a.n - b)
+    if (b instanceof LuaFloat) return box(a.n - b.n)
+  } else if (typeof a === "number" && b instanceof LuaFloat) return box(a - b.n)
+  return arith(Op.Sub, a, b, site, descA, descB)
+}
+
+/** `a * b` when an operand is not a JS number. */
+export const mulAny = (a: LuaValue, b: LuaValue, site: number, descA: string, descB: string): LuaValue => {
+  if (typeof a === "number" && typeof b === "number") return mulNN(a, b)
+  if (a instanceof LuaFloat) {
+    if (typeof b === "number") return box(a.n * b)
+    if (b instanceof LuaFloat) return box(a.n * b.n)
+  } else if (typeof a === "number" && b instanceof LuaFloat) return box(a * b.n)
+  return arith(Op.Mul, a, b, site, descA, descB)
+}
+
+/** `a / b` when an operand is not a JS number. */
+export const divAny = (a: LuaValue, b: LuaValue, site: number, descA: string, descB: string): LuaValue => {
+  if (typeof a === "number" && typeof b === "number") return divNN(a, b)
+  if (a instanceof LuaFloat) {
+    if (typeof b === "number") return box(a.n / b)
+    if (b instanceof LuaFloat) return box(a.n / b.n)
+  } else if (typeof a === "number" && b instanceof LuaFloat) return box(a / b.n)
+  return arith(Op.Div, a, b, site, descA, descB)
+}
+
+/** `a % b` when an operand is not a JS number. */
+export const modAny = (a: LuaValue, b: LuaValue, site: number, descA: string, descB: string): LuaValue => {
+  if (a instanceof LuaFloat) {
+    if (typeof b === "number") return box(floatMod(a.n, b))
+    if (b instanceof LuaFloat) return box(floatMod(a.n, b.n))
+  } else if (typeof a === "number" && b instanceof LuaFloat) return box(floatMod(a, b.n))
+  return arith(Op.Mod, a, b, site, descA, descB)
+}
+
+/** `a // b` when an operand is not a JS number. */
+export const idivAny = (a: LuaValue, b: LuaValue, site: number, descA: string, descB: string): LuaValue => {
+  if (a instanceof LuaFloat) {
+    if (typeof b === "number") return box(Math.floor(a.n / b))
+    if (b instanceof LuaFloat) return box(Math.floor(a.n / b.n))
+  } else if (typeof a === "number" && b instanceof LuaFloat) return box(Math.floor(a / b.n))
+  return arith(Op.IDiv, a, b, site, descA, descB)
+}
+
+/** `a ^ b` when an operand is not a JS number. */
+export const powAny = (a: LuaValue, b: LuaValue, site: number, descA: string, descB: string): LuaValue => {
+  if (a instanceof LuaFloat) {
+    if (typeof b === "number") return box(floatPow(a.n, b))
+    if (b instanceof LuaFloat) return box(floatPow(a.n, b.n))
+  } else if (typeof a === "number" && b instanceof LuaFloat) return box(floatPow(a, b.n))
+  return arith(Op.Pow, a, b, site, descA, descB)
 }
 
 // ------------------------------------------------------------------------------------------------ equality

@@ -5,8 +5,22 @@
 import type { Node } from "luaparse"
 import { ABSENT } from "../lib/absent.js"
 import { arith, Op } from "../numbers.js"
-import type { LuaValue } from "../value.js"
+import { LuaFloat, type LuaValue } from "../value.js"
 import { ARITH_OPS, COMPARISONS, Emitter, type Held, NOT_CONSTANT, type SelfName, seq } from "./emit.js"
+
+/** The intrinsic for an arithmetic operation whose operand is not a JS number (boxed floats first), by operator. */
+const ANY_OPERAND = new Map<Op, string>([
+  [Op.Add, "$addAny"],
+  [Op.Sub, "$subAny"],
+  [Op.Mul, "$mulAny"],
+  [Op.Div, "$divAny"],
+  [Op.Mod, "$modAny"],
+  [Op.IDiv, "$idivAny"],
+  [Op.Pow, "$powAny"],
+])
+
+/** The value of an integral float constant as JS source (its sign kept: `-0`). */
+const floatText = (f: LuaFloat): string => (Object.is(f.n, -0) ? "(-0)" : `(${f.n})`)
 
 /** The expression half of the generator; statements.ts adds statements and functions. */
 export abstract class Expressions extends Emitter {
@@ -256,8 +270,11 @@ export abstract class Expressions extends Emitter {
       return seq(setup, op === "==" ? eq : `!(${eq})`)
     }
     const numeric = (c: LuaValue | typeof NOT_CONSTANT, ref: string) =>
-      typeof c === "number" ? "" : `typeof ${ref} === "number"`
+      typeof c === "number" || c instanceof LuaFloat ? "" : `typeof ${ref} === "number"`
     const checks = [numeric(ca, a.ref), numeric(cb, b.ref)].filter((x) => x !== "").join(" && ") || "true"
+    // An integral float constant compares by its value (`x < 1.0` is `x < 1`).
+    const x = ca instanceof LuaFloat ? floatText(ca) : a.ref
+    const y = cb instanceof LuaFloat ? floatText(cb) : b.ref
     const slow =
       op === "<"
         ? `$lessThan(${a.ref}, ${b.ref}, ${site})`
@@ -266,7 +283,7 @@ export abstract class Expressions extends Emitter {
           : op === ">"
             ? `$lessThan(${b.ref}, ${a.ref}, ${site})`
             : `$lessEqual(${b.ref}, ${a.ref}, ${site})`
-    return seq(setup, `${checks} ? ${a.ref} ${op} ${b.ref} : ${slow}`)
+    return seq(setup, `${checks} ? ${x} ${op} ${y} : ${slow}`)
   }
 
   protected binary(node: Node): string {
@@ -279,9 +296,15 @@ export abstract class Expressions extends Emitter {
     const [setup, a, b] = this.operands(node)
     const ca = this.constant(node.left)
     const cb = this.constant(node.right)
-    // PUC Lua compiles `x - 0` as `x + 0` (its immediate operand is negated), so that `-0.0 - 0` is `0.0`.
-    const slowFn = code === Op.Sub && cb === 0 ? "$subZero" : "$arith"
-    const slow = `${slowFn}(${code}, ${a.ref}, ${b.ref}, ${site}, ${this.k(this.describe(node.left))}, ${this.k(this.describe(node.right))})`
+    const descs = `${site}, ${this.k(this.describe(node.left))}, ${this.k(this.describe(node.right))}`
+    const anyFn = ANY_OPERAND.get(code)
+    const slow =
+      // PUC Lua compiles `x - 0` as `x + 0` (its immediate operand is negated), so that `-0.0 - 0` is `0.0`.
+      code === Op.Sub && cb === 0
+        ? `$subZero(${code}, ${a.ref}, ${b.ref}, ${descs})`
+        : anyFn !== undefined
+          ? `${anyFn}(${a.ref}, ${b.ref}, ${descs})`
+          : `$arith(${code}, ${a.ref}, ${b.ref}, ${descs})`
     const numbers =
       [
         typeof ca === "number" ? "" : `typeof ${a.ref} === "number"`,
@@ -290,15 +313,40 @@ export abstract class Expressions extends Emitter {
         .filter((x) => x !== "")
         .join(" && ") || "true"
     const int32 = `${numbers} && (${a.ref} | 0) === ${a.ref} && (${b.ref} | 0) === ${b.ref}`
+    const fa = ca instanceof LuaFloat
+    const fb = cb instanceof LuaFloat
+    if (fa !== fb)
+      return this.floatConstantArith(
+        code,
+        setup,
+        fa ? floatText(ca) : a.ref,
+        fb ? floatText(cb as LuaFloat) : b.ref,
+        fa ? b.ref : a.ref,
+        slow,
+      )
     switch (code) {
       case Op.Add:
-        return seq(setup, `${numbers} ? $addNN(${a.ref}, ${b.ref}) : ${slow}`)
       case Op.Sub:
-        return seq(setup, `${numbers} ? $subNN(${a.ref}, ${b.ref}) : ${slow}`)
       case Op.Mul:
-        return seq(setup, `${numbers} ? $mulNN(${a.ref}, ${b.ref}) : ${slow}`)
-      case Op.Div:
-        return seq(setup, `${numbers} ? $divNN(${a.ref}, ${b.ref}) : ${slow}`)
+      case Op.Div: {
+        // Two constants: V8 would fold the operation at compile time and lose the sign of a NaN (`0/0` is `-nan`).
+        if (typeof ca === "number" && typeof cb === "number") return `${anyFn}(${a.ref}, ${b.ref}, ${descs})`
+        // The JS result is the Lua result unless the operands' kinds disagree with the result's (an integral float
+        // result, an integer overflow, or a `-0` product of integers): the rare cases take the slow call.
+        const r = this.temp()
+        const symbol = code === Op.Add ? "+" : code === Op.Sub ? "-" : code === Op.Mul ? "*" : "/"
+        const isInt = (c: LuaValue | typeof NOT_CONSTANT, ref: string) =>
+          typeof c === "number" ? Number.isSafeInteger(c) : `Number.isSafeInteger(${ref})`
+        const ints = code === Op.Div ? [false] : [isInt(ca, a.ref), isInt(cb, b.ref)]
+        const resultInt = `Number.isSafeInteger(${r})`
+        const cond = ints.includes(false)
+          ? `!${resultInt}`
+          : ints.every((x) => x === true)
+            ? resultInt
+            : `${resultInt} === (${ints.filter((x) => x !== true).join(" && ")})`
+        const value = code === Op.Mul ? `${r} + 0` : r
+        return seq(setup, `${numbers} && (${r} = ${a.ref} ${symbol} ${b.ref}, ${cond}) ? ${value} : ${slow}`)
+      }
       case Op.Pow:
         return seq(setup, `${numbers} ? $powNN(${a.ref}, ${b.ref}) : ${slow}`)
       case Op.Mod:
@@ -313,6 +361,35 @@ export abstract class Expressions extends Emitter {
         return seq(setup, `${int32} ? ${a.ref} | ${b.ref} : ${slow}`)
       case Op.BXor:
         return seq(setup, `${int32} ? ${a.ref} ^ ${b.ref} : ${slow}`)
+      default:
+        return seq(setup, slow)
+    }
+  }
+
+  /**
+   * Arithmetic with an integral float constant (`1.0 / x`, `x * 2.0`), whose result is a float: the constant is a
+   * boxed {@link LuaFloat}, so the inline path uses its value (`x`, `y`: the operands as source, the constant as its
+   * number) when the `other` operand is a JS number.
+   */
+  protected floatConstantArith(code: Op, setup: string, x: string, y: string, other: string, slow: string): string {
+    switch (code) {
+      case Op.Add:
+      case Op.Sub:
+      case Op.Mul:
+      case Op.Div: {
+        const r = this.temp()
+        const symbol = code === Op.Add ? "+" : code === Op.Sub ? "-" : code === Op.Mul ? "*" : "/"
+        return seq(
+          setup,
+          `typeof ${other} === "number" && (${r} = ${x} ${symbol} ${y}, !Number.isSafeInteger(${r})) ? ${r} : ${slow}`,
+        )
+      }
+      case Op.Pow:
+        return seq(setup, `typeof ${other} === "number" ? $powNN(${x}, ${y}) : ${slow}`)
+      case Op.Mod:
+        return seq(setup, `typeof ${other} === "number" ? $modF(${x}, ${y}) : ${slow}`)
+      case Op.IDiv:
+        return seq(setup, `typeof ${other} === "number" ? $idivF(${x}, ${y}) : ${slow}`)
       default:
         return seq(setup, slow)
     }

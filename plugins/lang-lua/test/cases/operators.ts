@@ -23,6 +23,19 @@ export const operators: ReadonlyArray<Case> = [
   v("precedence of * over +", "return 2 + 3 * 4", 14),
   v("parentheses override precedence", "return (2 + 3) * 4", 20),
   v("left associative subtraction", "return 10 - 2 - 3", 5),
+  v(
+    "arithmetic on integral floats, integer overflow and -0 held in locals",
+    `local two, half, n, z, big, f = 2.0, 0.5, -5, 0, 9007199254740991, 1.5
+local r = {}
+local function add(x) r[#r + 1] = tostring(x) .. " " .. math.type(x) end
+add(two + 1) add(1 + two) add(two + two) add(two - 2) add(two * n) add(n * two) add(two / 2) add(4 * half)
+add(half * 4) add(f + f) add(f * 2) add(z * n) add(n * z) add(n * 0.0) add(z * -1.0) add(big + 1) add(big * 2)
+add(big - -1) add(big + 1.0) add(3 / 2) add(4 / n) add(n / 0) add(-n // 2.0) add(7 % 2.0) add(two ^ 2)
+add(1.0 / 4) add(two * 0.5) add(x == nil and 0 - 0.0 or 0) add(0.0 - 0) add(-0.0 - 0) add(z - 0) add(two - 0)
+add(1e308 * 10) add(-(two)) add(2^53 + 1) add(big + f) add(n + half + half)
+return table.concat(r, ",")`,
+    "3.0 float,3.0 float,4.0 float,0.0 float,-10.0 float,-10.0 float,1.0 float,2.0 float,2.0 float,3.0 float,3.0 float,0 integer,0 integer,-0.0 float,-0.0 float,9007199254740992 integer,18014398509481982 integer,9007199254740992 integer,9.007199254741e+15 float,1.5 float,-0.8 float,-inf float,2.0 float,1.0 float,4.0 float,0.25 float,1.0 float,0.0 float,0.0 float,0.0 float,0 integer,2.0 float,inf float,-2.0 float,9.007199254741e+15 float,9.007199254741e+15 float,-4.0 float",
+  ),
   v("mixed integer and float", "return {tostring(1 + 1.0), tostring(2 * 0.5), math.type(3 - 1)}", [
     "2.0",
     "1.0",
