@@ -44,6 +44,32 @@ describe("no path reaches a host object", () => {
       ok.every(Boolean)`
     expect(evaluate(code)).toBe(true)
   })
+  it("everything reachable by reflection from the built-ins belongs to the program", () => {
+    const code = `
+      const roots = [globalThis, Object.getPrototypeOf(function* () {}), Object.getPrototypeOf(async () => {}),
+        Object.getPrototypeOf(async function* () {}), Object.getPrototypeOf(Uint8Array), new Error("x"), new TypeError("y"),
+        (() => {}).bind(), function f() {}, class A { static s() {} }, /a/g[Symbol.matchAll]("aa"), "aXa".matchAll(/a/g),
+        Promise.resolve(), Object.getOwnPropertyDescriptor(Function.prototype, "caller"), [].values(), new Map().keys(),
+        Array.prototype[Symbol.unscopables], JSON.parse('{"a":[{}]}'), "a-b".split(/(-)/), /(?<g>a)/d.exec("a"), new Uint8Array(2).subarray(1)]
+      const seen = new Set()
+      const queue = [...roots]
+      let bad = 0
+      while (queue.length > 0 && seen.size < 20000) {
+        const o = queue.pop()
+        if ((typeof o !== "object" && typeof o !== "function") || o === null || seen.has(o)) continue
+        seen.add(o)
+        let p = Object.getPrototypeOf(o), steps = 0, ours = p === null
+        while (p !== null && steps < 20) { if (p === Object.prototype) ours = true; p = Object.getPrototypeOf(p); steps++ }
+        if (!ours) bad++
+        queue.push(Object.getPrototypeOf(o))
+        for (const k of Reflect.ownKeys(o)) {
+          const d = Reflect.getOwnPropertyDescriptor(o, k)
+          for (const v of [d.value, d.get, d.set]) if ((typeof v === "object" || typeof v === "function") && v !== null) queue.push(v)
+        }
+      }
+      ;[bad, seen.size > 500]`
+    expect(evaluate(code)).toEqual([0, true])
+  })
   it("__proto__ walks stay inside the program", () =>
     expect(
       evaluate(

@@ -199,6 +199,8 @@ export const installArray = (realm: Realm): void => {
   }
   const ctor = makeNative("Array", 1, (_t, a) => construct(a, undefined), construct)
   realm.Array = ctor
+  // Array.prototype is an array in the language: it has a length.
+  Object.defineProperty(proto, "length", { value: 0, writable: true, enumerable: false, configurable: false })
   linkConstructor(ctor, proto)
   defineBuiltinAccessor(ctor, Symbol.species, (t) => t)
 

@@ -15,6 +15,7 @@ import {
   linkConstructor,
   makeNative,
   type Value,
+  defineTag,
 } from "../runtime/functions.js"
 import { BRAND, Brand, SLOT } from "../runtime/internals.js"
 import { checkListGrowth, closeAfterThrow, DONE, getIterator, ProtocolIter } from "../runtime/iterators.js"
@@ -123,7 +124,7 @@ export const installCollections = (realm: Realm): void => {
   defineMethod(mapProto, "values", 0, mapIter("values"))
   const entries = defineMethod(mapProto, "entries", 0, mapIter("entries"))
   defineValue(mapProto, Symbol.iterator, entries)
-  defineValue(mapProto, Symbol.toStringTag, "Map", false)
+  defineTag(mapProto, "Map")
   realm.mapEntries = entries
   defineMethod(mapCtor, "groupBy", 2, (_t, a) => {
     const fn = arg(a, 1)
@@ -150,6 +151,7 @@ export const installCollections = (realm: Realm): void => {
       group[group.length] = v
     }
   })
+  defineBuiltinAccessor(mapCtor, Symbol.species, (t) => t)
   realm.defineGlobal("Map", mapCtor)
 
   // Set
@@ -200,7 +202,7 @@ export const installCollections = (realm: Realm): void => {
       realm.newArray([v, v]),
     ),
   )
-  defineValue(setProto, Symbol.toStringTag, "Set", false)
+  defineTag(setProto, "Set")
   realm.setValues = values
   // The ES2025 set algebra, over another Set or any set-like object (`size`, `has`, `keys`).
   interface SetRecord {
@@ -335,6 +337,7 @@ export const installCollections = (realm: Realm): void => {
     if (self.size <= r.size) return eachOwn(self, (v) => !otherHas(r, v))
     return eachKey(r, (v) => !self.has(v))
   })
+  defineBuiltinAccessor(setCtor, Symbol.species, (t) => t)
   realm.defineGlobal("Set", setCtor)
 
   // WeakMap and WeakSet
@@ -372,7 +375,7 @@ export const installCollections = (realm: Realm): void => {
     const map = wm(t, "delete")
     return weakKey(a[0]) ? map.delete(a[0]) : false
   })
-  defineValue(weakMapProto, Symbol.toStringTag, "WeakMap", false)
+  defineTag(weakMapProto, "WeakMap")
   realm.defineGlobal("WeakMap", weakMapCtor)
 
   const weakSetProto = realm.newObject()
@@ -403,6 +406,6 @@ export const installCollections = (realm: Realm): void => {
     const set = ws(t, "delete")
     return weakKey(a[0]) ? set.delete(a[0]) : false
   })
-  defineValue(weakSetProto, Symbol.toStringTag, "WeakSet", false)
+  defineTag(weakSetProto, "WeakSet")
   realm.defineGlobal("WeakSet", weakSetCtor)
 }

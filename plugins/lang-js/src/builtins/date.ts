@@ -147,9 +147,19 @@ export const installDate = (realm: Realm): void => {
     ["Seconds", (d, n) => d.setUTCSeconds(n[0], n[1] ?? d.getUTCMilliseconds())],
     ["Milliseconds", (d, n) => d.setUTCMilliseconds(n[0])],
   ]
+  /** The number of arguments each setter declares (its `length`). */
+  const setterLength: Record<string, number> = {
+    FullYear: 3,
+    Month: 2,
+    Date: 1,
+    Hours: 4,
+    Minutes: 3,
+    Seconds: 2,
+    Milliseconds: 1,
+  }
   for (const [name, set] of setters) {
     for (const prefix of ["set", "setUTC"]) {
-      defineMethod(proto, `${prefix}${name}`, 1, (t, a) => {
+      defineMethod(proto, `${prefix}${name}`, setterLength[name], (t, a) => {
         let v = time(t, `${prefix}${name}`)
         const n = a.map((x) => toNumber(x))
         if (Number.isNaN(v)) {
@@ -163,6 +173,20 @@ export const installDate = (realm: Realm): void => {
       })
     }
   }
+  defineMethod(proto, "setYear", 1, (t, a) => {
+    let v = time(t, "setYear")
+    if (Number.isNaN(v)) v = 0
+    const y = toNumber(arg(a, 0))
+    if (Number.isNaN(y)) {
+      t[SLOT] = NaN
+      return NaN
+    }
+    const year = Math.trunc(y)
+    const d = new Date(v)
+    const r = timeClip(d.setUTCFullYear(year >= 0 && year <= 99 ? 1900 + year : year))
+    t[SLOT] = r
+    return r
+  })
   defineMethod(proto, "setTime", 1, (t, a) => {
     time(t, "setTime")
     const r = timeClip(toNumber(arg(a, 0)))
@@ -189,8 +213,8 @@ export const installDate = (realm: Realm): void => {
   text("toString", (d) => `${dateString(d)} ${timeString(d)}`)
   text("toDateString", dateString)
   text("toTimeString", timeString)
-  text("toUTCString", (d) => d.toUTCString())
-  text("toGMTString", (d) => d.toUTCString())
+  const toUTCString = text("toUTCString", (d) => d.toUTCString())
+  defineValue(proto, "toGMTString", toUTCString)
   const localeText = (name: "toLocaleString" | "toLocaleDateString" | "toLocaleTimeString") =>
     defineMethod(proto, name, 0, (t, a) => {
       const d = valid(t, name)
@@ -200,7 +224,7 @@ export const installDate = (realm: Realm): void => {
   localeText("toLocaleString")
   localeText("toLocaleDateString")
   localeText("toLocaleTimeString")
-  defineMethod(proto, Symbol.toPrimitive, 1, (t, a) => {
+  const toPrimitiveMethod = defineMethod(proto, Symbol.toPrimitive, 1, (t, a) => {
     const hint = arg(a, 0)
     if (hint !== "default" && hint !== "string" && hint !== "number") return throwTypeError("Invalid hint")
     if (!isObject(t)) return throwTypeError("Date.prototype[Symbol.toPrimitive] called on non-object")
@@ -213,6 +237,12 @@ export const installDate = (realm: Realm): void => {
       }
     }
     return throwTypeError("Cannot convert object to primitive value")
+  })
+  Object.defineProperty(proto, Symbol.toPrimitive, {
+    value: toPrimitiveMethod,
+    writable: false,
+    enumerable: false,
+    configurable: true,
   })
   defineValue(proto, "constructor", ctor)
   realm.defineGlobal("Date", ctor)

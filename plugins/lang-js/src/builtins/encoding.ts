@@ -27,6 +27,8 @@ import { joinStrings } from "./joiner.js"
 
 const typedArrayProto = Object.getPrototypeOf(Uint8Array.prototype) as object
 const hostLength = Object.getOwnPropertyDescriptor(typedArrayProto, "length")!.get!
+const hostBuffer = Object.getOwnPropertyDescriptor(typedArrayProto, "buffer")!.get!
+const hostByteOffset = Object.getOwnPropertyDescriptor(typedArrayProto, "byteOffset")!.get!
 
 /** The bytes as a host list (host iteration would look up the program's iterator). */
 const bytesToList = (b: Uint8Array): number[] => {
@@ -34,6 +36,13 @@ const bytesToList = (b: Uint8Array): number[] => {
   for (let i = 0; i < b.length; i++) out[i] = b[i]
   return out
 }
+
+/**
+ * A host view of a program typed array's bytes (same buffer, the host's prototype): the host's slice and subarray
+ * look up `constructor[Symbol.species]`, which on a program typed array is a program function.
+ */
+const hostView = (b: Uint8Array): Uint8Array =>
+  new Uint8Array(hostBuffer.call(b) as ArrayBuffer, hostByteOffset.call(b) as number, hostLength.call(b) as number)
 
 /** True when `v` is a program `Uint8Array`. */
 export const isBytes = (v: Value): v is Uint8Array => ArrayBuffer.isView(v)
@@ -83,7 +92,9 @@ const utf8Length = (s: string): number => {
 
 /** Install `Uint8Array`, `TextEncoder` and `TextDecoder`. */
 export const installEncoding = (realm: Realm): void => {
-  const proto = realm.newObject()
+  // %TypedArray%.prototype holds the methods (Uint8Array is the only typed array), Uint8Array.prototype inherits.
+  const typedProto = realm.newObject()
+  const proto = Object.create(typedProto)
   realm.Uint8ArrayProto = proto
   const adopt = (bytes: Uint8Array, target: Value = proto): Value => Object.setPrototypeOf(bytes, target)
   const fromList = (list: Value[]): Uint8Array => {
@@ -112,7 +123,16 @@ export const installEncoding = (realm: Realm): void => {
   linkConstructor(ctor, proto)
   defineValue(ctor, "BYTES_PER_ELEMENT", 1, false)
   defineValue(proto, "BYTES_PER_ELEMENT", 1, false)
-  defineMethod(ctor, "from", 1, (_t, a) => {
+  const typedCtor = makeNative(
+    "TypedArray",
+    0,
+    () => throwTypeError("Abstract class TypedArray not directly constructable"),
+    () => throwTypeError("Abstract class TypedArray not directly constructable"),
+  )
+  linkConstructor(typedCtor, typedProto)
+  Object.setPrototypeOf(ctor, typedCtor)
+  defineBuiltinAccessor(typedCtor, Symbol.species, (t) => t)
+  defineMethod(typedCtor, "from", 1, (_t, a) => {
     const fn = arg(a, 1)
     if (fn !== undefined && !isCallable(fn)) throwTypeError("Uint8Array.from: the mapping function is not a function")
     const list = sourceToList(arg(a, 0))
@@ -120,41 +140,33 @@ export const installEncoding = (realm: Realm): void => {
     if (fn !== undefined) for (let i = 0; i < list.length; i++) list[i] = call(fn, thisArg, [list[i], i])
     return adopt(fromList(list))
   })
-  defineMethod(ctor, "of", 0, (_t, a) => adopt(fromList(a)))
+  defineMethod(typedCtor, "of", 0, (_t, a) => adopt(fromList(a)))
   const bytes = (t: Value, what: string): Uint8Array => {
     if (!isBytes(t)) return throwTypeError(`Uint8Array.prototype.${what} called on an incompatible receiver`)
     return t
   }
-  defineBuiltinAccessor(proto, "length", (t) => hostLength.call(bytes(t, "length")))
-  defineBuiltinAccessor(proto, "byteLength", (t) => hostLength.call(bytes(t, "byteLength")))
-  defineMethod(proto, "at", 1, (t, a) => {
+  defineBuiltinAccessor(typedProto, "length", (t) => hostLength.call(bytes(t, "length")))
+  defineBuiltinAccessor(typedProto, "byteLength", (t) => hostLength.call(bytes(t, "byteLength")))
+  defineMethod(typedProto, "at", 1, (t, a) => {
     const b = bytes(t, "at")
     let i = toInteger(arg(a, 0))
     if (i < 0) i += b.length
     return i < 0 || i >= b.length ? undefined : b[i]
   })
-  defineMethod(proto, "slice", 2, (t, a) => {
+  defineMethod(typedProto, "slice", 2, (t, a) => {
     const b = bytes(t, "slice")
     charge(b.length)
     return adopt(
-      Uint8Array.prototype.slice.call(
-        b,
-        a[0] === undefined ? 0 : toInteger(a[0]),
-        a[1] === undefined ? undefined : toInteger(a[1]),
-      ),
+      hostView(b).slice(a[0] === undefined ? 0 : toInteger(a[0]), a[1] === undefined ? undefined : toInteger(a[1])),
     )
   })
-  defineMethod(proto, "subarray", 2, (t, a) => {
+  defineMethod(typedProto, "subarray", 2, (t, a) => {
     const b = bytes(t, "subarray")
     return adopt(
-      Uint8Array.prototype.subarray.call(
-        b,
-        a[0] === undefined ? 0 : toInteger(a[0]),
-        a[1] === undefined ? undefined : toInteger(a[1]),
-      ),
+      hostView(b).subarray(a[0] === undefined ? 0 : toInteger(a[0]), a[1] === undefined ? undefined : toInteger(a[1])),
     )
   })
-  defineMethod(proto, "fill", 1, (t, a) => {
+  defineMethod(typedProto, "fill", 1, (t, a) => {
     const b = bytes(t, "fill")
     charge(b.length)
     Uint8Array.prototype.fill.call(
@@ -165,7 +177,7 @@ export const installEncoding = (realm: Realm): void => {
     )
     return t
   })
-  defineMethod(proto, "set", 1, (t, a) => {
+  defineMethod(typedProto, "set", 1, (t, a) => {
     const b = bytes(t, "set")
     const src = arg(a, 0)
     const offset = a[1] === undefined ? 0 : toInteger(a[1])
@@ -184,17 +196,17 @@ export const installEncoding = (realm: Realm): void => {
     )
     return undefined
   })
-  defineMethod(proto, "indexOf", 1, (t, a) =>
+  defineMethod(typedProto, "indexOf", 1, (t, a) =>
     Uint8Array.prototype.indexOf.call(bytes(t, "indexOf"), toNumber(arg(a, 0))),
   )
-  defineMethod(proto, "includes", 1, (t, a) =>
+  defineMethod(typedProto, "includes", 1, (t, a) =>
     Uint8Array.prototype.includes.call(bytes(t, "includes"), toNumber(arg(a, 0))),
   )
   const join = (b: Uint8Array, separator: string): string => joinStrings(b.length, separator, (i) => String(b[i]))
-  defineMethod(proto, "join", 1, (t, a) => join(bytes(t, "join"), a[0] === undefined ? "," : toStr(a[0])))
-  defineMethod(proto, "toString", 0, (t) => join(bytes(t, "toString"), ","))
+  defineMethod(typedProto, "join", 1, (t, a) => join(bytes(t, "join"), a[0] === undefined ? "," : toStr(a[0])))
+  defineMethod(typedProto, "toString", 0, (t) => join(bytes(t, "toString"), ","))
   const each = (name: string, body: (b: Uint8Array, fn: Value, thisArg: Value) => Value) =>
-    defineMethod(proto, name, 1, (t, a) => {
+    defineMethod(typedProto, name, 1, (t, a) => {
       const b = bytes(t, name)
       const fn = arg(a, 0)
       if (!isCallable(fn)) throwTypeError(`Uint8Array.prototype.${name}: the callback is not a function`)
@@ -217,11 +229,11 @@ export const installEncoding = (realm: Realm): void => {
     for (let i = 0; i < b.length; i++) if (!call(fn, thisArg, [b[i], i, b])) return false
     return true
   })
-  defineMethod(proto, "keys", 0, (t) => createArrayIterator(realm, bytes(t, "keys"), "keys"))
-  defineMethod(proto, "entries", 0, (t) => createArrayIterator(realm, bytes(t, "entries"), "entries"))
-  const values = defineMethod(proto, "values", 0, (t) => createArrayIterator(realm, bytes(t, "values"), "values"))
-  defineValue(proto, Symbol.iterator, values)
-  defineValue(proto, Symbol.toStringTag, "Uint8Array", false)
+  defineMethod(typedProto, "keys", 0, (t) => createArrayIterator(realm, bytes(t, "keys"), "keys"))
+  defineMethod(typedProto, "entries", 0, (t) => createArrayIterator(realm, bytes(t, "entries"), "entries"))
+  const values = defineMethod(typedProto, "values", 0, (t) => createArrayIterator(realm, bytes(t, "values"), "values"))
+  defineValue(typedProto, Symbol.iterator, values)
+  defineBuiltinAccessor(typedProto, Symbol.toStringTag, (t) => (isBytes(t) ? "Uint8Array" : undefined))
   realm.defineGlobal("Uint8Array", ctor)
 
   const encoderProto = realm.newObject()

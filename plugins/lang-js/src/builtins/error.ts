@@ -3,10 +3,10 @@
  * was created: it never shows host frames.
  */
 import type { ErrorName } from "../runtime/errors.js"
-import { noteCreation, originOf } from "../runtime/errors.js"
+import { noteCreation, throwTypeError } from "../runtime/errors.js"
+import { defineLazyStack } from "../runtime/stacks.js"
 import {
   arg,
-  defineBuiltinAccessor,
   defineMethod,
   defineValue,
   isObject,
@@ -29,6 +29,8 @@ export const installErrors = (realm: Realm): void => {
 
   const init = (o: Value, message: Value, options: Value): Value => {
     o[BRAND] = Brand.Error
+    noteCreation(o)
+    defineLazyStack(o)
     if (message !== undefined) {
       Object.defineProperty(o, "message", {
         value: toStr(message),
@@ -40,7 +42,6 @@ export const installErrors = (realm: Realm): void => {
     if (isObject(options) && "cause" in options) {
       Object.defineProperty(o, "cause", { value: options.cause, writable: true, enumerable: false, configurable: true })
     }
-    noteCreation(o)
     return o
   }
 
@@ -83,25 +84,11 @@ export const installErrors = (realm: Realm): void => {
     const message = t.message === undefined ? "" : toStr(t.message)
     return name === "" ? message : message === "" ? name : `${name}: ${message}`
   })
-  defineBuiltinAccessor(
-    base,
-    "stack",
-    (t) => {
-      if (!isObject(t)) return undefined
-      const name = t.name === undefined ? "Error" : toStr(t.name)
-      const message = t.message === undefined ? "" : toStr(t.message)
-      const head = message === "" ? name : `${name}: ${message}`
-      const loc = originOf(t)
-      return loc ? `${head}\n    at <program>:${loc.line}:${loc.column}` : head
-    },
-    (t, v) => {
-      if (isObject(t))
-        Object.defineProperty(t, "stack", { value: v, writable: true, enumerable: false, configurable: true })
-    },
-  )
-  defineMethod(ErrorCtor, "captureStackTrace", 1, (_t, a) => {
+  defineMethod(ErrorCtor, "captureStackTrace", 2, (_t, a) => {
     const o = arg(a, 0)
-    if (isObject(o)) noteCreation(o)
+    if (!isObject(o)) return throwTypeError("Invalid argument")
+    noteCreation(o)
+    defineLazyStack(o)
     return undefined
   })
   for (const name of names) define(name, Object.create(base), ErrorCtor)

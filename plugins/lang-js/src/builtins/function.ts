@@ -24,7 +24,7 @@ import {
   virtualFunctionProperty,
   virtualPrototype,
 } from "../runtime/functions.js"
-import { META, type FunctionMeta } from "../runtime/internals.js"
+import { CALL, MATERIALIZED, META, type FunctionMeta } from "../runtime/internals.js"
 import { reserveElements } from "../runtime/memory.js"
 import { charge } from "../runtime/meter.js"
 import { ordinaryHasInstance, toInteger } from "../runtime/operators.js"
@@ -49,6 +49,10 @@ const argumentList = (v: Value): Value[] => (v === undefined || v === null ? [] 
 /** Install `Function` and `Function.prototype`. */
 export const installFunction = (realm: Realm): void => {
   const proto = realm.FunctionProto
+  // Function.prototype is itself a function: it accepts any arguments and returns undefined.
+  proto[CALL] = () => undefined
+  proto[META] = { name: "", length: 0, constructorKind: "none", protoKind: "none", display: "function" } as FunctionMeta
+  proto[MATERIALIZED] = true
   const refuse = () =>
     throwUnsupported("The Function constructor is not supported: functions cannot be created from strings")
   const ctor = makeNative("Function", 1, refuse, refuse)

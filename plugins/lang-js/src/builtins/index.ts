@@ -101,8 +101,8 @@ const createRealm = (): Realm => {
   realm.defineGlobal("Object", realm.Object)
   realm.defineGlobal("Function", realm.Function)
   realm.defineGlobal("globalThis", realm.globalObject)
-  realm.defineGlobal("NaN", NaN)
-  realm.defineGlobal("Infinity", Infinity)
-  realm.defineGlobal("undefined", undefined)
+  realm.defineGlobal("NaN", NaN, true)
+  realm.defineGlobal("Infinity", Infinity, true)
+  realm.defineGlobal("undefined", undefined, true)
   return realm
 }

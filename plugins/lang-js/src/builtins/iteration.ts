@@ -1,10 +1,10 @@
 /**
  * Iterator prototypes: `%IteratorPrototype%`, array/string/Map/Set iterators, generators and async generators.
  */
-import { throwTypeError } from "../runtime/errors.js"
-import { arg, defineMethod, defineValue, type Value } from "../runtime/functions.js"
+import { throwTypeError, throwUnsupported } from "../runtime/errors.js"
+import { arg, defineMethod, defineTag, makeNative, type Value } from "../runtime/functions.js"
 import { asyncGeneratorEnqueue, generatorResume } from "../runtime/generators.js"
-import { BRAND, Brand, SLOT } from "../runtime/internals.js"
+import { BRAND, Brand, CALL, CALL3, CONSTRUCT, SLOT } from "../runtime/internals.js"
 import { iterResult } from "../runtime/iterators.js"
 import type { Realm } from "../runtime/realm.js"
 
@@ -68,7 +68,7 @@ export const installIteration = (realm: Realm): void => {
     const v = a[i]
     return iterResult(s.kind === "values" ? v : realm.newArray([i, v]), false)
   })
-  defineValue(arrayIteratorProto, Symbol.toStringTag, "Array Iterator", false)
+  defineTag(arrayIteratorProto, "Array Iterator")
 
   const hostNext = (brand: number, label: string) => (t: Value) => {
     if (typeof t !== "object" || t === null || t[BRAND] !== brand)
@@ -80,7 +80,7 @@ export const installIteration = (realm: Realm): void => {
   const hostIteratorProto = (brand: number, label: string): [Value, Value] => {
     const p = Object.create(iteratorProto)
     const next = defineMethod(p, "next", 0, hostNext(brand, label))
-    defineValue(p, Symbol.toStringTag, label, false)
+    defineTag(p, label)
     return [p, next]
   }
   ;[realm.MapIteratorProto, realm.mapIteratorNext] = hostIteratorProto(Brand.MapIterator, "Map Iterator")
@@ -93,12 +93,49 @@ export const installIteration = (realm: Realm): void => {
   defineMethod(generatorProto, "next", 1, (t, a) => generatorResume(t, "next", arg(a, 0)))
   defineMethod(generatorProto, "return", 1, (t, a) => generatorResume(t, "return", arg(a, 0)))
   defineMethod(generatorProto, "throw", 1, (t, a) => generatorResume(t, "throw", arg(a, 0)))
-  defineValue(generatorProto, Symbol.toStringTag, "Generator", false)
+  defineTag(generatorProto, "Generator")
+
+  /**
+   * `%GeneratorFunction.prototype%` and its siblings: the prototypes of generator, async and async generator
+   * functions, whose constructors (like `Function`) refuse to make code from strings.
+   */
+  const functionKind = (display: string, name: string, instances?: Value): void => {
+    // An ordinary object: it inherits from Function.prototype without being callable.
+    const proto = Object.create(realm.FunctionProto)
+    proto[CALL] = undefined
+    proto[CALL3] = undefined
+    proto[CONSTRUCT] = undefined
+    const refuse = () =>
+      throwUnsupported("The Function constructor is not supported: functions cannot be created from strings")
+    const ctor = makeNative(name, 1, refuse, refuse)
+    Object.setPrototypeOf(ctor, realm.Function)
+    Object.defineProperty(ctor, "prototype", { value: proto, writable: false, enumerable: false, configurable: false })
+    Object.defineProperty(proto, "constructor", { value: ctor, writable: false, enumerable: false, configurable: true })
+    if (instances !== undefined) {
+      Object.defineProperty(proto, "prototype", {
+        value: instances,
+        writable: false,
+        enumerable: false,
+        configurable: true,
+      })
+      Object.defineProperty(instances, "constructor", {
+        value: proto,
+        writable: false,
+        enumerable: false,
+        configurable: true,
+      })
+    }
+    defineTag(proto, name)
+    realm.setFunctionKindPrototype(display, proto)
+  }
+  functionKind("generator function", "GeneratorFunction", generatorProto)
+  functionKind("async function", "AsyncFunction")
 
   const asyncGeneratorProto = Object.create(asyncIteratorProto)
   realm.AsyncGeneratorProto = asyncGeneratorProto
   defineMethod(asyncGeneratorProto, "next", 1, (t, a) => asyncGeneratorEnqueue(t, "next", arg(a, 0)))
   defineMethod(asyncGeneratorProto, "return", 1, (t, a) => asyncGeneratorEnqueue(t, "return", arg(a, 0)))
   defineMethod(asyncGeneratorProto, "throw", 1, (t, a) => asyncGeneratorEnqueue(t, "throw", arg(a, 0)))
-  defineValue(asyncGeneratorProto, Symbol.toStringTag, "AsyncGenerator", false)
+  defineTag(asyncGeneratorProto, "AsyncGenerator")
+  functionKind("async generator function", "AsyncGeneratorFunction", asyncGeneratorProto)
 }

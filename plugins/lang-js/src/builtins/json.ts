@@ -4,7 +4,7 @@
  */
 import { MAX_ARRAY_LENGTH, MAX_NESTING, MAX_STRING_LENGTH } from "../limits.js"
 import { throwRangeError, throwSyntaxError, throwTypeError } from "../runtime/errors.js"
-import { arg, call, defineMethod, defineValue, isCallable, isObject, type Value } from "../runtime/functions.js"
+import { arg, call, defineMethod, isCallable, isObject, type Value, defineTag } from "../runtime/functions.js"
 import { BRAND, Brand, CALL, SLOT } from "../runtime/internals.js"
 import { arrayTooLong, reserveChars, reserveElements, reserveHeap, stringTooLong } from "../runtime/memory.js"
 import { charge } from "../runtime/meter.js"
@@ -433,6 +433,6 @@ export const installJson = (realm: Realm): void => {
     return walk(root, "")
   })
   defineMethod(json, "stringify", 3, (_t, a) => stringifyJson(realm, arg(a, 0), arg(a, 1), arg(a, 2)))
-  defineValue(json, Symbol.toStringTag, "JSON", false)
+  defineTag(json, "JSON")
   realm.defineGlobal("JSON", json)
 }

@@ -1,7 +1,7 @@
 /**
  * `Math`: the host's functions applied to the program's numeric conversions of the arguments.
  */
-import { defineMethod, defineValue } from "../runtime/functions.js"
+import { defineMethod, defineValue, defineTag } from "../runtime/functions.js"
 import { charge } from "../runtime/meter.js"
 import { toNumber } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
@@ -77,6 +77,6 @@ export const installMath = (realm: Realm): void => {
   })
   defineMethod(math, "hypot", 2, (_t, a) => Math.hypot(...a.map(num)))
   defineMethod(math, "random", 0, () => Math.random())
-  defineValue(math, Symbol.toStringTag, "Math", false)
+  defineTag(math, "Math")
   realm.defineGlobal("Math", math)
 }

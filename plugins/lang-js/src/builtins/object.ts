@@ -15,6 +15,7 @@ import {
   linkConstructor,
   makeNative,
   materialize,
+  programAccessor,
   type Value,
 } from "../runtime/functions.js"
 import { BRAND, Brand, CALL, SLOT } from "../runtime/internals.js"
@@ -314,6 +315,31 @@ export const installObject = (realm: Realm): void => {
     return isCallable(f) ? call(f, t, []) : `[object ${builtinTag(realm, t)}]`
   })
   defineMethod(proto, "valueOf", 0, (t) => toObject(realm, t, "Object.prototype.valueOf"))
+  // Annex B's accessor helpers.
+  for (const kind of ["get", "set"] as const) {
+    defineMethod(proto, `__define${kind === "get" ? "Getter" : "Setter"}__`, 2, (t, a) => {
+      const o = toObject(realm, t, `Object.prototype.__define${kind === "get" ? "Getter" : "Setter"}__`)
+      const fn = arg(a, 1)
+      if (!isCallable(fn))
+        return throwTypeError(`Object.prototype.__define${kind === "get" ? "Getter" : "Setter"}__: Expecting function`)
+      const descriptor = realm.newObject()
+      descriptor[kind] = fn
+      descriptor.enumerable = true
+      descriptor.configurable = true
+      defineFromProgram(o, toPropertyKey(arg(a, 0)), descriptor)
+      return undefined
+    })
+    defineMethod(proto, `__lookup${kind === "get" ? "Getter" : "Setter"}__`, 1, (t, a) => {
+      let o = toObject(realm, t, `Object.prototype.__lookup${kind === "get" ? "Getter" : "Setter"}__`)
+      const key = toPropertyKey(arg(a, 0))
+      while (o !== null) {
+        const d = ownDescriptor(o, key)
+        if (d !== undefined) return "value" in d ? undefined : programAccessor(kind === "get" ? d.get : d.set)
+        o = Object.getPrototypeOf(o)
+      }
+      return undefined
+    })
+  }
   defineBuiltinAccessor(
     proto,
     "__proto__",

@@ -8,7 +8,6 @@ import {
   construct,
   defineBuiltinAccessor,
   defineMethod,
-  defineValue,
   isCallable,
   isConstructor,
   isObject,
@@ -16,6 +15,7 @@ import {
   makeNative,
   shortDescription,
   type Value,
+  defineTag,
 } from "../runtime/functions.js"
 import { closeAfterThrow, DONE, getIterator, type Iter } from "../runtime/iterators.js"
 import { charge } from "../runtime/meter.js"
@@ -110,7 +110,7 @@ export const installPromise = (realm: Realm): void => {
     })
     return call(t.then, t, [thenFinally, catchFinally])
   })
-  defineValue(proto, Symbol.toStringTag, "Promise", false)
+  defineTag(proto, "Promise")
 
   /**
    * `NewPromiseCapability(C)`: a promise made by the constructor `C` with its resolving functions. For the realm's

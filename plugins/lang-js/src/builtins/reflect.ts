@@ -8,12 +8,12 @@ import {
   call,
   construct,
   defineMethod,
-  defineValue,
   isConstructor,
   isObject,
   isUnmaterialized,
   materialize,
   type Value,
+  defineTag,
 } from "../runtime/functions.js"
 import { setArrayLength, toArrayLength } from "../runtime/arrays.js"
 import { hasProperty, toNumber, toPropertyKey } from "../runtime/operators.js"
@@ -105,6 +105,6 @@ export const installReflect = (realm: Realm): void => {
     return true
   })
   defineMethod(reflect, "ownKeys", 1, (_t, a) => realm.newArray(ownKeys(target(arg(a, 0), "ownKeys"))))
-  defineValue(reflect, Symbol.toStringTag, "Reflect", false)
+  defineTag(reflect, "Reflect")
   realm.defineGlobal("Reflect", reflect)
 }

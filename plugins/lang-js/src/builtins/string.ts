@@ -8,6 +8,7 @@ import {
   arg,
   call,
   defineMethod,
+  defineValue,
   isCallable,
   isObject,
   linkConstructor,
@@ -117,6 +118,7 @@ export const installString = (realm: Realm): void => {
   const proto = realm.newObject()
   proto[BRAND] = Brand.String
   proto[SLOT] = ""
+  Object.defineProperty(proto, "length", { value: 0, writable: false, enumerable: false, configurable: false })
   realm.StringProto = proto
   const convert = (a: Value[]): string => {
     if (a.length === 0) return ""
@@ -236,8 +238,37 @@ export const installString = (realm: Realm): void => {
   method("toLocaleLowerCase", 0, lowerCase)
   method("toLocaleUpperCase", 0, upperCase)
   method("trim", 0, (s) => s.trim())
-  method("trimStart", 0, (s) => s.trimStart())
-  method("trimEnd", 0, (s) => s.trimEnd())
+  defineValue(
+    proto,
+    "trimLeft",
+    method("trimStart", 0, (s) => s.trimStart()),
+  )
+  defineValue(
+    proto,
+    "trimRight",
+    method("trimEnd", 0, (s) => s.trimEnd()),
+  )
+  // The HTML methods of Annex B: `"x".bold()` is "<b>x</b>".
+  const html = (name: string, tag: string, attribute?: string) =>
+    defineMethod(proto, name, attribute === undefined ? 0 : 1, (t, a) => {
+      const s = thisString(t, name)
+      const open = attribute === undefined ? tag : `${tag} ${attribute}="${toStr(arg(a, 0)).replace(/"/g, "&quot;")}"`
+      reserveChars(s.length * 1 + open.length + tag.length + 5)
+      return `<${open}>${s}</${tag}>`
+    })
+  html("anchor", "a", "name")
+  html("big", "big")
+  html("blink", "blink")
+  html("bold", "b")
+  html("fixed", "tt")
+  html("fontcolor", "font", "color")
+  html("fontsize", "font", "size")
+  html("italics", "i")
+  html("link", "a", "href")
+  html("small", "small")
+  html("strike", "strike")
+  html("sub", "sub")
+  html("sup", "sup")
   const pad = (atStart: boolean) => (s: string, a: Value[]) => {
     const n = toLength(arg(a, 0))
     if (n <= s.length) return s
@@ -247,8 +278,8 @@ export const installString = (realm: Realm): void => {
     chargeChars(n)
     return atStart ? s.padStart(n, filler) : s.padEnd(n, filler)
   }
-  method("padStart", 2, pad(true))
-  method("padEnd", 2, pad(false))
+  method("padStart", 1, pad(true))
+  method("padEnd", 1, pad(false))
   method("repeat", 1, (s, a) => {
     const n = toInteger(arg(a, 0))
     if (n < 0 || n === Infinity) throwRangeError(`Invalid count value: ${n}`)

@@ -11,6 +11,7 @@ import {
   isObject,
   linkConstructor,
   makeNative,
+  defineTag,
 } from "../runtime/functions.js"
 import { BRAND, Brand, SLOT } from "../runtime/internals.js"
 import { toStr } from "../runtime/operators.js"
@@ -30,6 +31,8 @@ const wellKnown = [
   "replace",
   "search",
   "split",
+  "dispose",
+  "asyncDispose",
 ] as const
 
 /** Install `Symbol`. */
@@ -41,7 +44,10 @@ export const installSymbol = (realm: Realm): void => {
     return d === undefined ? Symbol() : Symbol(toStr(d))
   })
   linkConstructor(ctor, proto)
-  for (const name of wellKnown) defineValue(ctor, name, Symbol[name], false)
+  for (const name of wellKnown) {
+    const symbol = (Symbol as unknown as Record<string, symbol | undefined>)[name]
+    if (symbol !== undefined) defineValue(ctor, name, symbol, false)
+  }
   defineMethod(ctor, "for", 1, (_t, a) => {
     const key = toStr(arg(a, 0))
     let s = realm.symbolRegistry.get(key)
@@ -66,7 +72,14 @@ export const installSymbol = (realm: Realm): void => {
   }
   defineMethod(proto, "toString", 0, (t) => thisSymbol(t).toString())
   defineMethod(proto, "valueOf", 0, (t) => thisSymbol(t))
+  const toPrimitive = defineMethod(proto, Symbol.toPrimitive, 1, (t) => thisSymbol(t))
+  Object.defineProperty(proto, Symbol.toPrimitive, {
+    value: toPrimitive,
+    writable: false,
+    enumerable: false,
+    configurable: true,
+  })
   defineBuiltinAccessor(proto, "description", (t) => thisSymbol(t).description)
-  defineValue(proto, Symbol.toStringTag, "Symbol", false)
+  defineTag(proto, "Symbol")
   realm.defineGlobal("Symbol", ctor)
 }

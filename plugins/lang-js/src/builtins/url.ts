@@ -13,6 +13,7 @@ import {
   linkConstructor,
   makeNative,
   type Value,
+  defineTag,
 } from "../runtime/functions.js"
 import { BRAND, Brand, SLOT } from "../runtime/internals.js"
 import { DONE, getIterator } from "../runtime/iterators.js"
@@ -115,7 +116,7 @@ export const installUrl = (realm: Realm): void => {
     createHostIterator(realm.MapIteratorProto, Brand.MapIterator, p(t, "entries").entries(), (e) => realm.newArray(e)),
   )
   defineValue(paramsProto, Symbol.iterator, entries)
-  defineValue(paramsProto, Symbol.toStringTag, "URLSearchParams", false)
+  defineTag(paramsProto, "URLSearchParams")
   realm.defineGlobal("URLSearchParams", paramsCtor)
 
   const urlProto = realm.newObject()
@@ -190,6 +191,6 @@ export const installUrl = (realm: Realm): void => {
   })
   defineMethod(urlProto, "toString", 0, (t) => u(t, "toString").url.href)
   defineMethod(urlProto, "toJSON", 0, (t) => u(t, "toJSON").url.href)
-  defineValue(urlProto, Symbol.toStringTag, "URL", false)
+  defineTag(urlProto, "URL")
   realm.defineGlobal("URL", urlCtor)
 }

@@ -81,6 +81,10 @@ export const throwValue = (value: unknown, location: Location | undefined): neve
 /** Create one of the program's error objects. */
 export const makeError = (name: ErrorName, message: string): object => rt.realm.makeError(name, message)
 
+/** The first line of an error's `stack` and of `Error.prototype.toString`: `Name: message`. */
+export const errorHead = (name: string, message: string): string =>
+  name === "" ? message : message === "" ? name : `${name}: ${message}`
+
 /** Throw a program `TypeError`. */
 export const throwTypeError = (message: string, location?: Location): never =>
   throwValue(makeError("TypeError", message), location ?? rt.loc)

@@ -266,6 +266,16 @@ export const defineValue = (target: object, name: string | symbol, value: Value,
   Object.defineProperty(target, name, { value, writable, enumerable: false, configurable: writable })
 }
 
+/** Define `Symbol.toStringTag` the way the language's built-ins have it (not writable, configurable). */
+export const defineTag = (target: object, tag: string): void => {
+  Object.defineProperty(target, Symbol.toStringTag, {
+    value: tag,
+    writable: false,
+    enumerable: false,
+    configurable: true,
+  })
+}
+
 /** Argument `i`, or `undefined` when absent. */
 export const arg = (args: Value[], i: number): Value => (i < args.length ? args[i] : undefined)
 

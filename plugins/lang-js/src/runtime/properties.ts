@@ -11,6 +11,7 @@ import { throwTypeError } from "./errors.js"
 import { BRAND, Brand, isInternalKey } from "./internals.js"
 import { isUnmaterialized, materialize, type Value, shortDescription } from "./functions.js"
 import { toNumber, toPropertyKey } from "./operators.js"
+import { settledStack } from "./stacks.js"
 import { rt } from "./state.js"
 
 const keyText = (key: Value): string => (typeof key === "symbol" ? key.toString() : String(key))
@@ -124,13 +125,27 @@ export const setComputed = (v: Value, key: Value, value: Value, location?: Locat
  * `name` and `length` as data properties (until deleted), no `prototype`.
  */
 const functionProtoView = (o: Value, key: PropertyKey): PropertyDescriptor | undefined | null => {
-  if (o !== rt.realm.FunctionProto) return null
+  const realm = rt.realm
+  if (o === realm.globalObject) return globalView(key)
+  if (o !== realm.FunctionProto) return null
   if (key === "prototype") return undefined
   if (key === "name" || key === "length") {
-    if (rt.realm.deletedFunctionProtoKeys.has(key)) return undefined
+    if (realm.deletedFunctionProtoKeys.has(key)) return undefined
     return { value: key === "name" ? "" : 0, writable: false, enumerable: false, configurable: true }
   }
   return null
+}
+
+/** A global variable's `globalThis` property is an accessor over its cell; the language has a data property. */
+const globalView = (key: PropertyKey): PropertyDescriptor | null => {
+  const realm = rt.realm
+  if (typeof key !== "string") return null
+  const cell = realm.cells.get(key)
+  if (cell === undefined) return null
+  const d = Object.getOwnPropertyDescriptor(realm.globalObject, key)
+  if (d === undefined || "value" in d) return null
+  const readonly = realm.readonlyGlobals.has(key)
+  return { value: cell.value, writable: !readonly, enumerable: false, configurable: !readonly }
 }
 
 /** `O.[[GetOwnProperty]](key)` as the program sees it (internal keys do not exist, functions are materialized). */
@@ -139,7 +154,8 @@ export const ownDescriptor = (o: Value, key: PropertyKey): PropertyDescriptor | 
   const view = functionProtoView(o, key)
   if (view !== null) return view
   if (isUnmaterialized(o)) materialize(o)
-  return Object.getOwnPropertyDescriptor(o, key)
+  const d = Object.getOwnPropertyDescriptor(o, key)
+  return d !== undefined && key === "stack" ? settledStack(o, d) : d
 }
 
 /** Note that a property of `o` is being redefined or deleted (RegExps leave their host fast paths). */
@@ -154,7 +170,7 @@ export const deleteProp = (v: Value, key: Value, location?: Location): boolean =
   if (typeof v === "object" && v !== null) {
     const k = toPropertyKey(key)
     noteRedefinition(v)
-    const view = functionProtoView(v, k)
+    const view = v === rt.realm.FunctionProto ? functionProtoView(v, k) : null
     if (view !== null) {
       if (view !== undefined) rt.realm.deletedFunctionProtoKeys.add(k as string)
       return true

@@ -18,6 +18,7 @@ import {
 } from "./functions.js"
 import { BRAND, Brand, CALL, CALL3, CONSTRUCT, ENV, HOME, isInternalKey, META, type FunctionMeta } from "./internals.js"
 import { noteCreation } from "./errors.js"
+import { defineLazyStack } from "./stacks.js"
 import { rt } from "./state.js"
 
 /** A global variable's storage: compiled code reads and writes the cell directly. */
@@ -35,9 +36,12 @@ export type FunctionClass = new (
   call3?: Call3Impl,
 ) => Value
 
-/** Whether new functions get their own `length`, `name` and `prototype` at once (while built-ins are installed). */
+/** How new function objects are made. */
 interface CreationState {
+  /** Whether they get their own `length`, `name` and `prototype` at once (while built-ins are installed). */
   eager: boolean
+  /** The prototype of async and generator functions (`%AsyncFunction.prototype%`...), by their display kind. */
+  readonly kindPrototypes: Map<string, Value>
 }
 
 const makeClasses = (state: CreationState) => {
@@ -67,8 +71,18 @@ const makeClasses = (state: CreationState) => {
       self[ENV] = env
       self[META] = meta
       self[HOME] = home
+      const display = meta.display
+      let eager = state.eager || display === "class"
+      if (display !== "function") {
+        const kindPrototype = state.kindPrototypes.get(display)
+        if (kindPrototype !== undefined) {
+          Object.setPrototypeOf(self, kindPrototype)
+          // A generator function's own prototype must shadow %GeneratorFunction.prototype%.prototype at once.
+          if (meta.protoKind !== "none") eager = true
+        }
+      }
       // Classes get their own properties before their static members; built-ins before their methods.
-      if (state.eager || meta.display === "class") materialize(self)
+      if (eager) materialize(self)
     }
   } as unknown as FunctionClass
   const FunctionProto = SF.prototype as Value
@@ -190,7 +204,7 @@ export class Realm {
   readonly resetHooks: Array<() => void> = []
   private snapshots: ObjectSnapshot[] = []
   private cellSnapshot = new Map<string, Value>()
-  private readonly creation: CreationState = { eager: true }
+  private readonly creation: CreationState = { eager: true, kindPrototypes: new Map() }
 
   constructor() {
     const c = makeClasses(this.creation)
@@ -226,12 +240,17 @@ export class Realm {
     const e = Object.create(this.errorProtos[name] ?? this.ErrorProto)
     e[BRAND] = Brand.Error
     noteCreation(e)
+    defineLazyStack(e)
     Object.defineProperty(e, "message", { value: message, writable: true, enumerable: false, configurable: true })
     return e
   }
 
-  /** Define (or replace) a global variable and its `globalThis` property. */
-  defineGlobal(name: string, value: Value): void {
+  /**
+   * Define (or replace) a global variable and its `globalThis` property (an accessor over the variable's cell,
+   * which reflection shows as the data property the language has). A `readonly` one (`NaN`, `Infinity`,
+   * `undefined`) cannot be assigned or deleted.
+   */
+  defineGlobal(name: string, value: Value, readonly = false): void {
     const existing = this.cells.get(name)
     if (existing) {
       existing.value = value
@@ -239,14 +258,25 @@ export class Realm {
     }
     const cell: Cell = { value }
     this.cells.set(name, cell)
+    if (readonly) this.readonlyGlobals.add(name)
     Object.defineProperty(this.globalObject, name, {
       get: () => cell.value,
-      set: (v: Value) => {
-        cell.value = v
-      },
+      set: readonly
+        ? undefined
+        : (v: Value) => {
+            cell.value = v
+          },
       enumerable: false,
-      configurable: true,
+      configurable: !readonly,
     })
+  }
+
+  /** The global variables that cannot be assigned or deleted. */
+  readonly readonlyGlobals = new Set<string>()
+
+  /** Give functions of a display kind ("async function", "generator function"...) their own prototype. */
+  setFunctionKindPrototype(display: string, proto: Value): void {
+    this.creation.kindPrototypes.set(display, proto)
   }
 
   /** Make this realm the running one. */
