@@ -176,6 +176,27 @@ describe("red team: one execution cannot read another's state", () => {
     ).toEqual(["A", "function", true, true, fresh])
   })
 
+  it("lua: the garbage of a memory bomb does not make the next programs run out of memory", async () => {
+    const bomb = await Effect.runPromise(
+      lua.execute("local t = {} for i = 1, 1000 do local u = {} for j = 1, 100000 do u[j] = j + 0.5 end t[i] = u end"),
+    )
+    expect(!bomb.ok && bomb.error.message).toMatch(/ran out of memory/)
+    for (let i = 0; i < 2; i++)
+      expect(await value(lua, "local u = {} for j = 1, 1000000 do u[j] = j + 0.5 end return #u")).toBe(1_000_000)
+  })
+
+  it("javascript: the garbage of a memory bomb does not make the next programs run out of memory", async () => {
+    const bomb = await Effect.runPromise(
+      js.execute("const t = []; for (let i = 0; i < 100; i++) t.push(new Array(8e6).fill(i + 0.5)); t.length"),
+    )
+    expect(!bomb.ok && bomb.error.message).toMatch(/ran out of memory/)
+    await value(
+      js,
+      "let junk = []; for (let i = 0; i < 40; i++) junk.push(new Array(1e6).fill(i + 0.5)); junk = null; 1",
+    )
+    expect(await value(js, "new Array(4e6).fill(1.5).length")).toBe(4_000_000)
+  })
+
   it("javascript: built-ins and globals start fresh", async () => {
     await value(
       js,

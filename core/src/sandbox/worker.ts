@@ -8,6 +8,7 @@ import { isDataObject } from "../Data.js"
 import { boundDiagnostic, cutLogLine } from "../Result.js"
 import { tooLong } from "../SearchBounds.js"
 import { BlockingFrameReader, writeFrame } from "./frames.js"
+import { collectBetweenRuns } from "./memory.js"
 import { FROM_SANDBOX_FD, type HostMessage, type RunMessage, type SandboxMessage, TO_SANDBOX_FD } from "./messages.js"
 import type { Diagnostic, HostCall, HostOutcome, LanguageRuntime, RunOutcome, SandboxHost } from "./protocol.js"
 
@@ -204,8 +205,11 @@ const serve = async (): Promise<void> => {
   send({ t: "ready" })
   for (;;) {
     const message = reader.next() as HostMessage
-    if (message.t === "run") await execute(message)
-    else if (message.t === "preload") {
+    if (message.t === "run") {
+      await execute(message)
+      // Before reading the next run: what this one left must not count against the next one's heap.
+      collectBetweenRuns()
+    } else if (message.t === "preload") {
       for (const module of message.modules) await load(module).catch(() => undefined)
     }
     // Late answers and barrier replies of finished runs are dropped here.
