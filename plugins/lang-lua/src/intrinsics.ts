@@ -6,17 +6,18 @@
  */
 import { ipairsIterator, next } from "./lib/base.js"
 import { arith, intAdd, lessEqual, lessThan, normaliseKey, type Op, stringToNumber, type LuaNumber } from "./numbers.js"
+import { floatMod, floatPow } from "./floats.js"
 import {
   addAny,
+  box,
+  floatArith,
   addNN,
   divAny,
   divNN,
   idivAny,
-  idivF,
   idivNN,
   luaEq,
   modAny,
-  modF,
   modNN,
   mulAny,
   mulNN,
@@ -509,8 +510,6 @@ export const INTRINSICS = {
   modNN,
   idivNN,
   powNN,
-  modF,
-  idivF,
   addAny,
   subAny,
   mulAny,
@@ -518,4 +517,9 @@ export const INTRINSICS = {
   modAny,
   idivAny,
   powAny,
+  box,
+  floatArith,
+  floatMod,
+  floatPow,
+  LuaFloat,
 }

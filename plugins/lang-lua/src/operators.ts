@@ -9,7 +9,7 @@ import { LuaFloat, type LuaValue } from "./value.js"
 // ------------------------------------------------------------------------------------------------ number × number
 
 /** A float result: boxed when its value would read as a safe integer. */
-const box = (r: number): LuaValue => (Number.isSafeInteger(r) ? new LuaFloat(r) : r)
+export const box = (r: number): LuaValue => (Number.isSafeInteger(r) ? new LuaFloat(r) : r)
 
 /** `a + b` for two JS numbers (integers or floats), with wrap-around and float boxing. */
 export const addNN = (a: number, b: number): LuaValue => {
@@ -37,12 +37,6 @@ export const divNN = (a: number, b: number): LuaValue => {
   const r = a / b
   return Number.isSafeInteger(r) ? new LuaFloat(r) : r
 }
-
-/** `a % b` where one operand is a float. */
-export const modF = (a: number, b: number): LuaValue => box(floatMod(a, b))
-
-/** `a // b` where one operand is a float. */
-export const idivF = (a: number, b: number): LuaValue => box(Math.floor(a / b))
 
 /** `a % b` for two JS numbers; `undefined` for an integer modulo by zero (the caller raises the error). */
 export const modNN = (a: number, b: number): LuaValue => {
@@ -148,6 +142,31 @@ export const powAny = (a: LuaValue, b: LuaValue, site: number, descA: string, de
     if (b instanceof LuaFloat) return box(floatPow(a.n, b.n))
   } else if (typeof a === "number" && b instanceof LuaFloat) return box(floatPow(a, b.n))
   return arith(Op.Pow, a, b, site, descA, descB)
+}
+
+/** A float-typed operation (see codegen) whose operands are not both JS numbers, as a double: its result is a float. */
+export const floatArith = (op: Op, a: LuaValue, b: LuaValue, site: number, descA: string, descB: string): number => {
+  const x = typeof a === "number" ? a : a instanceof LuaFloat ? a.n : undefined
+  const y = typeof b === "number" ? b : b instanceof LuaFloat ? b.n : undefined
+  if (x !== undefined && y !== undefined)
+    switch (op) {
+      case Op.Add:
+        return x + y
+      case Op.Sub:
+        return x - y
+      case Op.Mul:
+        return x * y
+      case Op.Div:
+        return x / y
+      case Op.Mod:
+        return floatMod(x, y)
+      case Op.Pow:
+        return floatPow(x, y)
+      case Op.IDiv:
+        return Math.floor(x / y)
+    }
+  const r = arith(op, a, b, site, descA, descB)
+  return typeof r === "number" ? r : (r as LuaFloat).n
 }
 
 // ------------------------------------------------------------------------------------------------ equality

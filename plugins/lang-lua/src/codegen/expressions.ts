@@ -19,8 +19,23 @@ const ANY_OPERAND = new Map<Op, string>([
   [Op.Pow, "$powAny"],
 ])
 
-/** The value of an integral float constant as JS source (its sign kept: `-0`). */
-const floatText = (f: LuaFloat): string => (Object.is(f.n, -0) ? "(-0)" : `(${f.n})`)
+/** The operators whose result is a float when an operand is (the others are bitwise). */
+const FLOAT_OPS = new Set([Op.Add, Op.Sub, Op.Mul, Op.Mod, Op.Pow, Op.Div, Op.IDiv])
+
+/** An operand of a float-typed operation (see `Expressions.rawOperand`). */
+interface RawOperand extends Held {
+  readonly raw: boolean
+  readonly check: boolean
+}
+
+/** A numeric constant as a JS double in source: its sign kept (`-0`), infinities and NaN by name. */
+const floatText = (c: number | LuaFloat): string => {
+  const n = c instanceof LuaFloat ? c.n : c
+  if (Object.is(n, -0)) return "(-0)"
+  if (Number.isNaN(n)) return "NaN"
+  if (!Number.isFinite(n)) return n > 0 ? "Infinity" : "(-Infinity)"
+  return `(${n})`
+}
 
 /** The expression half of the generator; statements.ts adds statements and functions. */
 export abstract class Expressions extends Emitter {
@@ -290,6 +305,7 @@ export abstract class Expressions extends Emitter {
     const op = node.operator as string
     if (COMPARISONS.has(op)) return this.comparison(node)
     if (op === "..") return this.concat(node)
+    if (this.isFloat(node)) return this.boxed(this.raw(node))
     const code = ARITH_OPS.get(op)
     if (code === undefined) return this.fail(node, `unsupported operator ${op}`)
     const site = this.site(node)
@@ -313,17 +329,6 @@ export abstract class Expressions extends Emitter {
         .filter((x) => x !== "")
         .join(" && ") || "true"
     const int32 = `${numbers} && (${a.ref} | 0) === ${a.ref} && (${b.ref} | 0) === ${b.ref}`
-    const fa = ca instanceof LuaFloat
-    const fb = cb instanceof LuaFloat
-    if (fa !== fb)
-      return this.floatConstantArith(
-        code,
-        setup,
-        fa ? floatText(ca) : a.ref,
-        fb ? floatText(cb as LuaFloat) : b.ref,
-        fa ? b.ref : a.ref,
-        slow,
-      )
     switch (code) {
       case Op.Add:
       case Op.Sub:
@@ -367,32 +372,80 @@ export abstract class Expressions extends Emitter {
   }
 
   /**
-   * Arithmetic with an integral float constant (`1.0 / x`, `x * 2.0`), whose result is a float: the constant is a
-   * boxed {@link LuaFloat}, so the inline path uses its value (`x`, `y`: the operands as source, the constant as its
-   * number) when the `other` operand is a JS number.
+   * True when `node`, if it evaluates without an error, gives a float: a float numeral, `/` and `^`, and `+ - * % //`
+   * and unary minus with such an operand. A tree of these is computed on doubles ({@link raw}) and its value boxed
+   * once, at its root, when it is integral: no intermediate `2.0` is allocated, no operand is checked twice.
    */
-  protected floatConstantArith(code: Op, setup: string, x: string, y: string, other: string, slow: string): string {
-    switch (code) {
-      case Op.Add:
-      case Op.Sub:
-      case Op.Mul:
-      case Op.Div: {
-        const r = this.temp()
-        const symbol = code === Op.Add ? "+" : code === Op.Sub ? "-" : code === Op.Mul ? "*" : "/"
-        return seq(
-          setup,
-          `typeof ${other} === "number" && (${r} = ${x} ${symbol} ${y}, !Number.isSafeInteger(${r})) ? ${r} : ${slow}`,
-        )
+  protected isFloat(node: Node): boolean {
+    switch (node.type) {
+      case "NumericLiteral": {
+        const c = this.constant(node)
+        return c instanceof LuaFloat || (typeof c === "number" && !Number.isSafeInteger(c))
       }
-      case Op.Pow:
-        return seq(setup, `typeof ${other} === "number" ? $powNN(${x}, ${y}) : ${slow}`)
-      case Op.Mod:
-        return seq(setup, `typeof ${other} === "number" ? $modF(${x}, ${y}) : ${slow}`)
-      case Op.IDiv:
-        return seq(setup, `typeof ${other} === "number" ? $idivF(${x}, ${y}) : ${slow}`)
+      case "UnaryExpression":
+        return node.operator === "-" && this.isFloat(node.argument)
+      case "BinaryExpression": {
+        const code = ARITH_OPS.get(node.operator)
+        if (code === undefined || !FLOAT_OPS.has(code)) return false
+        // Two constants take the general path, which V8 does not fold (folding would lose the sign of a NaN).
+        if (this.constant(node.left) !== NOT_CONSTANT && this.constant(node.right) !== NOT_CONSTANT) return false
+        return code === Op.Div || code === Op.Pow || this.isFloat(node.left) || this.isFloat(node.right)
+      }
       default:
-        return seq(setup, slow)
+        return false
     }
+  }
+
+  /** A float-typed expression ({@link isFloat}) as JS source giving its value as a double. */
+  protected raw(node: Node): string {
+    const c = this.constant(node)
+    if (c !== NOT_CONSTANT) return floatText(c as number | LuaFloat)
+    if (node.type === "UnaryExpression") return `(-${this.raw(node.argument)})`
+    const code = ARITH_OPS.get(node.operator)!
+    const site = this.site(node)
+    const a = this.rawOperand(node.left)
+    const b = this.rawOperand(node.right)
+    const setup = [a.setup, b.setup].filter((x) => x !== "").join(", ")
+    const checks = [a, b].filter((o) => o.check).map((o) => `typeof ${o.ref} === "number"`)
+    const x = a.ref
+    const y = b.ref
+    const fast =
+      code === Op.Add || (code === Op.Sub && this.constant(node.right) === 0)
+        ? // PUC Lua compiles `x - 0` as `x + 0`, so that `-0.0 - 0` is `0.0`.
+          `${x} + ${code === Op.Add ? y : "0"}`
+        : code === Op.Sub
+          ? `${x} - ${y}`
+          : code === Op.Mul
+            ? `${x} * ${y}`
+            : code === Op.Div
+              ? `${x} / ${y}`
+              : code === Op.Mod
+                ? `$floatMod(${x}, ${y})`
+                : code === Op.Pow
+                  ? `$floatPow(${x}, ${y})`
+                  : `Math.floor(${x} / ${y})`
+    const value = (o: RawOperand) => (o.raw ? `$box(${o.ref})` : o.ref)
+    const slow = `$floatArith(${code}, ${value(a)}, ${value(b)}, ${site}, ${this.k(this.describe(node.left))}, ${this.k(this.describe(node.right))})`
+    if (checks.length === 0) return seq(setup, fast)
+    return seq(setup, `${checks.join(" && ")} ? ${fast} : ${slow}`)
+  }
+
+  /**
+   * An operand of a float-typed operation, evaluated once in Lua's order: a float-typed one as a double (`raw`),
+   * any other as its Lua value (`check`: it must be tested for a JS number).
+   */
+  protected rawOperand(node: Node): RawOperand {
+    const c = this.constant(node)
+    if (c !== NOT_CONSTANT && (typeof c === "number" || c instanceof LuaFloat))
+      return { setup: "", ref: floatText(c), raw: true, check: false }
+    if (this.isFloat(node)) return { ...this.holdCode(this.raw(node)), raw: true, check: false }
+    return { ...this.hold(node), raw: false, check: true }
+  }
+
+  /** The Lua value of a double that is a float: boxed when it is integral. */
+  protected boxed(raw: string): string {
+    const t = this.temp()
+    return `(Number.isSafeInteger(${t} = ${raw}) ? new $LuaFloat(${t}) : ${t})`
   }
 
   /** `a .. b .. c`: right-associative chains are flattened and concatenated in one go. */
@@ -429,6 +482,7 @@ export abstract class Expressions extends Emitter {
     const site = this.site(node)
     if (op === "-" && node.argument.type === "NumericLiteral")
       return this.literal(arith(Op.Unm, this.number(node.argument), 0, site))
+    if (op === "-" && this.isFloat(node.argument)) return this.boxed(`-${this.raw(node.argument)}`)
     const v = this.hold(node.argument)
     const d = this.k(this.describe(node.argument))
     switch (op) {
