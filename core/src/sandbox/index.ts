@@ -16,4 +16,4 @@ export {
   keyPath,
 } from "../Data.js"
 export { isKind, kinds, make as diagnostic } from "../Diagnostic.js"
-export { HEAP_PRESSURE_SHARE, memoryNearlyFull, outOfMemoryMessage } from "./memory.js"
+export { HEAP_PRESSURE_SHARE, heapHasRoom, memoryNearlyFull, outOfMemoryMessage } from "./memory.js"

@@ -29,11 +29,18 @@ const inUse = (): number => {
  * rarely. The used heap counts garbage too (another execution's, or this one's), so past the share the heap is
  * collected once and measured again: only what is still reachable stops a program.
  */
-export const memoryNearlyFull = (): boolean => {
-  if (inUse() <= limit * HEAP_PRESSURE_SHARE) return false
-  if (collect === undefined) return true
+export const memoryNearlyFull = (): boolean => !heapHasRoom(0)
+
+/**
+ * True when `bytes` more fit in the heap before it is nearly full, counting live data only: when they do not fit at
+ * first sight, the heap is collected once and measured again. For an interpreter's check before a large allocation.
+ */
+export const heapHasRoom = (bytes: number): boolean => {
+  const budget = limit * HEAP_PRESSURE_SHARE
+  if (inUse() + bytes <= budget) return true
+  if (collect === undefined) return false
   collect()
-  return inUse() > limit * HEAP_PRESSURE_SHARE
+  return inUse() + bytes <= budget
 }
 
 /** The share of the heap limit past which a run's garbage is collected before the next run starts. */
