@@ -2,8 +2,9 @@
  * The built-ins and the object model against Node: every program (one per line of issue 14 and its neighbours)
  * must give what Node gives for the same function body.
  */
+import { format } from "node:util"
 import { describe, expect, it } from "vitest"
-import { evaluate } from "./harness.js"
+import { evaluate, runJs } from "./harness.js"
 import { sameAsNode, sameAsNodeAsync } from "./node.js"
 
 const cases = (name: string, bodies: ReadonlyArray<string>) =>
@@ -212,3 +213,80 @@ describe("Set methods take set-likes only (not in Node 20: expectations from the
   ]
   for (const [body, expected] of expectations) it(body, () => expect(evaluate(body)).toEqual(expected))
 })
+
+cases("the long tail", [
+  `const d = new Date(Date.UTC(-1, 0, 1)); const e = new Date(Date.UTC(12, 0, 1)); e.setUTCFullYear(12); const f = new Date(Date.UTC(-10000, 0)); return [d.toString(), d.toDateString(), d.toUTCString(), d.toISOString(), JSON.stringify(d), e.toString(), e.toUTCString(), e.toISOString(), f.toUTCString(), new Date(Date.UTC(10000, 0)).toString(), new Date(Date.UTC(275760, 8, 13)).toISOString()]`,
+  `return [new Date(8.64e15 + 1).getTime(), new Date("-000001-01-01T00:00:00Z").getTime(), Date.parse("+275760-09-13T00:00:00.000Z"), new Date(-1, 0).getFullYear(), new Date(99, 0).getFullYear()].map(String)`,
+  `const o = { a: 1, get b() { Object.defineProperty(o, "c", { enumerable: false }); return 2 }, c: 3 }; return [Object.entries(o), Object.values(o)]`,
+  `const o = { get a() { delete o.b; return 1 }, b: 2, c: 3 }; return [Object.entries(o), Object.keys(o)]`,
+  `const e = new RangeError("m", { cause: 0 }); const d = (k) => { const x = Object.getOwnPropertyDescriptor(e, k); return x && [x.writable, x.enumerable, x.configurable] }; return [d("message"), d("cause"), d("stack"), Object.prototype.hasOwnProperty.call(e, "name"), e.name, String(e), Object.keys(e)]`,
+  `const e = new Error(); const a = new AggregateError([1, 2], "m", { cause: "c" }); return [Object.hasOwn(e, "message"), e.message, a.errors, a.cause, Object.getOwnPropertyDescriptor(a, "errors").enumerable, a instanceof Error]`,
+  `return [Error.prototype.toString.call({ name: "N", message: "M" }), Error.prototype.toString.call({ message: "only" }), Error.prototype.toString.call({ name: "" }), String(new Error(undefined)), new Error(undefined, {}).hasOwnProperty("cause")]`,
+  `try { Error.prototype.toString.call(1) } catch (e) { return e.name }`,
+  `class E extends Error { constructor(m) { super(m); this.name = "E" } } const e = new E("x"); return [String(e), e instanceof E, e instanceof Error, Object.getPrototypeOf(E) === Error, E.name]`,
+  `const e = TypeError("no new"); return [e instanceof TypeError, e.message, Object.getPrototypeOf(TypeError) === Error, Object.getPrototypeOf(TypeError.prototype) === Error.prototype, TypeError.prototype.name, Object.hasOwn(TypeError.prototype, "message")]`,
+  `const f = function (a, b) { return [this, a, b] }; const g = f.bind(1, 2); const h = g.bind(3, 4); return [g(5), h(6), h.name, h.length]`,
+])
+
+cases("built-in rows of the random programs", [
+  `return ["a".toLocaleString(), (5).toLocaleString === Number.prototype.toLocaleString, true.toLocaleString(), Symbol("s").toLocaleString(), [1, "b"].toLocaleString()]`,
+  `try { Object.prototype.toLocaleString.call(undefined) } catch (e) { return e.name }`,
+  `return [JSON.stringify(Array(4).sort()), Object.keys(Array(4).sort()), JSON.stringify([1, , 3].sort()), Object.keys([1, , 3].sort()), Object.keys([, "b", , "a"].sort())]`,
+])
+
+/** The console output Node's `util.format` gives for the same arguments. */
+describe("console format specifiers with odd arguments", () => {
+  const argumentLists = [
+    `["%i%%"]`,
+    `["%i%%", 1]`,
+    `["%o", ""]`,
+    `["%f", [[]]]`,
+    `["%i", Symbol.iterator]`,
+    `["%d", "42"]`,
+    `["%d", {}]`,
+    `["%d", [5]]`,
+    `["%d", -0]`,
+    `["%i", -0.5]`,
+    `["%i", "42.9px"]`,
+    `["%f", "1.5e3x"]`,
+    `["%s", -0]`,
+    `["%s %s", "a"]`,
+    `["%c%s", "color: red", "x"]`,
+    `["%j", { a: [1] }]`,
+    `["%j", undefined]`,
+    `["%s", { toString() { return "T" } }]`,
+    `["%s", new (class A { toString() { return "A!" } })()]`,
+    `["%s", new (class B {})()]`,
+    `["%s", [1, [2, [3]]]]`,
+    `["%s", { a: { b: 1 } }]`,
+    `["%O", { a: { b: { c: { d: 1 } } } }]`,
+    `["%o", [1, "a"]]`,
+    `["%o", { a: 1 }]`,
+    `["%s", null, undefined]`,
+    `["%s", Symbol("q")]`,
+    `["%s", new Map([[1, 2]])]`,
+    `["%s", new Date(0)]`,
+    `["100%", 5]`,
+    `["%x %s", 1, 2]`,
+    `["a%", 1]`,
+    `["%s%"]`,
+    `["a", "b", 1]`,
+    `[1, "%s", 2]`,
+    `["%s", "a", "b", { c: 1 }]`,
+    `["%%s %s", "x"]`,
+    `[]`,
+  ]
+  for (const list of argumentLists) {
+    it(`console.log(...${list})`, () => {
+      const args = new Function(`return ${list}`)() as unknown[]
+      expect(runJs(`console.log(...${list})`).logs).toEqual([format(...args)])
+    })
+  }
+})
+
+cases("built-ins' error messages name values the way V8 does", [
+  `const out = []; for (const v of [undefined, null, 1, "s", {}, [], [1, 2], Symbol("x"), new Map(), new (class B {})(), Object.create(null), /re/, new Date(0), 1.5, true]) { try { [1].map(v) } catch (e) { out.push(e.message) } } return out`,
+  `const out = []; const t = (f) => { try { f() } catch (e) { out.push(e.message) } }; t(() => new Map([1])); t(() => Object.defineProperty(1, "x", {})); t(() => Object.create(5)); t(() => new Set().add.call({}, 1)); t(() => Promise.resolve.call(1)); t(() => "a".repeat(-1)); t(() => new Array(-1)); t(() => Reflect.ownKeys(1)); t(() => new WeakMap().set(1, 1)); t(() => Object.setPrototypeOf({}, 1)); t(() => [].sort(1)); t(() => JSON.parse("{")); return out`,
+  `const out = []; const t = (f) => { try { f() } catch (e) { out.push(e.message) } }; t(() => Map.prototype.get.call({}, 1)); t(() => [].values().next.call({})); t(() => new Map().keys().next.call(1)); t(() => Promise.prototype.then.call({})); t(() => RegExp.prototype.exec.call({})); t(() => Symbol.prototype.toString.call(1)); t(() => Date.prototype.getTime.call({})); t(() => Map.prototype.size); t(() => WeakMap.prototype.get.call([], {})); t(() => Set.prototype.has.call(new Map(), 1)); return out`,
+  `const out = []; const t = (f) => { try { f() } catch (e) { out.push(e.message) } }; t(() => { "use strict"; (5).x = 1 }); t(() => { delete Object.freeze({ a: 1 }).a }); t(() => "x" in "abc"); t(() => Object.defineProperty({}, "a", 1)); return out`,
+])

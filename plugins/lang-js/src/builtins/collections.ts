@@ -16,6 +16,7 @@ import {
   makeNative,
   type Value,
   defineTag,
+  incompatibleReceiver,
 } from "../runtime/functions.js"
 import { BRAND, Brand, SLOT } from "../runtime/internals.js"
 import { checkListGrowth, closeAfterThrow, DONE, getIterator, ProtocolIter } from "../runtime/iterators.js"
@@ -27,8 +28,7 @@ import { rt } from "../runtime/state.js"
 import { createHostIterator } from "./iteration.js"
 
 const slotOf = <T>(t: Value, brand: number, what: string): T => {
-  if (typeof t !== "object" || t === null || t[BRAND] !== brand)
-    return throwTypeError(`Method ${what} called on an incompatible receiver`)
+  if (typeof t !== "object" || t === null || t[BRAND] !== brand) return incompatibleReceiver(what, t)
   return t[SLOT] as T
 }
 
@@ -109,7 +109,7 @@ export const installCollections = (realm: Realm): void => {
     }
     return undefined
   })
-  defineBuiltinAccessor(mapProto, "size", (t) => m(t, "size").size)
+  defineBuiltinAccessor(mapProto, "size", (t) => slotOf<Map<Value, Value>>(t, Brand.Map, "get Map.prototype.size").size)
   const mapIter = (kind: "keys" | "values" | "entries") => (t: Value) => {
     const map = m(t, kind)
     const it = kind === "keys" ? map.keys() : kind === "values" ? map.values() : map.entries()
@@ -191,7 +191,7 @@ export const installCollections = (realm: Realm): void => {
     }
     return undefined
   })
-  defineBuiltinAccessor(setProto, "size", (t) => s(t, "size").size)
+  defineBuiltinAccessor(setProto, "size", (t) => slotOf<Set<Value>>(t, Brand.Set, "get Set.prototype.size").size)
   const values = defineMethod(setProto, "values", 0, (t) =>
     createHostIterator(realm.SetIteratorProto, Brand.SetIterator, s(t, "values").values(), (v) => v),
   )

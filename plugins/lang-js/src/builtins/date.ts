@@ -37,7 +37,7 @@ export const parseDate = (s: string): number => {
 const days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 const pad = (n: number, w = 2) => String(n).padStart(w, "0")
-const yearText = (y: number) => (y < 0 ? `-${pad(-y, 6)}` : pad(y, 4))
+const yearText = (y: number) => (y < 0 ? `-${pad(-y, 4)}` : pad(y, 4))
 
 const dateString = (d: Date) =>
   `${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${pad(d.getUTCDate())} ${yearText(d.getUTCFullYear())}`
@@ -105,8 +105,7 @@ export const installDate = (realm: Realm): void => {
   defineMethod(ctor, "UTC", 7, (_t, a) => timeClip(fromFields(a.length === 0 ? [NaN] : a)))
 
   const time = (t: Value, name: string): number => {
-    if (!isObject(t) || t[BRAND] !== Brand.Date)
-      return throwTypeError(`Date.prototype.${name}: this is not a Date object`)
+    if (!isObject(t) || t[BRAND] !== Brand.Date) return throwTypeError("this is not a Date object.")
     return t[SLOT] as number
   }
   const getters: Array<[string, (d: Date) => number]> = [

@@ -15,6 +15,7 @@ import {
   linkConstructor,
   makeNative,
   type Value,
+  incompatibleReceiver,
 } from "../runtime/functions.js"
 import { BRAND, Brand, SLOT } from "../runtime/internals.js"
 import { getIteratorMethod, iterateToList } from "../runtime/iterators.js"
@@ -142,7 +143,7 @@ export const installEncoding = (realm: Realm): void => {
   })
   defineMethod(typedCtor, "of", 0, (_t, a) => adopt(fromList(a)))
   const bytes = (t: Value, what: string): Uint8Array => {
-    if (!isBytes(t)) return throwTypeError(`Uint8Array.prototype.${what} called on an incompatible receiver`)
+    if (!isBytes(t)) return incompatibleReceiver(`%TypedArray%.prototype.${what}`, t)
     return t
   }
   defineBuiltinAccessor(typedProto, "length", (t) => hostLength.call(bytes(t, "length")))

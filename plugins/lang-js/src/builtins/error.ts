@@ -3,7 +3,7 @@
  * was created: it never shows host frames.
  */
 import type { ErrorName } from "../runtime/errors.js"
-import { noteCreation, throwTypeError } from "../runtime/errors.js"
+import { errorHead, noteCreation, throwTypeError } from "../runtime/errors.js"
 import { defineLazyStack } from "../runtime/stacks.js"
 import {
   arg,
@@ -79,10 +79,10 @@ export const installErrors = (realm: Realm): void => {
 
   const ErrorCtor = define("Error", base, undefined)
   defineMethod(base, "toString", 0, (t) => {
-    if (!isObject(t)) return "Error"
+    if (!isObject(t)) return throwTypeError("Error.prototype.toString requires that 'this' be an Object")
     const name = t.name === undefined ? "Error" : toStr(t.name)
     const message = t.message === undefined ? "" : toStr(t.message)
-    return name === "" ? message : message === "" ? name : `${name}: ${message}`
+    return errorHead(name, message)
   })
   defineMethod(ErrorCtor, "captureStackTrace", 2, (_t, a) => {
     const o = arg(a, 0)

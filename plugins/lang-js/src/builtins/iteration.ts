@@ -1,8 +1,8 @@
 /**
  * Iterator prototypes: `%IteratorPrototype%`, array/string/Map/Set iterators, generators and async generators.
  */
-import { throwTypeError, throwUnsupported } from "../runtime/errors.js"
-import { arg, defineMethod, defineTag, makeNative, type Value } from "../runtime/functions.js"
+import { throwUnsupported } from "../runtime/errors.js"
+import { arg, defineMethod, defineTag, incompatibleReceiver, makeNative, type Value } from "../runtime/functions.js"
 import { asyncGeneratorEnqueue, generatorResume } from "../runtime/generators.js"
 import { BRAND, Brand, CALL, CALL3, CONSTRUCT, SLOT } from "../runtime/internals.js"
 import { iterResult } from "../runtime/iterators.js"
@@ -53,7 +53,7 @@ export const installIteration = (realm: Realm): void => {
   realm.ArrayIteratorProto = arrayIteratorProto
   realm.arrayIteratorNext = defineMethod(arrayIteratorProto, "next", 0, (t) => {
     if (typeof t !== "object" || t === null || t[BRAND] !== Brand.ArrayIterator) {
-      return throwTypeError("Array Iterator next called on an incompatible receiver")
+      return incompatibleReceiver("Array Iterator.prototype.next", t)
     }
     const s = t[SLOT] as ArrayIteratorState
     const a = s.array
@@ -72,7 +72,7 @@ export const installIteration = (realm: Realm): void => {
 
   const hostNext = (brand: number, label: string) => (t: Value) => {
     if (typeof t !== "object" || t === null || t[BRAND] !== brand)
-      return throwTypeError(`${label} next called on an incompatible receiver`)
+      return incompatibleReceiver(`${label}.prototype.next`, t)
     const s = t[SLOT] as HostIteratorState
     const r = s.it.next()
     return r.done ? iterResult(undefined, true) : iterResult(s.map(r.value), false)

@@ -24,7 +24,7 @@ import { sparseElementCount } from "../runtime/arrays.js"
 import { ENTRY_BYTES, reserveElements } from "../runtime/memory.js"
 import { charge } from "../runtime/meter.js"
 import { toPropertyKey, toStr } from "../runtime/operators.js"
-import { createDataProperty, hasAccessors, ownDescriptor, ownKeys, setProp } from "../runtime/properties.js"
+import { createDataProperty, getProp, hasAccessors, ownDescriptor, ownKeys, setProp } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
 import { MAX_ARRAY_LENGTH } from "../limits.js"
 
@@ -311,8 +311,9 @@ export const installObject = (realm: Realm): void => {
   })
   defineMethod(proto, "toString", 0, (t) => `[object ${builtinTag(realm, t)}]`)
   defineMethod(proto, "toLocaleString", 0, (t) => {
-    const f = isObject(t) ? t.toString : undefined
-    return isCallable(f) ? call(f, t, []) : `[object ${builtinTag(realm, t)}]`
+    if (t === undefined || t === null)
+      return throwTypeError("Object.prototype.toLocaleString called on null or undefined")
+    return call(getProp(t, "toString"), t, [])
   })
   defineMethod(proto, "valueOf", 0, (t) => toObject(realm, t, "Object.prototype.valueOf"))
   // Annex B's accessor helpers.

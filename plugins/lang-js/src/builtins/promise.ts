@@ -16,6 +16,7 @@ import {
   shortDescription,
   type Value,
   defineTag,
+  incompatibleReceiver,
 } from "../runtime/functions.js"
 import { closeAfterThrow, DONE, getIterator, type Iter } from "../runtime/iterators.js"
 import { charge } from "../runtime/meter.js"
@@ -36,7 +37,7 @@ import type { Realm } from "../runtime/realm.js"
 
 const thisPromise = (t: Value, method: string): PromiseRecord => {
   const r = promiseRecord(t)
-  if (r === undefined) return throwTypeError(`Promise.prototype.${method} called on an incompatible receiver`)
+  if (r === undefined) return incompatibleReceiver(`Promise.prototype.${method}`, t)
   return r
 }
 
@@ -150,7 +151,11 @@ export const installPromise = (realm: Realm): void => {
   }
   /** The static methods' `this`: a constructor they make their promise with. */
   const thisConstructor = (t: Value, name: string): Value =>
-    isObject(t) ? t : throwTypeError(`Promise.${name} called on non-object`)
+    isObject(t)
+      ? t
+      : throwTypeError(
+          name === "resolve" ? "PromiseResolve called on non-object" : `Promise.${name} called on non-object`,
+        )
 
   const originalResolve = defineMethod(ctor, "resolve", 1, (t, a) => {
     const c = thisConstructor(t, "resolve")

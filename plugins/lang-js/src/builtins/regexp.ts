@@ -23,6 +23,7 @@ import {
   linkConstructor,
   makeNative,
   type Value,
+  incompatibleReceiver,
 } from "../runtime/functions.js"
 import { BRAND, Brand, SLOT } from "../runtime/internals.js"
 import { charge } from "../runtime/meter.js"
@@ -194,7 +195,7 @@ export const installRegExp = (realm: Realm): void => {
   const requireObject = (t: Value, name: string): Value =>
     isObject(t) ? t : throwTypeError(`RegExp.prototype.${name} called on incompatible receiver ${String(t)}`)
   const exec = defineMethod(proto, "exec", 1, (t, a) => {
-    if (!isRegExp(t)) return throwTypeError("RegExp.prototype.exec called on incompatible receiver")
+    if (!isRegExp(t)) return incompatibleReceiver("RegExp.prototype.exec", t)
     return builtinExec(realm, t, toStr(arg(a, 0)))
   })
   defineMethod(proto, "test", 1, (t, a) => regExpExec(realm, requireObject(t, "test"), toStr(arg(a, 0))) !== null)

@@ -64,22 +64,22 @@ export const installSymbol = (realm: Realm): void => {
     for (const [k, v] of realm.symbolRegistry) if (v === s) return k
     return undefined
   })
-  const thisSymbol = (t: unknown): symbol => {
+  const thisSymbol = (t: unknown, name: string): symbol => {
     if (typeof t === "symbol") return t
     if (isObject(t) && (t as Record<symbol, unknown>)[BRAND] === Brand.Symbol)
       return (t as Record<symbol, symbol>)[SLOT]
-    return throwTypeError("Symbol.prototype method called on an incompatible receiver")
+    return throwTypeError(`Symbol.prototype.${name} requires that 'this' be a Symbol`)
   }
-  defineMethod(proto, "toString", 0, (t) => thisSymbol(t).toString())
-  defineMethod(proto, "valueOf", 0, (t) => thisSymbol(t))
-  const toPrimitive = defineMethod(proto, Symbol.toPrimitive, 1, (t) => thisSymbol(t))
+  defineMethod(proto, "toString", 0, (t) => thisSymbol(t, "toString").toString())
+  defineMethod(proto, "valueOf", 0, (t) => thisSymbol(t, "valueOf"))
+  const toPrimitive = defineMethod(proto, Symbol.toPrimitive, 1, (t) => thisSymbol(t, "[Symbol.toPrimitive]"))
   Object.defineProperty(proto, Symbol.toPrimitive, {
     value: toPrimitive,
     writable: false,
     enumerable: false,
     configurable: true,
   })
-  defineBuiltinAccessor(proto, "description", (t) => thisSymbol(t).description)
+  defineBuiltinAccessor(proto, "description", (t) => thisSymbol(t, "description").description)
   defineTag(proto, "Symbol")
   realm.defineGlobal("Symbol", ctor)
 }

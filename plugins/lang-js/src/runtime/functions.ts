@@ -6,7 +6,7 @@
  * for constructors, `CONSTRUCT(args, newTarget, self)`. Host functions never become program values.
  */
 import { throwTypeError } from "./errors.js"
-import { CALL, CONSTRUCT, MATERIALIZED, META, type FunctionMeta } from "./internals.js"
+import { BRAND, Brand, CALL, CONSTRUCT, MATERIALIZED, META, type FunctionMeta } from "./internals.js"
 import { rt } from "./state.js"
 
 /** A program value. The interpreter is dynamically typed; this alias marks where program values flow. */
@@ -49,21 +49,67 @@ export const construct = (f: Value, args: Value[], newTarget: Value = f): Value 
   return throwTypeError(`${shortDescription(f)} is not a constructor`)
 }
 
-/** A short description of a value for error messages (`undefined`, `"text"`, `object`, `function f`). */
+/** Longest text of a string or function source an error message quotes. */
+const MAX_DESCRIBED = 100
+
+const clip = (text: string): string => (text.length > MAX_DESCRIBED ? `${text.slice(0, MAX_DESCRIBED)}...` : text)
+
+/** The name of the constructor an object's prototype chain names (data properties only: nothing runs). */
+const constructorNameOf = (o: Value): string | undefined => {
+  for (let p = o; p !== null; p = Object.getPrototypeOf(p)) {
+    const d = Object.getOwnPropertyDescriptor(p, "constructor")
+    if (d === undefined) continue
+    const c = "value" in d ? d.value : undefined
+    if (typeof c === "object" && c !== null && c[CALL] !== undefined) {
+      const name = functionName(c)
+      return name === "" ? undefined : name
+    }
+    return undefined
+  }
+  return undefined
+}
+
+/**
+ * A value as V8 names it in a built-in's error message (`5`, `abc`, `#<Object>`, `[object Array]`,
+ * `Error: boom`, the source of a function), without running program code; long texts are cut.
+ */
 export const shortDescription = (v: Value): string => {
   switch (typeof v) {
     case "string":
-      return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v)
+      return clip(v)
     case "symbol":
       return v.toString()
-    case "object":
+    case "object": {
       if (v === null) return "null"
-      if (v[CALL] !== undefined) return `function ${functionName(v) || "(anonymous)"}`
-      return Array.isArray(v) ? "array" : "object"
+      if (v[CALL] !== undefined) {
+        const source = (v[META] as FunctionMeta | undefined)?.source
+        return clip(source ?? `function ${functionName(v)}() { [native code] }`)
+      }
+      if (Array.isArray(v)) return "[object Array]"
+      switch (v[BRAND]) {
+        case Brand.RegExp:
+          return "[object RegExp]"
+        case Brand.Date:
+          return "[object Date]"
+        case Brand.Error: {
+          const name = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(v) ?? {}, "name")?.value
+          const message = Object.getOwnPropertyDescriptor(v, "message")?.value
+          return clip(
+            `${typeof name === "string" ? name : "Error"}${typeof message === "string" && message !== "" ? `: ${message}` : ""}`,
+          )
+        }
+      }
+      const name = constructorNameOf(v)
+      return name === undefined ? "[object Object]" : `#<${name}>`
+    }
     default:
       return String(v)
   }
 }
+
+/** The `TypeError` of a built-in method given a `this` it cannot work on (V8's wording). */
+export const incompatibleReceiver = (method: string, receiver: Value): never =>
+  throwTypeError(`Method ${method} called on incompatible receiver ${shortDescription(receiver)}`)
 
 const ownDataValue = (o: object, key: string): unknown => {
   const d = Object.getOwnPropertyDescriptor(o, key)

@@ -110,7 +110,7 @@ export const setProp = (v: Value, key: Value, value: Value, location?: Location)
   if (v === undefined || v === null) {
     throwTypeError(`Cannot set properties of ${v} (setting '${keyText(key)}')`, location)
   }
-  throwTypeError(`Cannot create property '${keyText(key)}' on ${typeof v} ${shortDescription(v)}`, location)
+  throwTypeError(`Cannot create property '${keyText(key)}' on ${typeof v} '${shortDescription(v)}'`, location)
 }
 
 /** `v[key] = value` for a computed key of any type. */
@@ -176,7 +176,7 @@ export const deleteProp = (v: Value, key: Value, location?: Location): boolean =
       return true
     }
     if (isUnmaterialized(v)) materialize(v)
-    if (!delete v[k as string])
+    if (!Reflect.deleteProperty(v, k))
       throwTypeError(`Cannot delete property '${keyText(k)}' of ${shortDescription(v)}`, location)
     return true
   }
