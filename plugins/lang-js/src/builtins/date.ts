@@ -104,7 +104,7 @@ export const installDate = (realm: Realm): void => {
   defineMethod(ctor, "parse", 1, (_t, a) => parseDate(toStr(arg(a, 0))))
   defineMethod(ctor, "UTC", 7, (_t, a) => timeClip(fromFields(a.length === 0 ? [NaN] : a)))
 
-  const time = (t: Value, name: string): number => {
+  const time = (t: Value): number => {
     if (!isObject(t) || t[BRAND] !== Brand.Date) return throwTypeError("this is not a Date object.")
     return t[SLOT] as number
   }
@@ -121,16 +121,16 @@ export const installDate = (realm: Realm): void => {
   for (const [name, get] of getters) {
     for (const prefix of ["get", "getUTC"]) {
       defineMethod(proto, `${prefix}${name}`, 0, (t) => {
-        const v = time(t, `${prefix}${name}`)
+        const v = time(t)
         return Number.isNaN(v) ? NaN : get(new Date(v))
       })
     }
   }
-  defineMethod(proto, "getTime", 0, (t) => time(t, "getTime"))
-  defineMethod(proto, "valueOf", 0, (t) => time(t, "valueOf"))
-  defineMethod(proto, "getTimezoneOffset", 0, (t) => (Number.isNaN(time(t, "getTimezoneOffset")) ? NaN : 0))
+  defineMethod(proto, "getTime", 0, (t) => time(t))
+  defineMethod(proto, "valueOf", 0, (t) => time(t))
+  defineMethod(proto, "getTimezoneOffset", 0, (t) => (Number.isNaN(time(t)) ? NaN : 0))
   defineMethod(proto, "getYear", 0, (t) => {
-    const v = time(t, "getYear")
+    const v = time(t)
     return Number.isNaN(v) ? NaN : new Date(v).getUTCFullYear() - 1900
   })
   const setters: Array<[string, (d: Date, n: number[]) => number]> = [
@@ -159,7 +159,7 @@ export const installDate = (realm: Realm): void => {
   for (const [name, set] of setters) {
     for (const prefix of ["set", "setUTC"]) {
       defineMethod(proto, `${prefix}${name}`, setterLength[name], (t, a) => {
-        let v = time(t, `${prefix}${name}`)
+        let v = time(t)
         const n = a.map((x) => toNumber(x))
         if (Number.isNaN(v)) {
           if (name !== "FullYear") return NaN
@@ -173,7 +173,7 @@ export const installDate = (realm: Realm): void => {
     }
   }
   defineMethod(proto, "setYear", 1, (t, a) => {
-    let v = time(t, "setYear")
+    let v = time(t)
     if (Number.isNaN(v)) v = 0
     const y = toNumber(arg(a, 0))
     if (Number.isNaN(y)) {
@@ -187,14 +187,14 @@ export const installDate = (realm: Realm): void => {
     return r
   })
   defineMethod(proto, "setTime", 1, (t, a) => {
-    time(t, "setTime")
+    time(t)
     const r = timeClip(toNumber(arg(a, 0)))
     t[SLOT] = r
     return r
   })
-  const valid = (t: Value, name: string): Date => new Date(time(t, name))
+  const valid = (t: Value): Date => new Date(time(t))
   defineMethod(proto, "toISOString", 0, (t) => {
-    const v = time(t, "toISOString")
+    const v = time(t)
     if (Number.isNaN(v)) return throwRangeError("Invalid time value")
     return new Date(v).toISOString()
   })
@@ -206,7 +206,7 @@ export const installDate = (realm: Realm): void => {
   })
   const text = (name: string, format: (d: Date) => string) =>
     defineMethod(proto, name, 0, (t) => {
-      const d = valid(t, name)
+      const d = valid(t)
       return Number.isNaN(d.getTime()) ? "Invalid Date" : format(d)
     })
   text("toString", (d) => `${dateString(d)} ${timeString(d)}`)
@@ -216,7 +216,7 @@ export const installDate = (realm: Realm): void => {
   defineValue(proto, "toGMTString", toUTCString)
   const localeText = (name: "toLocaleString" | "toLocaleDateString" | "toLocaleTimeString") =>
     defineMethod(proto, name, 0, (t, a) => {
-      const d = valid(t, name)
+      const d = valid(t)
       if (Number.isNaN(d.getTime())) return "Invalid Date"
       return d[name](localeOf(a[0]), { ...localeOptions(a[1], dateOptionKeys), timeZone: "UTC" })
     })
