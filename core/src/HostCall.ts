@@ -25,26 +25,58 @@ export interface CallContext {
   readonly render: Search.Renderer
 }
 
-/** The message of anything a tool, hook or extension failed with, with its underlying cause. */
+/** Causes followed by {@link messageOf}: a chain of errors (or a cycle, `e.cause = e`) ends there. */
+const MAX_CAUSES = 8
+
+/**
+ * The message of anything a tool, hook or extension failed with, with its underlying causes (at most
+ * {@link MAX_CAUSES}, each error once). Never throws, whatever getters or proxies the failure holds.
+ */
 export const messageOf = (error: unknown): string => {
-  if (Cause.isCause(error)) return messageOf(Cause.squash(error))
+  const seen = new Set<unknown>()
+  const parts: string[] = []
+  let current: unknown = error
+  while (parts.length <= MAX_CAUSES) {
+    if (seen.has(current)) break
+    seen.add(current)
+    let next: unknown
+    try {
+      if (Cause.isCause(current)) {
+        current = Cause.squash(current)
+        seen.delete(current)
+        continue
+      }
+      const [own, cause] = describeOne(current)
+      parts.push(own)
+      next = cause
+    } catch (thrown) {
+      parts.push(`(a failure whose message could not be read: ${thrown instanceof Error ? thrown.message : "?"})`)
+      break
+    }
+    if (next === undefined || next === null) break
+    current = next
+  }
+  return parts.length === 1
+    ? parts[0]
+    : parts.map((p, i) => (i === 0 ? p : ` (cause: ${p}`)).join("") + ")".repeat(parts.length - 1)
+}
+
+/** One failure's own message, and its cause when it is an error that has one. */
+const describeOne = (error: unknown): [string, unknown] => {
   if (error instanceof Error) {
-    const cause = (error as { cause?: unknown }).cause
     const own = error.message || error.name
-    return cause !== undefined && cause !== null && !Schema.isSchemaError(error)
-      ? `${own} (cause: ${messageOf(cause)})`
-      : own
+    return Schema.isSchemaError(error) ? [own, undefined] : [own, (error as { cause?: unknown }).cause]
   }
   if (typeof error === "object" && error !== null) {
     const record = error as Record<string, unknown>
-    if (typeof record.message === "string" && record.message) return record.message
+    if (typeof record.message === "string" && record.message) return [record.message, undefined]
     if (typeof record._tag === "string") {
       const { _tag, ...fields } = record
-      return Object.keys(fields).length ? `${_tag} ${safeJson(fields)}` : _tag
+      return [Object.keys(fields).length ? `${_tag} ${safeJson(fields)}` : _tag, undefined]
     }
-    return safeJson(error)
+    return [safeJson(error), undefined]
   }
-  return String(error)
+  return [String(error), undefined]
 }
 
 const safeJson = (value: unknown): string => {

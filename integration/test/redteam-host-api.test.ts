@@ -41,6 +41,32 @@ const tools = {
   },
 }
 
+/** Failures whose causes are hostile to whoever describes them. */
+const causes = {
+  cycle: () => {
+    const error = new Error("outer")
+    ;(error as { cause?: unknown }).cause = error
+    return error
+  },
+  getter: () => {
+    const error = new Error("g")
+    Object.defineProperty(error, "cause", {
+      get() {
+        throw new Error("the getter threw")
+      },
+    })
+    return error
+  },
+}
+const failing = {
+  f: Object.fromEntries(
+    Object.entries(causes).map(([name, make]) => [
+      name,
+      Tool.make({ description: name, input: { type: "object" }, execute: () => Effect.fail(make()) }),
+    ]),
+  ),
+}
+
 const pool = new SandboxPool({ maxWorkers: 1, keepIdle: 1 })
 afterAll(() => pool.close())
 
@@ -79,4 +105,19 @@ describe("red team: a sandbox that dies during a call", () => {
       expect(next).toMatchObject({ ok: true, value: 1 })
     })
   }
+})
+
+describe("red team: describing a failure cannot fail", () => {
+  it("a tool failing with an error that is its own cause, or whose cause getter throws", async () => {
+    const runtime = CodeMode.make({ language: "javascript", tools: failing, pool })
+    const messages = await Effect.runPromise(
+      runtime.execute(
+        `const out = []; for (const f of [tools.f.cycle, tools.f.getter]) { try { await f({}) } catch (e) { out.push(e.message) } } out`,
+      ),
+    )
+    expect(messages.ok && messages.value).toEqual([
+      "f.cycle failed: outer",
+      "f.getter failed: (a failure whose message could not be read: the getter threw)",
+    ])
+  })
 })
