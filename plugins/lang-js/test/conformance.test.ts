@@ -290,3 +290,8 @@ cases("built-ins' error messages name values the way V8 does", [
   `const out = []; const t = (f) => { try { f() } catch (e) { out.push(e.message) } }; t(() => Map.prototype.get.call({}, 1)); t(() => [].values().next.call({})); t(() => new Map().keys().next.call(1)); t(() => Promise.prototype.then.call({})); t(() => RegExp.prototype.exec.call({})); t(() => Symbol.prototype.toString.call(1)); t(() => Date.prototype.getTime.call({})); t(() => Map.prototype.size); t(() => WeakMap.prototype.get.call([], {})); t(() => Set.prototype.has.call(new Map(), 1)); return out`,
   `const out = []; const t = (f) => { try { f() } catch (e) { out.push(e.message) } }; t(() => { "use strict"; (5).x = 1 }); t(() => { delete Object.freeze({ a: 1 }).a }); t(() => "x" in "abc"); t(() => Object.defineProperty({}, "a", 1)); return out`,
 ])
+
+cases("locale-sensitive case mapping", [
+  `return ["i".toLocaleUpperCase("tr"), "I".toLocaleLowerCase("tr"), "I".toLocaleLowerCase(["tr", "en"]), "i".toLocaleUpperCase(), "\\u0130".toLocaleLowerCase("lt"), "\\u00cc".toLocaleLowerCase("lt")].map((s) => [...s].map((c) => c.codePointAt(0).toString(16)).join(" "))`,
+  `try { "a".toLocaleUpperCase("xx-invalid-!!") } catch (e) { return [e.name, e.message] }`,
+])

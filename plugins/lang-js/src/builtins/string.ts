@@ -23,6 +23,7 @@ import type { Realm } from "../runtime/realm.js"
 import { getProp } from "../runtime/properties.js"
 import { rt } from "../runtime/state.js"
 import { createHostIterator } from "./iteration.js"
+import { localeOf } from "./locale.js"
 import { isRegExpLike } from "./regexp.js"
 import { hostReplace, PIECE_BYTES } from "./regexpSymbols.js"
 
@@ -235,8 +236,15 @@ export const installString = (realm: Realm): void => {
   const upperCase = (s: string): string => boundedTransform(s, 3, (p) => p.toUpperCase(), caseCut)
   method("toLowerCase", 0, lowerCase)
   method("toUpperCase", 0, upperCase)
-  method("toLocaleLowerCase", 0, lowerCase)
-  method("toLocaleUpperCase", 0, upperCase)
+  // A locale's case mapping (Turkish dotted and dotless i, Lithuanian dots) can lengthen a string three times.
+  method("toLocaleLowerCase", 0, (s, a) => {
+    const locale = localeOf(a[0])
+    return boundedTransform(s, 3, (p) => p.toLocaleLowerCase(locale), caseCut)
+  })
+  method("toLocaleUpperCase", 0, (s, a) => {
+    const locale = localeOf(a[0])
+    return boundedTransform(s, 3, (p) => p.toLocaleUpperCase(locale), caseCut)
+  })
   method("trim", 0, (s) => s.trim())
   defineValue(
     proto,
