@@ -80,6 +80,23 @@ describe("sandbox worker", () => {
     })
   })
 
+  it("warms the language of the sandboxes it starts ahead of use, never of one a run waits for", async () => {
+    const own = new SandboxPool({ keepIdle: 2, maxOldGenerationSizeMb: 64 })
+    try {
+      const warming = CodeMode.make({ language: lineLanguage(), pool: own })
+      const warmed = async () => {
+        const result = await Effect.runPromise(warming.execute("warmed\nreturn $"))
+        if (!result.ok) throw new Error(result.error.message)
+        return result.value
+      }
+      // The first run starts a sandbox for itself (not warmed) and one ahead of use (warmed before it serves).
+      expect(await warmed()).toBe(0)
+      expect(await warmed()).toBe(1)
+    } finally {
+      own.close()
+    }
+  })
+
   it("interrupting the execution interrupts the tool call in flight", async () => {
     const outcomes: string[] = []
     const rt = CodeMode.make({

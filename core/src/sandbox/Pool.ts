@@ -183,12 +183,12 @@ export class Sandbox {
       stream?.ref?.()
   }
 
-  /** Ask the sandbox to load `modules` before its first run. */
-  preload(modules: ReadonlyArray<string>): void {
+  /** Ask the sandbox to load `modules` before its first run; `warm` when it is idle (no run follows at once). */
+  preload(modules: ReadonlyArray<string>, warm: boolean): void {
     const fresh = modules.filter((m) => !this.modules.has(m))
     if (fresh.length === 0) return
     for (const m of fresh) this.modules.add(m)
-    this.send({ t: "preload", modules: fresh })
+    this.send({ t: "preload", modules: fresh, warm })
   }
 
   /** Start running `request` with the language runtime at `module`; events go to `listener`. Returns the run id. */
@@ -272,10 +272,11 @@ export class SandboxPool {
     this.stackMb = options.stackSizeMb ?? 64
   }
 
-  private spawn(): Sandbox {
+  /** Start a sandbox; `idle` when it goes to the idle list (it warms its languages) rather than to a run. */
+  private spawn(idle = false): Sandbox {
     this.alive++
     const sandbox = new Sandbox(this.heapMb, this.stackMb, (gone) => this.forget(gone))
-    if (this.wanted.size > 0) sandbox.preload([...this.wanted])
+    if (this.wanted.size > 0) sandbox.preload([...this.wanted], idle)
     return sandbox
   }
 
@@ -297,7 +298,7 @@ export class SandboxPool {
    */
   private replenish(): void {
     while (!this.closed && this.alive < this.keepIdle && this.alive < this.maxWorkers && this.waiting.length === 0)
-      this.idle.push(this.spawn())
+      this.idle.push(this.spawn(true))
   }
 
   /**
@@ -306,14 +307,14 @@ export class SandboxPool {
    */
   acquire(module: string, deliver: (sandbox: Sandbox) => void): () => void {
     if (this.closed) throw new Error("the sandbox pool is closed")
-    if (!this.wanted.has(module)) {
-      this.wanted.add(module)
-      for (const sandbox of this.idle) sandbox.preload([module])
-    }
+    const newModule = !this.wanted.has(module)
+    this.wanted.add(module)
     const first = !this.started
     this.started = true
     const ready = this.idle.findIndex((s) => s.modules.has(module))
     const sandbox = ready >= 0 ? this.idle.splice(ready, 1)[0] : this.idle.pop()
+    // The other idle sandboxes load (and warm) the new language; the one taken loads it for its run.
+    if (newModule) for (const other of this.idle) other.preload([module], true)
     if (sandbox) {
       deliver(sandbox)
       return () => {}

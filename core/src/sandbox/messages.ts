@@ -43,10 +43,14 @@ export interface BarrierReply {
   readonly id: number
 }
 
-/** Host → sandbox: load these language modules now, so that the first run does not wait for them. */
+/**
+ * Host → sandbox: load these language modules now, so that the first run does not wait for them; with `warm`, the
+ * sandbox is idle (no run follows at once) and also warms them (`LanguageRuntime.warm`).
+ */
 export interface PreloadMessage {
   readonly t: "preload"
   readonly modules: ReadonlyArray<string>
+  readonly warm: boolean
 }
 
 /** What the host sends. */

@@ -131,6 +131,11 @@ export type RunOutcome =
 /** The module a language ships for the sandbox worker. */
 export interface LanguageRuntime {
   run(request: RunRequest, host: SandboxHost): RunOutcome
+  /**
+   * Optional: compile and optimise the runtime's own code before its first run. A sandbox the pool starts ahead of
+   * use calls it once after loading the module, while no run waits; it must leave nothing a run can see.
+   */
+  warm?(): void
 }
 
 export type { DataValue, Diagnostic, Kind, Location }

@@ -210,7 +210,16 @@ const serve = async (): Promise<void> => {
       // Before reading the next run: what this one left must not count against the next one's heap.
       collectBetweenRuns()
     } else if (message.t === "preload") {
-      for (const module of message.modules) await load(module).catch(() => undefined)
+      for (const module of message.modules) {
+        const runtime = await load(module).catch(() => undefined)
+        if (message.warm) {
+          try {
+            runtime?.warm?.()
+          } catch {
+            // Warming is an optimisation: a runtime that fails at it still runs programs.
+          }
+        }
+      }
     }
     // Late answers and barrier replies of finished runs are dropped here.
   }
