@@ -13,6 +13,7 @@ import { ParseFailure } from "./parse.js"
 import { diagnostic, type Diagnostic, type RunOutcome, type RunRequest, type SandboxHost } from "@codemode/core/sandbox"
 import { locationOf, MAX_CALL_DEPTH, MAX_STEPS, MAX_STRING_BYTES, resetRuntime, rt, warnAt } from "./runtime.js"
 import { utf8DecodeLenient } from "./utf8.js"
+import { warmUp } from "./warm.js"
 import { LuaTable, type LuaValue } from "./value.js"
 
 /** The message of an uncaught Lua error value, as the standalone `lua` would print it. */
@@ -141,4 +142,12 @@ export const runWithWorkBound = (request: RunRequest, host: SandboxHost, maxStep
   } catch (e) {
     return { ok: false, error: toDiagnostic(e) }
   }
+}
+
+/**
+ * Compile and optimise the interpreter's own code before the first program (see `warm.ts`). The sandbox calls it once
+ * after loading this module, while it is idle.
+ */
+export const warm = (rounds?: number): void => {
+  warmUp(run, rounds)
 }
