@@ -77,9 +77,7 @@ export const compile = (code: string, deadline = Infinity, scope = ""): Compiled
 
 /** Make the program's main function for one run, over that run's globals table. */
 export const instantiate = (compiled: Compiled, globals: LuaTable): LuaFunction => {
-  const fields = globals.fields
-  if (fields === undefined) throw new Error("the globals table has no string-keyed part")
-  return compiled.factory(INTRINSICS, compiled.constants, fields, globals)
+  return compiled.factory(INTRINSICS, compiled.constants, globals.fields, globals)
 }
 
 /** The generated JS source of a program, for tests and debugging. */

@@ -123,7 +123,7 @@ export const toData = (value: LuaValue, root = "$"): DataValue => {
         throw new DataProblem("a table that mixes array items (keys 1..n) and string keys", path, false)
       grow(2, path)
       const out: Record<string, DataValue> = {}
-      const fields = t.fields!
+      const fields = t.fields
       for (const k in fields) {
         const item = fields[k]
         const key = utf8Decode(k)

@@ -77,7 +77,7 @@ const fieldMiss = (t: LuaValue, name: string, site: number, desc: string): LuaVa
 /** The method `name` of `o` for `o:name(...)`: table fields (with guards), string methods, or the index error. */
 const method = (o: LuaValue, name: string, site: number, desc: string): LuaValue => {
   if (o instanceof LuaTable) {
-    const v = o.fields === undefined ? undefined : o.fields[name]
+    const v = o.fields[name]
     return v !== undefined || o.guard === undefined ? v : o.guard(name, site, desc)
   }
   if (typeof o === "string") return stringMeta.methods.getStr(name)
@@ -88,8 +88,7 @@ const method = (o: LuaValue, name: string, site: number, desc: string): LuaValue
 const indexAny = (t: LuaValue, k: LuaValue, site: number, desc: string): LuaValue => {
   if (t instanceof LuaTable) {
     if (typeof k === "string") {
-      const h = t.fields
-      const v = h === undefined ? undefined : h[k]
+      const v = t.fields[k]
       return v !== undefined || t.guard === undefined ? v : t.guard(k, site, desc)
     }
     if (typeof k === "number") {
@@ -114,6 +113,10 @@ const objectLength = (t: LuaTable, site: number): number => {
     )
   return 0
 }
+
+/** `#v` after the inline path (a table with items) missed: an empty array part, a string, or the error. */
+const lengthOf = (v: LuaValue, site: number, desc: string): number =>
+  v instanceof LuaTable && v.arr.length === 0 ? objectLength(v, site) : length(v, site, desc)
 
 /** `t.name = v` after the inline overwrite path missed. */
 const setField = (t: LuaValue, name: string, v: LuaValue, site: number, desc: string): void => {
@@ -370,14 +373,14 @@ class TableIteration extends Iteration {
         }
         this.phase = 1
         this.i = 0
-        this.keys = t.fields === undefined ? [] : Object.keys(t.fields)
+        this.keys = Object.keys(t.fields)
       }
       if (this.phase === 1) {
         const keys = this.keys!
         const o = t.fields
         while (this.i < keys.length) {
           const k = keys[this.i++]
-          const v = o === undefined ? undefined : o[k]
+          const v = o[k]
           if (v !== undefined) {
             this.a = k
             this.b = v
@@ -488,8 +491,7 @@ export const INTRINSICS = {
   cat,
   concatPair,
   concatMany,
-  length,
-  objectLength,
+  lengthOf,
   arrayTable,
   recordTable,
   tableSet,
@@ -517,6 +519,7 @@ export const INTRINSICS = {
   modAny,
   idivAny,
   powAny,
+  isInt: Number.isSafeInteger,
   box,
   floatArith,
   floatMod,

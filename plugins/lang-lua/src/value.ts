@@ -103,6 +103,12 @@ export const Fields: new () => Fields = function Fields(this: any) {} as any
 Fields.prototype = Object.create(null)
 
 /**
+ * The string-keyed part of every table that has none: frozen and shared, so that reading `t.fields.x` needs no test
+ * for a missing part; the first string key gives the table its own {@link Fields}.
+ */
+export const NO_FIELDS: Fields = Object.freeze(new Fields())
+
+/**
  * A Lua table: an array part (`arr[i]` holds `t[i + 1]`), the string keys in `fields`, and every other key in
  * `hash`. Keys are normalised (integral floats are stored as integers), and `hash` never holds the key
  * `arr.length + 1` (appending migrates following keys into the array part), so `arr.length` (after trailing nils are
@@ -111,8 +117,8 @@ Fields.prototype = Object.create(null)
 export class LuaTable {
   /** The array part: `arr[i]` is `t[i + 1]`. May contain `undefined` holes, never a trailing `undefined`. */
   arr: Array<LuaValue> = []
-  /** The string keys, created on first use. Never holds `undefined` values. */
-  fields: Fields | undefined = undefined
+  /** The string keys ({@link NO_FIELDS} until the first one). Never holds `undefined` values. */
+  fields: Fields = NO_FIELDS
   /** How many keys `fields` holds. */
   nfields = 0
   /** Keys that are neither strings nor in the array part, created on first use. Never holds `undefined` values. */
@@ -148,7 +154,7 @@ export class LuaTable {
 
   /** Raw get with an already-normalised key (see `normaliseKey`). */
   get(key: LuaValue): LuaValue {
-    if (typeof key === "string") return this.fields === undefined ? undefined : this.fields[key]
+    if (typeof key === "string") return this.fields[key]
     if (typeof key === "number") {
       const i = key - 1
       if (i >= 0 && i < this.arr.length && (i | 0) === i) return this.arr[i]
@@ -165,7 +171,7 @@ export class LuaTable {
 
   /** Raw get of a string key. */
   getStr(key: string): LuaValue {
-    return this.fields === undefined ? undefined : this.fields[key]
+    return this.fields[key]
   }
 
   /**
@@ -181,18 +187,18 @@ export class LuaTable {
   setStr(key: string, value: LuaValue): boolean {
     let o = this.fields
     if (value === undefined) {
-      if (o !== undefined && o[key] !== undefined) {
+      if (o[key] !== undefined) {
         delete o[key]
         this.nfields--
       }
       return true
     }
-    if (o === undefined) o = this.fields = new Fields()
-    else if (o[key] !== undefined) {
+    if (o[key] !== undefined) {
       o[key] = value
       return true
     }
     if (this.size() >= MAX_TABLE_ENTRIES) return false
+    if (o === NO_FIELDS) o = this.fields = new Fields()
     o[key] = value
     this.nfields++
     return true

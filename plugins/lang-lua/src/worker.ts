@@ -100,8 +100,7 @@ const warnAboutResult = (r: LuaValue | Array<LuaValue>, value: LuaValue): void =
     return false
   }
   for (let i = 0; i < value.arr.length; i++) if (!check(value.arr[i], `$[${i + 1}]`)) return
-  if (value.fields !== undefined)
-    for (const k in value.fields) if (!check(value.fields[k], `$.${utf8DecodeLenient(k)}`)) return
+  for (const k in value.fields) if (!check(value.fields[k], `$.${utf8DecodeLenient(k)}`)) return
 }
 
 /**

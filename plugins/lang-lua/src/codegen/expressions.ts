@@ -102,9 +102,8 @@ export abstract class Expressions extends Emitter {
   /** `base.name` for generated base code. */
   protected field(base: string, name: string, site: number, desc: string): string {
     const t = this.temp()
-    const h = this.temp()
     const v = this.temp()
-    return `((${t} = ${base}) instanceof $LuaTable && (${h} = ${t}.fields) !== undefined && (${v} = ${h}${this.prop(name)}) !== undefined ? ${v} : $fieldMiss(${t}, ${this.k(name)}, ${site}, ${this.k(desc)}))`
+    return `((${t} = ${base}) instanceof $LuaTable && (${v} = ${t}.fields${this.prop(name)}) !== undefined ? ${v} : $fieldMiss(${t}, ${this.k(name)}, ${site}, ${this.k(desc)}))`
   }
 
   protected indexExpression(node: Node): string {
@@ -182,9 +181,8 @@ export abstract class Expressions extends Emitter {
     const name = base.identifier.name as string
     const desc = this.k(` (method '${name}')`)
     const o = this.temp()
-    const h = this.temp()
     const fn = this.temp()
-    const lookup = `${o} = ${this.expr(base.base)}, ${fn} = ${o} instanceof $LuaTable && (${h} = ${o}.fields) !== undefined && (${fn} = ${h}${this.prop(name)}) !== undefined ? ${fn} : $method(${o}, ${this.k(name)}, ${site}, ${this.k(this.describe(base.base))})`
+    const lookup = `${o} = ${this.expr(base.base)}, ${fn} = ${o} instanceof $LuaTable && (${fn} = ${o}.fields${this.prop(name)}) !== undefined ? ${fn} : $method(${o}, ${this.k(name)}, ${site}, ${this.k(this.describe(base.base))})`
     if (spread) {
       const a = this.temp()
       return seq(
@@ -341,9 +339,9 @@ export abstract class Expressions extends Emitter {
         const r = this.temp()
         const symbol = code === Op.Add ? "+" : code === Op.Sub ? "-" : code === Op.Mul ? "*" : "/"
         const isInt = (c: LuaValue | typeof NOT_CONSTANT, ref: string) =>
-          typeof c === "number" ? Number.isSafeInteger(c) : `Number.isSafeInteger(${ref})`
+          typeof c === "number" ? Number.isSafeInteger(c) : `$isInt(${ref})`
         const ints = code === Op.Div ? [false] : [isInt(ca, a.ref), isInt(cb, b.ref)]
-        const resultInt = `Number.isSafeInteger(${r})`
+        const resultInt = `$isInt(${r})`
         const cond = ints.includes(false)
           ? `!${resultInt}`
           : ints.every((x) => x === true)
@@ -445,7 +443,7 @@ export abstract class Expressions extends Emitter {
   /** The Lua value of a double that is a float: boxed when it is integral. */
   protected boxed(raw: string): string {
     const t = this.temp()
-    return `(Number.isSafeInteger(${t} = ${raw}) ? new $LuaFloat(${t}) : ${t})`
+    return `($isInt(${t} = ${raw}) ? new $LuaFloat(${t}) : ${t})`
   }
 
   /** `a .. b .. c`: right-associative chains are flattened and concatenated in one go. */
@@ -489,12 +487,12 @@ export abstract class Expressions extends Emitter {
       case "-":
         return seq(
           v.setup,
-          `typeof ${v.ref} === "number" ? (Number.isSafeInteger(${v.ref}) ? 0 - ${v.ref} : -${v.ref}) : $arith(${Op.Unm}, ${v.ref}, ${v.ref}, ${site}, ${d}, ${d})`,
+          `typeof ${v.ref} === "number" ? ($isInt(${v.ref}) ? 0 - ${v.ref} : -${v.ref}) : $arith(${Op.Unm}, ${v.ref}, ${v.ref}, ${site}, ${d}, ${d})`,
         )
       case "#":
         return seq(
           v.setup,
-          `${v.ref} instanceof $LuaTable ? (${v.ref}.arr.length > 0 ? ${v.ref}.arr.length : $objectLength(${v.ref}, ${site})) : typeof ${v.ref} === "string" ? ${v.ref}.length : $length(${v.ref}, ${site}, ${d})`,
+          `${v.ref} instanceof $LuaTable && ${v.ref}.arr.length > 0 ? ${v.ref}.arr.length : $lengthOf(${v.ref}, ${site}, ${d})`,
         )
       default:
         return seq(

@@ -372,7 +372,7 @@ export class Generator extends Expressions {
       return [
         ...lines,
         `${v} = ${value};`,
-        `if (${o} instanceof $LuaTable && (${h} = ${o}.fields) !== undefined && ${h}${p} !== undefined && ${v} !== undefined) ${h}${p} = ${v};`,
+        `if (${o} instanceof $LuaTable && (${h} = ${o}.fields)${p} !== undefined && ${v} !== undefined) ${h}${p} = ${v};`,
         `else $setField(${o}, ${this.k(name)}, ${v}, ${site}, ${desc});`,
       ].join("\n")
     }

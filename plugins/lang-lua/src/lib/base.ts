@@ -57,7 +57,7 @@ export const next: LuaFunction = function (t: LuaValue, key: LuaValue) {
 
 const fieldKeys = (table: LuaTable): Array<string> => {
   if (cursor.table === table) return cursor.keys
-  const keys = table.fields === undefined ? [] : Object.keys(table.fields)
+  const keys = Object.keys(table.fields)
   cursor.table = table
   cursor.keys = keys
   cursor.index = 0
@@ -68,7 +68,7 @@ const fieldKeys = (table: LuaTable): Array<string> => {
 const fieldFrom = (table: LuaTable, keys: Array<string>, from: number): LuaValue | Array<LuaValue> => {
   const fields = table.fields
   for (let i = from; i < keys.length; i++) {
-    const v = fields === undefined ? undefined : fields[keys[i]]
+    const v = fields[keys[i]]
     if (v !== undefined) {
       cursor.index = i
       return [keys[i], v]
