@@ -12,6 +12,10 @@ const pool = new SandboxPool({ maxWorkers: 2, keepIdle: 2 })
 afterAll(() => pool.close())
 const lua = CodeMode.make({ language: "lua", pool, limits: { timeoutMs: 30_000 } })
 const js = CodeMode.make({ language: "javascript", pool, limits: { timeoutMs: 30_000 } })
+/** A pool whose heap is known, so that what is live fits whatever the machine's defaults. */
+const bigPool = new SandboxPool({ maxWorkers: 1, keepIdle: 1, maxOldGenerationSizeMb: 512 })
+afterAll(() => bigPool.close())
+const big = CodeMode.make({ language: "javascript", pool: bigPool, limits: { timeoutMs: 30_000 } })
 
 const bombs = {
   lua: [
@@ -48,10 +52,12 @@ describe("red team: allocation bombs end with a located diagnostic, never a dead
 })
 
 describe("red team: garbage does not count as memory in use", () => {
-  // lang-js: its check before a large allocation (`reserveHeap`) measures the used heap, garbage included, so a
-  // program whose live data never passes 64 MiB is stopped; core's `heapHasRoom` collects first.
-  it.fails("javascript: dropping a 64 MiB array sixty times runs", async () => {
-    const code = "let n = 0; for (let i = 0; i < 60; i++) { const a = new Array(8e6).fill(i + 0.5); n += a.length } n"
-    expect(await Effect.runPromise(js.execute(code))).toMatchObject({ ok: true, value: 480_000_000 })
+  // The check before a large allocation counts live data only (core's `heapHasRoom` collects before it refuses): a
+  // program whose live data never passes 256 MiB (half of this heap) runs however much garbage it leaves.
+  it("javascript: 192 MiB kept and a 64 MiB array dropped sixty times runs (512 MB heap)", async () => {
+    const code = `const keep = []; for (let i = 0; i < 3; i++) keep.push(new Array(8e6).fill(i + 0.5))
+      let n = 0; for (let i = 0; i < 60; i++) { const a = new Array(8e6).fill(i + 0.5); n += a.length } n + keep.length`
+    const result = await Effect.runPromise(big.execute(code))
+    expect(result).toMatchObject({ ok: true, value: 480_000_003 })
   })
 })

@@ -339,14 +339,17 @@ describe("logs never pass the line bound", () => {
  */
 const inChildProcess = (
   code: string,
-): Promise<{ exit: string; result?: { ok: boolean; error?: { message: string } } }> =>
+  heapMb?: number,
+): Promise<{ exit: string; result?: { ok: boolean; value?: unknown; error?: { message: string } } }> =>
   new Promise((resolve) => {
+    const pool =
+      heapMb === undefined ? "" : `, pool: new SandboxPool({ maxWorkers: 1, maxOldGenerationSizeMb: ${heapMb} })`
     const script = `
-      import { CodeMode } from "@codemode/core"
+      import { CodeMode, SandboxPool } from "@codemode/core"
       import { Effect } from "effect"
-      const runtime = CodeMode.make({ language: "javascript" })
+      const runtime = CodeMode.make({ language: "javascript"${pool} })
       const r = await Effect.runPromise(runtime.execute(${JSON.stringify(code)}))
-      process.stdout.write(JSON.stringify({ ok: r.ok, error: r.error }))
+      process.stdout.write(JSON.stringify({ ok: r.ok, value: r.value, error: r.error }))
       process.exit(0)`
     const cwd = fileURLToPath(new URL("..", import.meta.url))
     execFile(process.execPath, ["--input-type=module", "-e", script], { cwd, timeout: 120_000 }, (error, stdout) => {
@@ -370,6 +373,18 @@ describe("a memory bomb in the sandbox never takes the host process down", () =>
     contained("const m = new Map(); for (let i = 0; ; i++) m.set(i, [i])", /out of memory/))
   it("JSON.parse of a text that builds more objects than the heap holds", () =>
     contained("JSON.parse('[' + '[[],[],[],[],[],[],[],[]],'.repeat(1.2e6) + '0]')", /out of memory/))
+})
+
+describe("garbage does not count as memory in use", () => {
+  // 192 MiB stays live on a 512 MB heap; the 64 MiB arrays dropped on every iteration are garbage, which the check
+  // before a large allocation must not count.
+  it("64 MiB arrays dropped in a loop next to 192 MiB kept", async () => {
+    const code = `const keep = []; for (let i = 0; i < 3; i++) keep.push(new Array(8e6).fill(i + 0.5))
+      let n = 0; for (let i = 0; i < 40; i++) { const a = new Array(8e6).fill(i + 0.5); n += a.length } n + keep.length`
+    const { exit, result } = await inChildProcess(code, 512)
+    expect(exit).toBe("0")
+    expect(result).toMatchObject({ ok: true, value: 320_000_003 })
+  })
 })
 
 describe("deep recursion is stopped", () => {

@@ -168,6 +168,7 @@ const setLength = (o: Value, n: number): void => setProp(o, "length", n)
 /** Install `Array`. */
 export const installArray = (realm: Realm): void => {
   const proto = realm.ArrayProto
+  const SA = realm.SA
 
   /** `ToObject(this)` of an array method: strings stay primitive (they index natively), other primitives are boxed. */
   const thisObject = (t: Value, name: string): Value => {
@@ -186,7 +187,7 @@ export const installArray = (realm: Realm): void => {
       if (n !== n >>> 0) throwRangeError("Invalid array length")
       r = newHoleyArray(n)
     } else {
-      const result = new ArrayResult(realm)
+      const result = new ArrayResult(realm, SA)
       result.room(a.length)
       for (let i = 0; i < a.length; i++) result.put(i, a[i])
       r = result.finish()
@@ -211,7 +212,7 @@ export const installArray = (realm: Realm): void => {
   defineMethod(ctor, "of", 0, (t, a) => {
     const n = a.length
     if (!customConstructor(t)) {
-      const result = new ArrayResult(realm)
+      const result = new ArrayResult(realm, SA)
       result.room(n)
       for (let i = 0; i < n; i++) result.put(i, a[i])
       return result.finish()
@@ -233,7 +234,7 @@ export const installArray = (realm: Realm): void => {
     const method = getIteratorMethod(items, Symbol.iterator)
     if (method !== undefined) {
       const target = custom ? constructWith(t, []) : undefined
-      const result = custom ? undefined : new ArrayResult(realm)
+      const result = custom ? undefined : new ArrayResult(realm, SA)
       const builtin =
         method === realm.arrayValues ||
         method === realm.stringIterator ||
@@ -277,7 +278,7 @@ export const installArray = (realm: Realm): void => {
     if (length > MAX_ARRAY_INDEX_LENGTH - 1) throwRangeError("Invalid array length")
     // Every index becomes an element (holes read as undefined): the whole length is dense storage.
     reserveElements(length)
-    const result = new ArrayResult(realm)
+    const result = new ArrayResult(realm, SA)
     result.room(length)
     visit(length)
     for (let i = 0; i < length; i++)
@@ -371,7 +372,7 @@ export const installArray = (realm: Realm): void => {
     const newLength = len - deleteCount + itemCount
     if (newLength > MAX_SAFE_LENGTH) throwTypeError("Invalid array length")
     visit(len + itemCount)
-    const removed = new ArrayResult(realm)
+    const removed = new ArrayResult(realm, SA)
     removed.room(deleteCount)
     for (let k = 0; k < deleteCount; k++) {
       const from = start + k
@@ -413,7 +414,16 @@ export const installArray = (realm: Realm): void => {
     const end = relativeIndex(arg(a, 1), len, len)
     const count = Math.max(0, end - start)
     visit(count)
-    const result = new ArrayResult(realm)
+    if (count < CHECKED_INDEX && !realm.protoElements) {
+      const out = new SA()
+      for (let i = 0; i < count; i++) {
+        const v = o[start + i]
+        if (v !== undefined || hasIndex(o, start + i)) out[i] = v
+      }
+      if (out.length !== count) out.length = count
+      return out
+    }
+    const result = new ArrayResult(realm, SA)
     result.room(count)
     for (let i = 0; i < count; i++) {
       const v = o[start + i]
@@ -422,7 +432,7 @@ export const installArray = (realm: Realm): void => {
     return result.finish(count)
   })
   method("concat", 1, (o, a) => {
-    const result = new ArrayResult(realm)
+    const result = new ArrayResult(realm, SA)
     let n = 0
     const add = (v: Value) => {
       let spreadable = false
@@ -589,7 +599,17 @@ export const installArray = (realm: Realm): void => {
     return undefined
   })
   iterateCallback("map", (o, len, fn, c, thisArg) => {
-    const result = new ArrayResult(realm)
+    if (len < CHECKED_INDEX && !realm.protoElements) {
+      const out = new SA()
+      for (let i = 0; i < len; i++) {
+        const v = o[i]
+        if (v === undefined && !hasIndex(o, i)) continue
+        out[i] = c(thisArg, v, i, o, fn)
+      }
+      if (out.length !== len) out.length = len
+      return out
+    }
+    const result = new ArrayResult(realm, SA)
     result.room(len)
     for (let i = 0; i < len; i++) {
       const v = o[i]
@@ -599,7 +619,17 @@ export const installArray = (realm: Realm): void => {
     return result.finish(len)
   })
   iterateCallback("filter", (o, len, fn, c, thisArg) => {
-    const result = new ArrayResult(realm)
+    if (len < CHECKED_INDEX && !realm.protoElements) {
+      const out = new SA()
+      let n = 0
+      for (let i = 0; i < len; i++) {
+        const v = o[i]
+        if (v === undefined && !hasIndex(o, i)) continue
+        if (c(thisArg, v, i, o, fn)) out[n++] = v
+      }
+      return out
+    }
+    const result = new ArrayResult(realm, SA)
     for (let i = 0; i < len; i++) {
       const v = o[i]
       if (v === undefined && !hasIndex(o, i)) continue
@@ -700,12 +730,12 @@ export const installArray = (realm: Realm): void => {
     const len = lengthOf(o)
     let depth = arg(a, 0) === undefined ? 1 : toInteger(a[0])
     if (depth < 0) depth = 0
-    const result = new ArrayResult(realm)
+    const result = new ArrayResult(realm, SA)
     if (len > 0) flatten(result, o, depth)
     return result.finish()
   })
   iterateCallback("flatMap", (o, len, fn, c, thisArg) => {
-    const result = new ArrayResult(realm)
+    const result = new ArrayResult(realm, SA)
     for (let i = 0; i < len; i++) {
       const v = o[i]
       if (v === undefined && !hasIndex(o, i)) continue

@@ -26,17 +26,25 @@ export const defineElement = (o: Value, key: PropertyKey, v: Value): void => {
  */
 export class ArrayResult {
   out: Value[]
+  /** True while `out` is a host list (to be adopted). */
+  private host: boolean
   private sparse = false
-  private reserved = 0
-  private puts = 0
+  /** Indices below this have room (a result this small needs no check: it is far below `LARGE_ALLOCATION`). */
+  private reserved = CHECKED_INDEX
 
-  constructor(private readonly realm: Realm) {
-    this.out = realm.protoElements ? [] : new realm.SA()
+  /** `SA` is the realm's array class, passed by callers that captured it (a constructor read from a property per
+   * call keeps the host from inlining the allocation). */
+  constructor(
+    private readonly realm: Realm,
+    SA: new () => Value[],
+  ) {
+    this.host = realm.protoElements
+    this.out = this.host ? [] : new SA()
   }
 
   /** Make room for the indices below `end` before they are written: checked dense storage, or sparse past the bound. */
   room(end: number): void {
-    if (this.sparse || end <= this.reserved) return
+    if (end <= this.reserved || this.sparse) return
     if (end <= MAX_ARRAY_LENGTH) {
       // Checked in steps of at least 64 Ki elements, so that making room one element at a time stays cheap.
       const target = Math.min(MAX_ARRAY_LENGTH, Math.max(end, this.reserved + 65536))
@@ -45,7 +53,7 @@ export class ArrayResult {
       return
     }
     // Past the bound the result can only be sparse: one already holding many elements is dense, and refused.
-    if (this.puts > CHECKED_INDEX) arrayTooLong(end)
+    if (this.out.length > CHECKED_INDEX) arrayTooLong(end)
     const out = this.adopted()
     setArrayLength(out, end)
     this.out = out
@@ -54,20 +62,20 @@ export class ArrayResult {
 
   /** Write element `i` (inside the room made for it). */
   put(i: number, v: Value): void {
-    this.puts++
-    if (!this.sparse) this.out[i] = v
-    else {
-      noteElementWrite(this.out, i)
-      if (this.realm.protoElements) defineElement(this.out, i, v)
-      else this.out[i] = v
+    if (!this.sparse) {
+      this.out[i] = v
+      return
     }
+    noteElementWrite(this.out, i)
+    if (this.realm.protoElements) defineElement(this.out, i, v)
+    else this.out[i] = v
   }
 
   /** Append `v` to a compact result, checking growth as it goes. */
   push(v: Value): void {
     const out = this.out
     const n = out.length
-    checkListGrowth(n)
+    if ((n & 0xffff) === 0 && n > 0) checkListGrowth(n)
     out[n] = v
   }
 
@@ -79,7 +87,9 @@ export class ArrayResult {
   }
 
   private adopted(): Value[] {
-    const out = this.out
-    return Object.getPrototypeOf(out) === this.realm.ArrayProto ? out : this.realm.adoptArray(out)
+    if (!this.host) return this.out
+    this.host = false
+    this.out = this.realm.adoptArray(this.out)
+    return this.out
   }
 }

@@ -11,6 +11,7 @@ import { charge } from "../runtime/meter.js"
 import { toInteger, toNumber, toStr } from "../runtime/operators.js"
 import { createDataProperty, getProp, hasAccessors } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
+import { heapHasRoom } from "@codemode/core/sandbox"
 
 /** Give host-parsed JSON the realm's prototypes, in place. */
 const adopt = (realm: Realm, v: Value, depth: number): void => {
@@ -32,8 +33,11 @@ const adopt = (realm: Realm, v: Value, depth: number): void => {
   }
 }
 
-/** Texts shorter than this parse into little enough to need no scan first. */
+/** Texts shorter than this parse into little enough to need no check first. */
 const SCANNED_TEXT = 1 << 18
+
+/** The most heap one character of JSON text can make (`[{},{},...]`: an object, a slot and a value per 3). */
+const WORST_BYTES_PER_CHAR = 26
 
 /** Bytes an object or array that `JSON.parse` makes takes, and bytes any other value (with its slot) takes. */
 const CONTAINER_BYTES = 56
@@ -72,7 +76,11 @@ const scanJson = (text: string): void => {
 /** `JSON.parse(text)` without a reviver. */
 export const parseJson = (realm: Realm, text: string): Value => {
   charge(1 + (text.length >> 4))
-  if (text.length >= SCANNED_TEXT) scanJson(text)
+  if (text.length >= SCANNED_TEXT) {
+    // Only a text this long can hold an array past the bound; a shorter one is scanned only when its worst case
+    // (every character building objects) does not fit the heap.
+    if (text.length > 2 * MAX_ARRAY_LENGTH || !heapHasRoom(text.length * WORST_BYTES_PER_CHAR)) scanJson(text)
+  }
   let v: Value
   try {
     v = JSON.parse(text)
@@ -88,9 +96,8 @@ const SKIP = Symbol("skip")
 /** Characters `JSON.stringify` writes escaped: controls, quote, backslash and lone surrogates. */
 const escaped = /[\u0000-\u001f"\\\ud800-\udfff]/
 
-/** The length of a string's JSON text, quotes and escapes included. */
-const jsonStringLength = (s: string): number => {
-  if (!escaped.test(s)) return s.length + 2
+/** The length of a string's JSON text with its escapes counted (the slow path of `jsonStringLength`). */
+const escapedLength = (s: string): number => {
   let n = 2
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i)
@@ -108,12 +115,43 @@ const jsonStringLength = (s: string): number => {
   return n
 }
 
+/** The length of a string's JSON text, quotes and escapes included. */
+const jsonStringLength = (s: string): number => {
+  if (s.length > 64) return escaped.test(s) ? escapedLength(s) : s.length + 2
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x20 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return escapedLength(s)
+  }
+  return s.length + 2
+}
+
 /** The length of a number's JSON text. */
 const jsonNumberLength = (x: number): number => {
   if (x === (x | 0)) {
-    let n = x < 0 ? 2 : 1
-    for (let a = Math.abs(x); a >= 10; a = Math.floor(a / 10)) n++
-    return n
+    const sign = x < 0 ? 1 : 0
+    const a = Math.abs(x)
+    return (
+      sign +
+      (a < 10
+        ? 1
+        : a < 100
+          ? 2
+          : a < 1000
+            ? 3
+            : a < 10000
+              ? 4
+              : a < 100000
+                ? 5
+                : a < 1000000
+                  ? 6
+                  : a < 10000000
+                    ? 7
+                    : a < 100000000
+                      ? 8
+                      : a < 1000000000
+                        ? 9
+                        : 10)
+    )
   }
   return Number.isFinite(x) ? String(x).length : 4
 }
@@ -136,14 +174,17 @@ const primitiveLength = (x: Value): number =>
  * The length of the text the host serializer would write for `value` (never less than the real one), or -1 unless
  * it would write it exactly as the language does: only plain objects and arrays without `toJSON`, functions, boxed
  * primitives or own accessors, no cycles, within the nesting and string bounds. Reading the values here runs nothing
- * (there are no getters to run).
+ * (there are no getters to run). A first pass counts structure and characters cheaply and bounds escapes and
+ * numbers by their worst case; only a text that might pass the bound is measured exactly.
  */
 const plainDataSize = (realm: Realm, value: Value, gap: number): number => {
   if (typeof value !== "object" || value === null) return typeof value === "bigint" ? -1 : primitiveLength(value)
   const stack: Value[] = []
   let size = 0
-  const grow = (n: number): void => {
-    size += n
+  let chars = 0
+  let numbers = 0
+  let exact = false
+  const check = (): void => {
     if (size > MAX_STRING_LENGTH) stringTooLong(size)
   }
   const visit = (v: Value): boolean => {
@@ -154,36 +195,75 @@ const plainDataSize = (realm: Realm, value: Value, gap: number): number => {
     if (Array.isArray(v)) {
       const n = v.length
       entries = n
-      grow(n + 2)
+      size += n + 2
+      check()
       charge(n)
       for (let i = 0; i < n; i++) {
         const x = v[i]
         if (typeof x === "object" && x !== null) {
           if (!visit(x)) return false
+        } else if (typeof x === "string") {
+          if (exact) size += jsonStringLength(x)
+          else {
+            size += x.length + 2
+            chars += x.length
+          }
+        } else if (typeof x === "number") {
+          if (exact) size += jsonNumberLength(x)
+          else {
+            size += 1
+            numbers++
+          }
         } else if (typeof x === "bigint") return false
-        else grow(x === undefined || typeof x === "symbol" ? 4 : primitiveLength(x))
+        else size += 5
       }
     } else {
       const proto = Object.getPrototypeOf(v)
       if (proto !== realm.ObjectProto && proto !== null) return false
       const keys = Object.keys(v)
       entries = keys.length
-      grow(2)
+      size += 2
       charge(keys.length)
       for (let i = 0; i < keys.length; i++) {
-        const x = v[keys[i]]
-        grow(jsonStringLength(keys[i]) + 2)
+        const k = keys[i]
+        const x = v[k]
+        if (exact) size += jsonStringLength(k) + 2
+        else {
+          size += k.length + 4
+          chars += k.length
+        }
         if (typeof x === "object" && x !== null) {
           if (!visit(x)) return false
+        } else if (typeof x === "string") {
+          if (exact) size += jsonStringLength(x)
+          else {
+            size += x.length + 2
+            chars += x.length
+          }
+        } else if (typeof x === "number") {
+          if (exact) size += jsonNumberLength(x)
+          else {
+            size += 1
+            numbers++
+          }
         } else if (typeof x === "bigint") return false
-        else grow(primitiveLength(x))
+        else size += 5
       }
     }
-    if (gap > 0) grow((entries + 1) * (gap * stack.length + 1))
+    if (gap > 0) size += (entries + 1) * (gap * stack.length + 1)
+    check()
     stack.pop()
     return true
   }
-  return visit(value) ? size : -1
+  if (!visit(value)) return -1
+  // Every character escaped (6 for 1) and every number 24 characters long is the worst case.
+  const bound = size + 5 * chars + 24 * numbers
+  if (bound <= MAX_STRING_LENGTH) return bound
+  exact = true
+  size = 0
+  stack.length = 0
+  visit(value)
+  return size
 }
 
 /** `JSON.stringify`'s `space` argument as the indentation text. */

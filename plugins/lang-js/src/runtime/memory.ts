@@ -5,14 +5,12 @@
  * A worker's heap limit is no boundary by itself: when an isolate runs out of heap inside one large allocation (the
  * backing store of an array of millions of elements, a long flat string, a hash table that doubles), the host engine
  * aborts the whole process instead of ending the worker. So every operation that allocates a large block for a
- * program first checks that the heap has room for it with a margin to spare, and ends the execution with a located
- * diagnostic otherwise; the room is measured against the same budget at which the work meter stops a program that
- * fills the heap one small object at a time. Smaller allocations are left to that meter and to the engine's own heap
- * limit, which ends the worker cleanly.
+ * program first checks that the heap has room for it, and ends the execution with a located diagnostic otherwise;
+ * the room is measured (live data only) against the same budget at which the work meter stops a program that fills
+ * the heap one small object at a time. Smaller allocations are left to that meter and to the engine's own heap
+ * limit, which ends the sandbox cleanly.
  */
-import { getHeapStatistics } from "node:v8"
-import { resourceLimits } from "node:worker_threads"
-import { HEAP_PRESSURE_SHARE, outOfMemoryMessage } from "@codemode/core/sandbox"
+import { heapHasRoom, outOfMemoryMessage } from "@codemode/core/sandbox"
 import { MAX_ARRAY_LENGTH, MAX_STRING_LENGTH } from "../limits.js"
 import { fatal, throwRangeError } from "./errors.js"
 import { rt } from "./state.js"
@@ -21,16 +19,6 @@ import { rt } from "./state.js"
 export const LARGE_ALLOCATION = 4 * 1024 * 1024
 
 const MIB = 1024 * 1024
-
-/**
- * The heap a program may fill: the share of the sandbox thread's old generation (else of the process's heap) past
- * which the meter stops a program anyway (see core's `memoryNearlyFull`).
- */
-const heapBudget = (() => {
-  const old = resourceLimits.maxOldGenerationSizeMb
-  const limit = typeof old === "number" && old > 0 ? old * MIB : getHeapStatistics().heap_size_limit
-  return limit * HEAP_PRESSURE_SHARE
-})()
 
 /** Bytes an array element takes in a backing store. */
 export const ELEMENT_BYTES = 8
@@ -52,13 +40,12 @@ export const HOST_MAX_STRING_LENGTH = 2 ** 29 - 24
 export const MAX_ARRAY_INDEX_LENGTH = 4294967295
 
 /**
- * Fail unless the sandbox heap can take an allocation of `bytes` bytes without passing the heap budget (small
- * allocations are not checked).
+ * Fail unless the sandbox heap can take an allocation of `bytes` bytes (small allocations are not checked), measured
+ * by core's `heapHasRoom`: the budget at which the work meter stops a program, live data only (it collects the heap
+ * once before it says no).
  */
 export const reserveHeap = (bytes: number): void => {
-  if (bytes < LARGE_ALLOCATION) return
-  const heap = getHeapStatistics()
-  if (heap.used_heap_size + heap.external_memory + bytes <= heapBudget) return
+  if (bytes < LARGE_ALLOCATION || heapHasRoom(bytes)) return
   fatal(
     "ExecutionFailure",
     `${outOfMemoryMessage} (one operation needed about ${Math.ceil(bytes / MIB)} MiB more)`,
