@@ -141,8 +141,8 @@ describe("red team: one execution cannot read another's state", () => {
     expect(earlier.every((x) => values!.includes(x))).toBe(true)
   })
 
-  // lang-js: Math.random is the sandbox thread's own, so its state carries over from one execution to the next.
-  it.fails("javascript: a program cannot recover the Math.random values the previous execution drew", async () => {
+  // lang-js: Math.random is an execution's own generator, seeded afresh from a cryptographic source.
+  it("javascript: a program cannot recover the Math.random values the previous execution drew", async () => {
     const first = (await value(js, "[Math.random(), Math.random(), Math.random()]")) as number[]
     const second = (await value(js, "Array.from({ length: 100 }, () => Math.random())")) as number[]
     const values = generatorValues(second)

@@ -3,7 +3,7 @@
  * as unhandled rejections, the ones still running are cancelled, and a worker whose realm cannot be put back is
  * retired so no later program meets its state.
  */
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import type { Diagnostic } from "@codemode/core/sandbox"
 import { run } from "../src/worker.js"
 import { fakeHost, type FakeOptions, runJs } from "./harness.js"
@@ -94,5 +94,31 @@ describe("a realm that cannot be put back", () => {
     expect(frozen.retired).toEqual([])
     const next = runInWorker("const a = [1]; a.push(2); Object.isFrozen(Array.prototype) ? 'frozen' : a.length")
     expect(next.outcome).toEqual({ ok: true, value: 2 })
+  })
+})
+
+describe("Math.random belongs to the execution", () => {
+  it("never draws from the host thread's generator (whose state outlives the execution)", () => {
+    const host = vi.spyOn(Math, "random").mockReturnValue(0.25)
+    try {
+      const draws = runJs("Array.from({ length: 8 }, () => Math.random())").value as number[]
+      expect(host).not.toHaveBeenCalled()
+      expect(draws).not.toContain(0.25)
+    } finally {
+      host.mockRestore()
+    }
+  })
+
+  it("each execution draws a fresh sequence: uniform doubles in [0, 1), none repeated", () => {
+    const code = "Array.from({ length: 2000 }, () => Math.random())"
+    const first = runJs(code).value as number[]
+    const second = runJs(code).value as number[]
+    const all = [...first, ...second]
+    expect(new Set(all).size).toBe(all.length)
+    expect(all.every((x) => x >= 0 && x < 1)).toBe(true)
+    const mean = all.reduce((a, b) => a + b, 0) / all.length
+    expect(Math.abs(mean - 0.5)).toBeLessThan(0.03)
+    // The low bits are random too (the 53 bits are filled).
+    expect(all.some((x) => (x * 2 ** 53) % 2 === 1)).toBe(true)
   })
 })

@@ -16,6 +16,7 @@ import { installJson } from "./json.js"
 import { installMath } from "./math.js"
 import { installNumber } from "./number.js"
 import { installObject } from "./object.js"
+import { reseedRandom } from "./random.js"
 import { installPromise } from "./promise.js"
 import { installReflect } from "./reflect.js"
 import { installRegExp } from "./regexp.js"
@@ -33,6 +34,7 @@ let restored = false
  */
 export const acquireRealm = (): Realm => {
   resetArrayStorage()
+  reseedRandom()
   if (cached !== undefined) {
     cached.activate()
     const clean = restored || restoreQuietly(cached) === undefined

@@ -1,10 +1,12 @@
 /**
- * `Math`: the host's functions applied to the program's numeric conversions of the arguments.
+ * `Math`: the host's functions applied to the program's numeric conversions of the arguments; `random` is the
+ * execution's own generator (see `random.ts`).
  */
 import { defineMethod, defineValue, defineTag } from "../runtime/functions.js"
 import { charge } from "../runtime/meter.js"
 import { toNumber } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
+import { random } from "./random.js"
 
 const unaryNames = [
   "abs",
@@ -76,7 +78,7 @@ export const installMath = (realm: Realm): void => {
     return m
   })
   defineMethod(math, "hypot", 2, (_t, a) => Math.hypot(...a.map(num)))
-  defineMethod(math, "random", 0, () => Math.random())
+  defineMethod(math, "random", 0, () => random())
   defineTag(math, "Math")
   realm.defineGlobal("Math", math)
 }
