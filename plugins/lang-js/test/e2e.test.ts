@@ -102,9 +102,9 @@ describe("JavaScript through CodeMode.make", () => {
     expect(await run("1 + 1")).toMatchObject({ ok: true, value: 2 })
   })
 
-  it("catastrophic regex backtracking is stopped by the worker's hard stop", async () => {
-    const r = await run("/^(a+)+$/.test('a'.repeat(40) + '!')", { limits: { timeoutMs: 500 } })
-    expect(r).toMatchObject({ ok: false, error: { kind: "TimeoutExceeded" } })
+  it("catastrophic regex backtracking ends with the right answer (the sandbox reruns it on V8's linear engine)", async () => {
+    const r = await run("/^(a+)+$/.test('a'.repeat(40) + '!')", { limits: { timeoutMs: 5000 } })
+    expect(r).toMatchObject({ ok: true, value: false })
     expect(await run("[1, 2, 3].map((x) => x * 2)")).toMatchObject({ ok: true, value: [2, 4, 6] })
   })
 
