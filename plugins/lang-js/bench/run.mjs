@@ -3,11 +3,12 @@
 // produce the same checksum. Prints each engine's best time over five rounds (engines alternate within a round),
 // the ratio of each peer to lang-js, and geometric means.
 //
-// Usage: node bench/run.mjs [--quick] [--only=name,...]   (build first: npx tsup)
-// Then the compile-time table of bench/compile.mjs.
+// Usage: node bench/run.mjs [--quick] [--only=name,...] [--no-compile] [--no-cold]   (build first: npx tsup)
+// Then the compile-time table of bench/compile.mjs, and the cold start of a typical tool program (bench/cold.mjs).
 import { createRequire } from "node:module"
 import { performance } from "node:perf_hooks"
 import { run } from "../dist/worker.js"
+import { coldBench } from "./cold.mjs"
 import { compileBench } from "./compile.mjs"
 
 const require = createRequire(import.meta.url)
@@ -234,4 +235,6 @@ const main = async () => {
 }
 
 await main()
-compileBench()
+if (!args.includes("--no-compile")) compileBench()
+if (!args.includes("--no-cold"))
+  await coldBench(Number(args.find((a) => a.startsWith("--cold-samples="))?.slice(15) ?? 9))

@@ -1,9 +1,18 @@
 /**
  * The sandbox worker module of `@codemode/lang-js`: the sandbox worker imports it and calls `run` for each
- * execution.
+ * execution, and `warm` once, while idle, before the first.
  */
 import { runProgram } from "./execute.js"
 import type { RunOutcome, RunRequest, SandboxHost } from "@codemode/core/sandbox"
+import { warmUp } from "./warm.js"
 
 /** Run one JavaScript program against the host bridge. */
 export const run = (request: RunRequest, host: SandboxHost): RunOutcome => runProgram(request, host)
+
+/**
+ * Compile and optimise the interpreter's own code before the first program (see `warm.ts`). The sandbox calls it once
+ * after loading this module, while it is idle.
+ */
+export const warm = (rounds?: number): void => {
+  warmUp(run, rounds)
+}

@@ -1,0 +1,179 @@
+/**
+ * Warming a new sandbox's interpreter before its first program. V8 compiles and optimises acorn, our analysis,
+ * compiler, runtime and built-ins lazily, per process, and the realm is built on first use: a program that runs
+ * first in a new sandbox would pay for all of it (tens of milliseconds for a program that runs in one). `warmUp`
+ * runs a few programs of the kind models write (tool calls awaited alone and together, records grouped and sorted,
+ * strings and templates, destructuring, classes, JSON, failures caught) against a local stand-in host, so that the
+ * code they use is compiled, and mostly optimised, before a real program arrives. The sandbox calls `warm()` after
+ * loading the language, while the sandbox is idle.
+ *
+ * Nothing of a warm-up run is visible to later runs: every run restores the realm (see `builtins/index.ts`), the
+ * programs draw no random numbers, the stand-in host answers only these programs, and none of them reaches the
+ * real host.
+ */
+import type { DataValue, HostCall, HostOutcome, RunOutcome, RunRequest, SandboxHost } from "@codemode/core/sandbox"
+
+/** Records like those a tool returns: strings, integers, floats, booleans, nested arrays and objects, nulls. */
+const records = (n: number): Array<DataValue> =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `rec_${i}`,
+    name: `Item ${i} – ${["alpha", "beta", "gamma"][i % 3]}`,
+    group: ["north", "south", "east", "west"][i % 4],
+    count: i % 7,
+    price: ((i * 37) % 1000) / 8,
+    active: i % 3 !== 0,
+    tags: i % 2 === 0 ? ["a", "b"] : [],
+    created: `2026-0${1 + (i % 9)}-1${i % 10}T08:30:00Z`,
+    owner: i % 5 === 0 ? null : { id: i % 11, email: `user${i % 11}@example.com` },
+  }))
+
+/** The stand-in host's answers: a list of records, one record, a failure, or an echo of the input. */
+const answer = (call: HostCall): HostOutcome => {
+  if (call.kind === "tool" && call.path === "warm.list") return { ok: true, value: records(40) }
+  if (call.kind === "tool" && call.path === "warm.get") return { ok: true, value: records(2)[1] }
+  if (call.kind === "tool" && call.path === "warm.fail")
+    return { ok: false, error: { kind: "ToolFailure", message: "not found", fatal: false } }
+  if (call.kind === "search") return { ok: true, value: { items: [{ path: "warm.list", description: "List" }] } }
+  return { ok: true, value: call.kind === "tool" ? call.input : null }
+}
+
+/** Programs of the kind models write; each returns data, so results are converted too. */
+const PROGRAMS: ReadonlyArray<string> = [
+  `const items = await tools.warm.list({ limit: 40, filter: "active" })
+const groups = {}
+let total = 0
+for (const r of items) {
+  if (r.active && r.price > 10) {
+    const g = (groups[r.group] ??= { name: r.group, count: 0, sum: 0, ids: [] })
+    g.count++
+    g.sum += r.price * r.count
+    g.ids.push(r.id)
+    total += r.count
+  }
+  if (r.owner !== null && r.owner.email.includes("@")) total += 1
+}
+const out = Object.values(groups)
+  .map((g) => ({ name: g.name, count: g.count, average: g.sum / g.count, first: g.ids[0] }))
+  .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name))
+const byTag = items.reduce((acc, { tags, id }) => {
+  for (const t of tags) (acc[t] ||= []).push(id)
+  return acc
+}, {})
+const top = items.filter((r) => r.count > 3).slice(0, 5).map(({ id, price }) => \`\${id}: \${price.toFixed(2)}\`)
+return { groups: out, total, n: items.length, byTag: Object.keys(byTag), top, some: items.some((r) => r.active),
+  every: items.every((r) => typeof r.id === "string"), found: items.find((r) => r.count === 6)?.id ?? null }`,
+  `const [one, two, echoed] = await Promise.all([
+  tools.warm.get({ id: "rec_1" }),
+  tools.warm.get({ id: "rec_2" }),
+  tools.warm.echo({ values: [1, 2, 3], text: "x", nested: { a: 1.5, b: null } }),
+])
+let failure = null
+try {
+  await tools.warm.fail({ id: "none" })
+} catch (e) {
+  failure = \`\${e.name}: \${e.message}\`
+}
+const settled = await Promise.allSettled([tools.warm.fail({}), tools.warm.echo({ ok: true })])
+const words = one.name.split(/\\s+/).map((w) => w.toLowerCase()).filter(Boolean)
+const lines = []
+for (let i = 0; i < 20; i++) lines.push(\`\${String(i + 1).padStart(3, " ")}. \${words[i % words.length].padEnd(10)} \${(i * 1.25).toFixed(2)}\`)
+const text = lines.join("\\n")
+const replaced = text.replace(/(\\d+)\\./g, "#$1").trim()
+const match = text.match(/(\\d+\\.\\d+)/)
+const entries = Object.entries(two).filter(([k, v]) => typeof v !== "object").map(([k, v]) => k + "=" + v)
+const { id, owner: { email } = {}, ...rest } = two
+const date = new Date(one.created)
+console.log("warm", id, entries.length)
+const found = search("list records")
+return { failure, settled: settled.map((s) => s.status), entries, email: email ?? null, keys: Object.keys(rest),
+  len: replaced.length + (match ? match[1].length : 0), upper: text.toUpperCase().slice(0, 40),
+  iso: date.toISOString(), month: date.getUTCMonth(), echoed: echoed.values.length, found: found.items.length,
+  json: JSON.parse(JSON.stringify({ a: 1, b: [2, 3], c: "x" })).b[1], has: text.startsWith("  1") && text.endsWith("5") }`,
+  `function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2) }
+class Counter {
+  #n = 0
+  constructor(step) { this.step = step }
+  add() { this.#n += this.step; return this }
+  get value() { return this.#n }
+}
+const c = new Counter(3)
+let acc = 0, f = 0.5, bits = 0
+for (let i = 0; i < 200; i++) {
+  acc += (i % 7) * 2 - Math.floor(i / 3)
+  f = f * 1.01 + i / 3
+  bits = (bits ^ (i << 2)) & 0xff | 1
+  c.add()
+}
+const t = Array.from({ length: 100 }, (_, i) => (i * 7919) % 101).sort((a, b) => a - b)
+const m = [Math.round(f), Math.max(3, 7, 1), Math.min(2.5, 1), Math.abs(-3), Math.sqrt(16), Number.parseInt("42px"),
+  Number("3.5"), parseFloat("1e3")]
+const set = new Set(t.map((x) => x % 10))
+const map = new Map(t.slice(0, 10).map((x, i) => [x, i]))
+const str = String(1 / 3) + (10 / 2).toString() + 2 ** 10 + JSON.stringify([-0, 1e21, 0.1])
+const echoed = await tools.warm.echo({ values: t, text: str, nested: { x: 1.5, y: null } })
+async function twice(x) { const r = await tools.warm.echo({ x }); return r.x * 2 }
+const doubled = await Promise.all([1, 2, 3].map(twice))
+const gen = function* () { yield* [1, 2, 3] }
+return { fib: fib(12), acc, bits, m, str, counter: c.value, echoed: echoed.values.length, doubled,
+  sets: [...set].length + map.size, spread: [...gen()], concat: t.slice(0, 5).join(","), includes: t.includes(50),
+  index: t.indexOf(100), now: Date.now() > 0, flat: [[1], [2, [3]]].flat(2), keys: Object.keys({ ...{ a: 1 }, b: 2 }) }`,
+]
+
+/** How many times each program runs (with its text changed, so that the compiler runs each time too). */
+const ROUNDS = 6
+
+/** A stand-in host: started calls end in the order they started, answered by `answer`. */
+const standInHost = (): SandboxHost => {
+  const started: Array<{ ticket: number; outcome: HostOutcome }> = []
+  let next = 1
+  return {
+    call: answer,
+    start: (call) => {
+      const ticket = next++
+      started.push({ ticket, outcome: answer(call) })
+      return ticket
+    },
+    waitAny: () => {
+      const first = started.shift()
+      if (first === undefined) throw new Error("nothing in flight")
+      return first
+    },
+    settledCalls: () => started.splice(0, started.length),
+    cancel: (ticket) => {
+      const i = started.findIndex((s) => s.ticket === ticket)
+      if (i >= 0) started.splice(i, 1)
+    },
+    log: () => {},
+    warn: () => {},
+    retire: () => {},
+    deadline: Date.now() + 2_000,
+  }
+}
+
+/**
+ * Run the warm-up programs `rounds` times and return their outcomes. `run` is the language's own entry (passed in
+ * to keep this module free of cycles).
+ */
+export const warmUp = (
+  run: (request: RunRequest, host: SandboxHost) => RunOutcome,
+  rounds = ROUNDS,
+): Array<RunOutcome> => {
+  const limits = { timeoutMs: 2_000, maxToolCalls: 100, maxOutputBytes: 65_536 }
+  const outcomes: Array<RunOutcome> = []
+  for (let round = 0; round < rounds; round++)
+    for (const program of PROGRAMS)
+      outcomes.push(
+        run(
+          {
+            code: `// warm-up ${round}\n${program}`,
+            tools: { warm: { list: true, get: true, fail: true, echo: true } },
+            extensions: [],
+            limits,
+          },
+          standInHost(),
+        ),
+      )
+      // The warm-up's garbage is collected now, while the sandbox is idle, rather than during the first program.
+  ;(globalThis as { gc?: () => void }).gc?.()
+  return outcomes
+}

@@ -1,0 +1,25 @@
+/** The warm-up a sandbox runs before its first program (`warm()`): its programs succeed and leave no trace. */
+import { describe, expect, it } from "vitest"
+import { warmUp } from "../src/warm.js"
+import { run, warm } from "../src/worker.js"
+import { runJs } from "./harness.js"
+
+describe("warm-up", () => {
+  it("runs every warm-up program to its end", () => {
+    const outcomes = warmUp(run, 1)
+    expect(outcomes.length).toBeGreaterThan(0)
+    for (const outcome of outcomes) expect(outcome).toMatchObject({ ok: true })
+  })
+
+  it("leaves nothing a later run can see", () => {
+    const probe = `[typeof fib, typeof Counter, typeof groups, Object.getOwnPropertyNames(globalThis).sort().join(),
+      Symbol.keyFor(Symbol.for("warm")), Object.getOwnPropertyNames(Array.prototype).length,
+      Object.getOwnPropertyNames(Object.prototype).length, console.count.length, new Error("e").stack]`
+    const before = runJs(probe)
+    expect(before.outcome.ok).toBe(true)
+    warm(1)
+    const after = runJs(probe)
+    expect(after.outcome).toEqual(before.outcome)
+    expect(after.logs).toEqual(before.logs)
+  })
+})
