@@ -79,6 +79,16 @@ const transportMessage = (error: HttpClientError.HttpClientError): string => {
 const decoder = new TextDecoder("utf-8")
 
 /**
+ * A redirect that was not followed, as a message shows it. A location that holds a credential is not shown at all:
+ * URL parsing changes what it quotes (a host is percent-decoded, lower-cased, IDNA-encoded), past what redaction
+ * recognizes.
+ */
+const redirectMessage = (failure: Transport.Failure & { readonly _tag: "Redirect" }, redact: Redact.Redactor) =>
+  failure.location !== undefined && redact.text(failure.location) !== failure.location
+    ? "the server redirected to a location that holds a credential of the request (not shown); it was not followed"
+    : redact.text(failure.message)
+
+/**
  * An error body as a message shows it, redacted: a JSON body is decoded first (so that a credential inside a JSON
  * string is found whatever escapes it went through) and shown compact; any other body is redacted as text.
  */
@@ -154,7 +164,7 @@ export const call = <R>(
       Effect.catch((failure: Transport.Failure) =>
         fail(
           failure._tag === "Redirect"
-            ? redact.text(failure.message)
+            ? redirectMessage(failure, redact)
             : `request failed: ${redact.text(transportMessage(failure.error))}`,
           shown,
         ),

@@ -28,10 +28,13 @@ export interface Outgoing {
 /** Most same-origin redirects followed for one call. */
 export const maxRedirects = 5
 
-/** A failure to send: a transport error, or a redirect that is not followed. */
+/**
+ * A failure to send: a transport error, or a redirect that is not followed (with the server's `location` when the
+ * message quotes it or its origin, so the caller can tell whether it holds a credential).
+ */
 export type Failure =
   | { readonly _tag: "Transport"; readonly error: HttpClientError.HttpClientError }
-  | { readonly _tag: "Redirect"; readonly message: string }
+  | { readonly _tag: "Redirect"; readonly message: string; readonly location?: string }
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308])
 
@@ -87,12 +90,14 @@ export const send = (
         return yield* Effect.fail<Failure>({
           _tag: "Redirect",
           message: `the server redirected (HTTP ${response.status}) to an invalid location "${location}"`,
+          location,
         })
       }
       if (target.origin !== origin)
         return yield* Effect.fail<Failure>({
           _tag: "Redirect",
           message: `the server redirected to another origin (${target.origin}); redirects are followed only within ${origin}`,
+          location,
         })
       if (hop >= maxRedirects)
         return yield* Effect.fail<Failure>({

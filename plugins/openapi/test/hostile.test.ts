@@ -415,6 +415,59 @@ describe("credentials never reach a result or a message", () => {
     expect(await refused(secret, {})).not.toContain("CONTENTTYPESECRET")
   })
 
+  it("a numeric key echoed as a JSON number, a case-folded token and a split echo are redacted", async () => {
+    const numeric = OpenAPI.fromSpec({
+      spec: doc(
+        { "/n": { get: { operationId: "n", security: [{ headerKey: [] }], responses: ok() } } },
+        { components: { securitySchemes: schemes } },
+      ),
+      baseUrl: server.url,
+      auth: { resolve: () => "0083920174" },
+    }).tools.n
+    server.handler = (req, res) => {
+      res.writeHead(200, { "content-type": "application/json" })
+      res.end(`{"client": ${Number(req.headers["x-api-key"])}, "text": "key ${Number(req.headers["x-api-key"])}"}`)
+    }
+    expect(await attempt(numeric, {})).toEqual({ ok: true, value: { client: "[redacted]", text: "key [redacted]" } })
+    server.handler = (req, res) => {
+      res.writeHead(403, { "content-type": "application/json" })
+      res.end(`{"client": ${Number(req.headers["x-api-key"])}}`)
+    }
+    expect(await refused(numeric, {})).toBe('GET /n: HTTP 403: {"client":"[redacted]"}')
+
+    server.handler = (req, res) => {
+      const token = (req.headers.authorization ?? "").slice("Bearer ".length)
+      json(res, 401, { error: `INVALID TOKEN ${token.toUpperCase()}`, [token.slice(0, 9)]: token.slice(9) })
+    }
+    const message = await refused(tools().bearer, {})
+    expect(message).toBe('GET /bearer: HTTP 401: {"error":"INVALID TOKEN [redacted]","[redacted]":"[redacted]"}')
+  })
+
+  it("a redirect to another origin whose host holds the credential never shows the host", async () => {
+    const secret = OpenAPI.fromSpec({
+      spec: doc(
+        { "/r": { get: { operationId: "r", security: [{ headerKey: [] }], responses: ok() } } },
+        { components: { securitySchemes: schemes } },
+      ),
+      baseUrl: server.url,
+      auth: { resolve: () => "HostSecret42" },
+    }).tools.r
+    for (const location of [
+      "http://%48ostSecret42.example/",
+      "http://hostsecret42.example/",
+      "http://HOSTSECRET42:x/",
+    ]) {
+      server.handler = (_req, res) => {
+        res.writeHead(302, { location })
+        res.end()
+      }
+      const message = await refused(secret, {}, FetchHttpClient.layer)
+      expect(message).not.toMatch(/hostsecret|ostsecret42/i)
+      expect(message).toContain("redirected")
+    }
+    expect(other.requests).toEqual([])
+  })
+
   it("a credential of fewer than four characters is redacted too (as a whole word)", async () => {
     server.handler = (req, res) => json(res, 200, { key: req.headers["x-api-key"], url: req.url })
     const short = OpenAPI.fromSpec({

@@ -48,4 +48,70 @@ describe("Redact", () => {
     const redact = Redact.make(["", ""])
     expect([redact.active, redact.text("anything"), redact.tail]).toEqual([false, "anything", 0])
   })
+
+  it("a credential echoed in upper, lower or mixed case is redacted, raw, percent-encoded or as base64", () => {
+    const token = "Qz9-XKWV+tqjx/vbzp=hkcf_7Y3mW8rL"
+    const redact = Redact.make([token])
+    for (const folded of [token.toUpperCase(), token.toLowerCase(), "qZ9-xkwv+TQJX/VBZP=HKCF_7y3Mw8Rl"]) {
+      expect(redact.text(`INVALID TOKEN ${folded}!`)).toBe("INVALID TOKEN [redacted]!")
+      expect(redact.text(encodeURIComponent(folded))).toBe("[redacted]")
+    }
+    for (const folded of [token.toUpperCase(), token.toLowerCase()])
+      expect(redact.text(Buffer.from(`Bearer ${folded}`).toString("base64"))).not.toContain(
+        Buffer.from(folded).toString("base64").slice(8, 16),
+      )
+    // A case mapping that changes the length ("ß" upper-cases to "SS").
+    const german = Redact.make(["straße-9f3k"])
+    expect(german.text("STRASSE-9F3K")).toBe("[redacted]")
+    expect(german.text("no: strasse-9f3")).toBe("no: strasse-9f3")
+  })
+
+  it("a numeric credential is redacted as a JSON number, also without its leading zeros or past 2^53", () => {
+    const redact = Redact.make(["83920174"])
+    expect(redact.value(JSON.parse('{"client": 83920174, "near": 83920175, "in": [183920174.5]}'))).toEqual({
+      client: "[redacted]",
+      near: 83920175,
+      in: ["[redacted]"],
+    })
+    expect(redact.value(83920174)).toBe("[redacted]")
+    expect(redact.value(JSON.parse("8.3920174e7"))).toBe("[redacted]")
+    const zeros = Redact.make(["0083920174"])
+    expect(zeros.value(JSON.parse('{"k": 83920174}'))).toEqual({ k: "[redacted]" })
+    expect(zeros.text("unknown key 83920174.")).toBe("unknown key [redacted].")
+    expect(zeros.text("83920174")).toBe("[redacted]")
+    expect(zeros.text("unknown key 183920174")).toBe("unknown key 183920174")
+    const long = "12345678901234567891"
+    expect(Redact.make([long]).value(JSON.parse(`[${long}]`))).toEqual(["[redacted]"])
+  })
+
+  it("a credential split across keys, values and numbers of a JSON value is redacted in every piece", () => {
+    const token = "Qz9-XKWV+tqjx/vbzp=hkcf_7Y3mW8rL"
+    const redact = Redact.make([token, "83920174"])
+    expect(redact.value({ "Qz9-XKWV": "+tqjx/vbzp=hkcf_7Y3mW8rL", other: "kept" })).toEqual({
+      "[redacted]": "[redacted]",
+      other: "kept",
+    })
+    expect(redact.value(["Bearer Qz9-XK", "WV+tqjx/vbzp=hkcf_7Y", "3mW8rL ok"])).toEqual([
+      "Bearer [redacted]",
+      "[redacted]",
+      "[redacted] ok",
+    ])
+    const pieces = token.match(/.{1,2}/g)!
+    expect(redact.value({ chars: pieces })).toEqual({ chars: pieces.map(() => "[redacted]") })
+    expect(redact.value({ id: [8392, "0174", 1] })).toEqual({ id: ["[redacted]", "[redacted]", 1] })
+  })
+
+  it("a split credential is found wherever it falls, also across the windows a large value is matched in", () => {
+    const token = "Qz9-XKWV+tqjx/vbzp=hkcf_7Y3mW8rL"
+    const redact = Redact.make([token])
+    for (const filler of [65_530, 65_536 + 3, 65_536 + 40, 200_000]) {
+      const value = [..."x".repeat(filler).match(/.{1,7}/g)!, token.slice(0, 10), token.slice(10), "end"]
+      redact.value(value)
+      expect(value.slice(-3)).toEqual(["[redacted]", "[redacted]", "end"])
+      expect(value.slice(0, -3).join("")).toBe("x".repeat(filler))
+    }
+    const one = ["y".repeat(300_000), token.slice(0, 5), token.slice(5)]
+    redact.value(one)
+    expect(one).toEqual(["y".repeat(300_000), "[redacted]", "[redacted]"])
+  })
 })
