@@ -105,7 +105,12 @@ export const meter = (site: number): void => {
   if (memoryNearlyFull()) throw new LuaFatal("ExecutionFailure", outOfMemoryMessage, locationOf(site))
 }
 
-/** Charge `n` steps of library work to the meter, at the location of the call in progress. */
+/**
+ * Charge `n` steps of library work to the meter, at the location of the call in progress. A step is about one loop
+ * iteration of compiled code; library functions charge one step per byte they read or write and per element they
+ * move (and more per value they create), so a loop of library calls reaches the work bound as a loop of plain
+ * code does, whatever its time limit.
+ */
 export const charge = (n: number): void => {
   rt.budget -= n
   if (rt.budget <= 0) meter(rt.site)

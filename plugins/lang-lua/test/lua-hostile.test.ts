@@ -53,6 +53,45 @@ describe("runaway loops", () => {
       2,
       { deadline: Infinity, maxSteps: 5_000_000 },
     ))
+  // Each call below handles about 10^5 bytes or elements; 200 of them reach a bound of 5 * 10^6 steps only when
+  // the work is charged in proportion (one step a byte or element), and the loop finishes otherwise.
+  const big = "local s = string.rep('a', 1e5) local t = {} for i = 1, 1e5 do t[i] = 'a' end\n"
+  it.each([
+    ["string.upper", "s:upper()"],
+    ["string.lower", "s:lower()"],
+    ["string.reverse", "s:reverse()"],
+    ["string.sub (long substrings)", "(s .. s .. s .. s .. s .. s .. s .. s .. s .. s):sub(2)"],
+    ["string.rep", "s:rep(2)"],
+    ["string.byte", "s:byte(1, -1)"],
+    ["string.char", "string.char(s:byte(1, -1))"],
+    ["string.format", "string.format('%s', s)"],
+    ["string.gsub (the result)", "s:gsub('^', s)"],
+    ["string.pack and unpack", "string.unpack('s', string.pack('s', s))"],
+    ["table.concat", "table.concat(t)"],
+    ["table.insert and remove at the front", "table.insert(t, 1, 'b') table.remove(t, 1)"],
+    ["table.unpack", "table.unpack(t)"],
+    ["select", "select('#', table.unpack(t))"],
+    ["json.encode", "json.encode(t)"],
+    ["json.decode", "json.decode('[' .. string.rep('1,', 5e4) .. '1]')"],
+    ["utf8.len", "utf8.len(s)"],
+    ["utf8.offset", "utf8.offset(s, 1e5)"],
+    ["utf8.codepoint", "utf8.codepoint(s, 1, -1)"],
+    ["tonumber", "tonumber(s, 36)"],
+    ["os.date", "os.date(s)"],
+  ])("%s charges its work in proportion", (_, call) =>
+    hostile(`${big}for i = 1, 200 do ${call} end\nreturn 'finished'`, "ExecutionFailure", "work limit", 2, {
+      deadline: Infinity,
+      maxSteps: 5_000_000,
+    }),
+  )
+  it("next charges the entries it passes (the hash part, and string keys of alternating tables)", () => {
+    const hash =
+      "local t = {} for i = 1, 4000 do t[i + 0.5] = i end\nlocal k = next(t) while k do k = next(t, k) end\nreturn 'finished'"
+    hostile(hash, "ExecutionFailure", "work limit", 2, { deadline: Infinity, maxSteps: 5_000_000 })
+    const fields =
+      "local a, b = {}, {} for i = 1, 3e4 do a['k' .. i] = i b['k' .. i] = i end\nfor i = 1, 200 do next(a) next(b) end\nreturn 'finished'"
+    hostile(fields, "ExecutionFailure", "work limit", 2, { deadline: Infinity, maxSteps: 5_000_000 })
+  })
   it("the production work bound is 10^9 steps and a higher one is cut to it", () => {
     const { outcome } = runLua("local n = 0 while true do n = n + 1 end", {
       maxSteps: 1e12,

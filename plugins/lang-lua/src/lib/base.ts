@@ -58,6 +58,7 @@ export const next: LuaFunction = function (t: LuaValue, key: LuaValue) {
 const fieldKeys = (table: LuaTable): Array<string> => {
   if (cursor.table === table) return cursor.keys
   const keys = Object.keys(table.fields)
+  charge(1 + keys.length)
   cursor.table = table
   cursor.keys = keys
   cursor.index = 0
@@ -98,11 +99,18 @@ const firstInHash = (table: LuaTable): LuaValue | Array<LuaValue> => {
 const nextInHash = (table: LuaTable, key: LuaValue): LuaValue | Array<LuaValue> => {
   const h = table.hash
   if (h !== undefined) {
+    // the hash part is searched from its start for the key: every entry passed is charged
     let found = false
+    let scanned = 0
     for (const [k, v] of h) {
-      if (found && v !== undefined) return [k, v]
+      scanned++
+      if (found && v !== undefined) {
+        charge(scanned)
+        return [k, v]
+      }
       if (luaEquals(k, key)) found = true
     }
+    charge(1 + scanned)
     if (found) return undefined
   }
   throw errorAt("invalid key to 'next'", -Math.abs(rt.site))
@@ -142,7 +150,7 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
       checkStringLength(line.length + piece.length + 1)
       line += (i > 0 ? "\t" : "") + piece
     }
-    charge(1 + (line.length >> 6))
+    charge(1 + line.length)
     log(line)
     return EMPTY
   })
@@ -178,12 +186,14 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
     if (base === undefined) {
       checkAny(arguments.length >= 1, 1, "tonumber")
       if (typeof v === "number" || typeof v === "bigint" || v instanceof LuaFloat) return v
-      if (typeof v === "string") return stringToNumber(v)
-      return undefined
+      if (typeof v !== "string") return undefined
+      charge(1 + v.length)
+      return stringToNumber(v)
     }
     const b = checkInteger(base, 2, "tonumber")
     if (typeof v !== "string") throw argError(1, "tonumber", `string expected, got ${shownType(v)}`)
     if (b < 2 || b > 36) throw argError(2, "tonumber", "base out of range")
+    charge(1 + v.length)
     return toNumberInBase(v, Number(b))
   })
 
@@ -267,6 +277,7 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
   })
 
   def("select", function (n: LuaValue, ...args: Array<LuaValue>) {
+    charge(1 + args.length)
     if (n === "#") return args.length
     const i = checkInteger(n, 1, "select", arguments.length >= 1)
     const count = args.length

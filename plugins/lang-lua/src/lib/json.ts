@@ -61,14 +61,15 @@ export const createJsonLib = (): LuaTable => {
     }
     const text = utf8Encode(JSON.stringify(data))
     checkStringLength(text.length, site)
+    charge(1 + text.length * 2)
     return text
   })
 
   def("decode", function (s: LuaValue) {
     const site = rt.site
     const bytes = checkString(s, 1, "decode", arguments.length >= 1)
-    charge(1 + (bytes.length >> 6))
     const shape = measureJson(bytes)
+    charge(1 + bytes.length * 2 + shape.values * 16)
     if (shape.depth > MAX_DATA_DEPTH)
       throw new LuaFatal(
         "ExecutionFailure",

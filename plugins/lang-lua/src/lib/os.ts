@@ -2,7 +2,7 @@
  * The read-only part of the os library: `time`, `clock`, `date`, `difftime`. Everything else (`execute`, `exit`,
  * `getenv`, file operations) is absent on purpose and says so.
  */
-import { checkStringLength, errorAt, libError } from "../runtime.js"
+import { charge, checkStringLength, errorAt, libError } from "../runtime.js"
 import { LuaTable, makeFloat, type LuaFunction, type LuaValue } from "../value.js"
 import { argError, checkInteger, checkTable, optString } from "./args.js"
 
@@ -209,6 +209,7 @@ export const createOsLib = (absent: (name: string) => string | undefined): LuaTa
 
   def("date", function (fmt: LuaValue, t: LuaValue) {
     let format = optString(fmt, 1, "os.date", "%c")
+    charge(1 + format.length * 4)
     const seconds = t === undefined ? Date.now() / 1000 : Number(checkInteger(t, 2, "os.date"))
     const utc = format.startsWith("!")
     if (utc) format = format.slice(1)

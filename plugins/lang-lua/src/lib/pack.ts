@@ -223,7 +223,7 @@ export const pack = (fmtValue: LuaValue, args: ReadonlyArray<LuaValue>, present:
         arg--
     }
   }
-  charge(1 + (total >> 6))
+  charge(1 + total)
   return pieces.join("")
 }
 
@@ -312,7 +312,7 @@ export const unpack = (fmtValue: LuaValue, s: LuaValue, init: LuaValue, n: numbe
     }
     pos += size
   }
-  charge(1 + (pos >> 6))
+  charge(1 + pos)
   out.push(pos + 1)
   return out
 }

@@ -29,6 +29,20 @@ const guarded = <T>(fname: string, site: number, op: () => T): T => {
   }
 }
 
+/** The bytes of `s` in reverse order, built a chunk of character codes at a time. */
+const reverseBytes = (s: string): string => {
+  const CHUNK = 8192
+  const codes = new Array<number>(Math.min(CHUNK, s.length))
+  let out = ""
+  for (let end = s.length; end > 0; end -= CHUNK) {
+    const n = Math.min(CHUNK, end)
+    if (codes.length !== n) codes.length = n
+    for (let k = 0; k < n; k++) codes[k] = s.charCodeAt(end - 1 - k)
+    out += String.fromCharCode.apply(null, codes)
+  }
+  return out
+}
+
 /** Lua's translation of a relative string position (negative counts from the end). */
 const startIndex = (i: number, len: number): number => (i > 0 ? i : i === 0 ? 1 : i < -len ? 1 : len + i + 1)
 const endIndex = (j: number, len: number): number => (j > len ? len : j >= 0 ? j : j < -len ? 0 : len + j + 1)
@@ -71,12 +85,15 @@ export const createStringLib = (): LuaTable => {
     const len = str.length
     const a = startIndex(optPosition(i, 2, "string.sub", 1), len)
     const b = endIndex(optPosition(j, 3, "string.sub", -1), len)
-    return a > b ? "" : str.slice(a - 1, b)
+    if (a > b) return ""
+    // V8 shares the text of a long substring with its source instead of copying it
+    charge(1 + ((b - a) >> 4))
+    return str.slice(a - 1, b)
   })
 
   def("upper", function (s: LuaValue) {
     const str = checkString(s, 1, "string.upper", arguments.length >= 1)
-    charge(1 + (str.length >> 6))
+    charge(1 + str.length)
     return isAscii(str)
       ? // JS case mapping equals the C locale's when there are no bytes >= 0x80
         str.toUpperCase()
@@ -85,7 +102,7 @@ export const createStringLib = (): LuaTable => {
 
   def("lower", function (s: LuaValue) {
     const str = checkString(s, 1, "string.lower", arguments.length >= 1)
-    charge(1 + (str.length >> 6))
+    charge(1 + str.length)
     return isAscii(str)
       ? // JS case mapping equals the C locale's when there are no bytes >= 0x80
         str.toLowerCase()
@@ -99,17 +116,15 @@ export const createStringLib = (): LuaTable => {
     if (count <= 0) return ""
     const total = str.length * count + separator.length * (count - 1)
     checkStringLength(total)
-    charge(1 + (total >> 6))
+    charge(1 + total)
     if (separator.length === 0) return str.repeat(count)
     return (str + separator).repeat(count - 1) + str
   })
 
   def("reverse", function (s: LuaValue) {
     const str = checkString(s, 1, "string.reverse", arguments.length >= 1)
-    charge(1 + (str.length >> 4))
-    let out = ""
-    for (let i = str.length - 1; i >= 0; i--) out += str[i]
-    return out
+    charge(1 + str.length)
+    return reverseBytes(str)
   })
 
   def("byte", function (s: LuaValue, i: LuaValue, j: LuaValue) {
@@ -122,6 +137,7 @@ export const createStringLib = (): LuaTable => {
     if (a > b) return []
     if (b - a >= MAX_RESULTS) throw libError("stack overflow (string slice too long)")
     if (a === b) return str.charCodeAt(a - 1)
+    charge(1 + b - a)
     const out = new Array<LuaValue>(b - a + 1)
     for (let k = a; k <= b; k++) out[k - a] = str.charCodeAt(k - 1)
     return out
@@ -129,7 +145,7 @@ export const createStringLib = (): LuaTable => {
 
   def("char", function (...codes: Array<LuaValue>) {
     checkStringLength(codes.length)
-    charge(1 + (codes.length >> 4))
+    charge(1 + codes.length)
     let out = ""
     for (let i = 0; i < codes.length; i++) {
       const c = checkInteger(codes[i], i + 1, "string.char")
@@ -156,6 +172,7 @@ export const createStringLib = (): LuaTable => {
     const f = checkString(fmt, 1, "string.format", arguments.length >= 1)
     const out = guarded("format", site, () => format(f, args, formatAdapter))
     checkStringLength(out.length, site)
+    charge(1 + f.length + out.length)
     return out
   })
 
@@ -224,6 +241,8 @@ export const createStringLib = (): LuaTable => {
       )
     const [out, count] = guarded("gsub", site, () => gsub(str, pat, replacement, maxN, meter))
     checkStringLength(out.length, site)
+    // the matcher charged the scan; the result is written once more
+    if (out !== str) charge(1 + out.length)
     return [out, count]
   })
 

@@ -33,7 +33,7 @@ export const createTableLib = (): LuaTable => {
     if (arguments.length !== 3) throw libError("wrong number of arguments to 'insert'")
     const pos = checkPosition(a, 2, "table.insert")
     if (pos < 1 || pos > n + 1) throw argError(2, "table.insert", "position out of bounds")
-    charge(1 + ((n - pos) >> 4))
+    charge(1 + (n - pos))
     if (!table.insertAt(pos, b)) throw tableFull(rt.site)
     return EMPTY
   })
@@ -46,7 +46,7 @@ export const createTableLib = (): LuaTable => {
     if (pos !== size && !(pos >= 1 && pos <= size + 1)) throw argError(1, "table.remove", "position out of bounds")
     const at = Number(pos)
     if (at >= 1 && at <= size) {
-      charge(1 + ((size - at) >> 4))
+      charge(1 + (size - at))
       return table.removeAt(at)
     }
     const v = table.get(pos)
@@ -75,7 +75,7 @@ export const createTableLib = (): LuaTable => {
       if (total > MAX_STRING_BYTES + separator.length) checkStringLength(total - separator.length)
     }
     checkStringLength(total - separator.length)
-    charge(1 + (pieces.length >> 3) + (total >> 8))
+    charge(1 + pieces.length * 4 + total)
     return pieces.join(separator)
   })
 
@@ -86,7 +86,7 @@ export const createTableLib = (): LuaTable => {
     if (first > last) return EMPTY
     const n = count(first, last)
     if (n > MAX_RESULTS) throw libError("too many results to unpack")
-    charge(1 + (n >> 4))
+    charge(1 + n)
     if (first === 1 && last === table.arr.length) return table.arr.slice()
     const out = new Array<LuaValue>(n)
     for (let k = 0; k < n; k++) out[k] = table.get(offset(first, k))
@@ -94,6 +94,7 @@ export const createTableLib = (): LuaTable => {
   })
 
   def("pack", function (...args: Array<LuaValue>) {
+    charge(1 + args.length)
     const t = new LuaTable()
     t.arr = args
     let n = args.length
@@ -118,7 +119,7 @@ export const createTableLib = (): LuaTable => {
       const forward = to > end || to <= from || dst !== src
       // Every element moved is charged (in chunks): a range far larger than any table ends at the work bound.
       for (let k = 0n; k <= n; k++) {
-        if ((k & 0xffn) === 0n) charge(16)
+        if ((k & 0xffn) === 0n) charge(256)
         const d = forward ? k : n - k
         const key = normaliseInteger(from + d)
         const target = normaliseInteger(to + d)

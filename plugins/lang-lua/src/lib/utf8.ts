@@ -55,7 +55,7 @@ export const createUtf8Lib = (): LuaTable => {
   U.setStr("charpattern", "[\x00-\x7F\xC2-\xFD][\x80-\xBF]*")
 
   def("char", function (...codes: Array<LuaValue>) {
-    charge(1 + (codes.length >> 4))
+    charge(1 + codes.length * 2)
     let out = ""
     for (let i = 0; i < codes.length; i++) {
       const c = checkInteger(codes[i], i + 1, "utf8.char")
@@ -76,7 +76,7 @@ export const createUtf8Lib = (): LuaTable => {
     if (pose > len) throw argError(3, "utf8.codepoint", "out of bounds")
     if (posi > pose) return []
     if (pose - posi >= MAX_RESULTS) throw libError("stack overflow (string slice too long)")
-    charge(1 + ((pose - posi) >> 4))
+    charge(1 + (pose - posi) * 2)
     const out: Array<LuaValue> = []
     for (let k = posi - 1; k < pose; ) {
       const d = decode(str, k, lax === undefined || lax === false)
@@ -94,6 +94,7 @@ export const createUtf8Lib = (): LuaTable => {
     let posj = posrelat(optPosition(j, 3, "utf8.len", -1), len)
     if (!(1 <= posi && --posi <= len)) throw argError(2, "utf8.len", "initial position out of bounds")
     if (!(--posj < len)) throw argError(3, "utf8.len", "final position out of bounds")
+    charge(1 + (posj - posi) * 2)
     let n = 0
     while (posi <= posj) {
       const d = decode(str, posi, lax === undefined || lax === false)
@@ -110,6 +111,7 @@ export const createUtf8Lib = (): LuaTable => {
     let n = checkPosition(nArg, 2, "utf8.offset", arguments.length >= 2)
     let posi = posrelat(optPosition(i, 3, "utf8.offset", n >= 0 ? 1 : len + 1), len)
     if (!(1 <= posi && --posi <= len)) throw argError(3, "utf8.offset", "position out of bounds")
+    const from = posi
     if (n === 0) {
       while (posi > 0 && isCont(str, posi)) posi--
     } else {
@@ -129,6 +131,7 @@ export const createUtf8Lib = (): LuaTable => {
         }
       }
     }
+    charge(1 + Math.abs(posi - from))
     return n === 0 ? posi + 1 : undefined
   })
 
