@@ -1,0 +1,43 @@
+/**
+ * The metered regular-expression matcher, used for exactly the patterns the host engine can only run by
+ * backtracking (those with a backreference or a lookaround): the host's linear-time fallback cannot take them, and
+ * a host match cannot be interrupted. Every other pattern, and syntax this matcher does not take (see
+ * `syntax.ts`), runs on the host engine.
+ */
+import { Matcher } from "./matcher.js"
+import { compile } from "./program.js"
+import { parsePattern } from "./syntax.js"
+
+/** Compiled patterns by flags and source, shared by the RegExp objects made of them (split makes one per call). */
+const compiled = new Map<string, Matcher | null>()
+/** Compiled patterns remembered at most. */
+const MAX_COMPILED = 256
+const byRegExp = new WeakMap<RegExp, Matcher | null>()
+
+const build = (source: string, flags: string): Matcher | null => {
+  const pattern = parsePattern(source, flags)
+  if (pattern === undefined || !pattern.backtracks) return null
+  const program = compile(pattern, flags.includes("u"), flags.includes("i"), flags.includes("s"))
+  return new Matcher(program, flags)
+}
+
+/** The metered matcher for `re`, or `null` when the host engine runs it. */
+export const meteredMatcher = (re: RegExp): Matcher | null => {
+  let m = byRegExp.get(re)
+  if (m !== undefined) return m
+  const key = `${re.flags}/${re.source}`
+  m = compiled.get(key)
+  if (m === undefined) {
+    m = build(re.source, re.flags)
+    if (compiled.size >= MAX_COMPILED) compiled.clear()
+    compiled.set(key, m)
+  }
+  byRegExp.set(re, m)
+  return m
+}
+
+/** `re.exec(s)`, on the metered matcher when `re` needs it (it reads and writes `re.lastIndex` as the host does). */
+export const execRegExp = (re: RegExp, s: string): RegExpExecArray | null => {
+  const m = meteredMatcher(re)
+  return m === null ? re.exec(s) : m.exec(re, s)
+}
