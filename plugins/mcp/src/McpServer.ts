@@ -11,7 +11,7 @@
  * the program makes; `notifications/cancelled` interrupts the execution, which stops its sandbox worker. A malformed
  * call is a JSON-RPC error (`InvalidParams`).
  */
-import { CodeMode, Language } from "@codemode/core"
+import { CodeMode } from "@codemode/core"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import {
@@ -60,22 +60,6 @@ export interface CodeModeServer {
 
 const knownOptions = ["codemode", "layer", "budgetTokens", "name", "version"]
 
-/** The guide exported by the language's package (for runtimes whose core offers no `instructions`). */
-const installedGuide = async (language: string): Promise<string | undefined> => {
-  const pkg = Language.knownNames.includes(language) ? Language.packageOf(language) : undefined
-  if (!pkg) return undefined
-  try {
-    const module = (await import(pkg)) as Record<string, unknown>
-    const namespace = Object.values(module).find(
-      (value) => typeof value === "object" && value !== null && (value as { name?: unknown }).name === language,
-    ) as { instructions?: unknown } | undefined
-    const guide = namespace?.instructions ?? module.instructions
-    return typeof guide === "string" ? guide : undefined
-  } catch {
-    return undefined
-  }
-}
-
 const invalid = (message: string) => new McpError(ErrorCode.InvalidParams, message)
 
 const diagnosticLine = (error: CodeMode.Diagnostic): string =>
@@ -107,16 +91,14 @@ export const make = async (options: Options): Promise<CodeModeServer> => {
       throw new TypeError(`McpServer.make: unknown option "${key}"; the options are ${knownOptions.join(", ")}`)
   if (typeof options.codemode !== "object" || options.codemode === null)
     throw new TypeError("McpServer.make: codemode must be the options of CodeMode.make")
-  const budgetTokens = options.budgetTokens ?? Description.defaultBudgetTokens
-  if (!Number.isInteger(budgetTokens) || budgetTokens < 100)
+  const budgetTokens = options.budgetTokens
+  if (budgetTokens !== undefined && (!Number.isInteger(budgetTokens) || budgetTokens < 100))
     throw new RangeError(`McpServer.make: budgetTokens must be a whole number of at least 100, got ${budgetTokens}`)
   const runtime = CodeMode.make({
     ...options.codemode,
     tools: reportingTree(options.codemode.tools ?? {}),
   } as CodeMode.Options<any, any>)
   const services = ManagedRuntime.make((options.layer ?? Layer.empty) as Layer.Layer<any, unknown, never>)
-  const described: Description.Described = runtime
-  const guide = described.instructions ? undefined : await installedGuide(runtime.language)
   const tools = [
     {
       name: "search",
@@ -126,7 +108,7 @@ export const make = async (options: Options): Promise<CodeModeServer> => {
     },
     {
       name: "execute",
-      description: Description.execute(described, guide, budgetTokens),
+      description: Description.execute(runtime, budgetTokens),
       inputSchema: Schemas.executeInput,
       outputSchema: Schemas.executeOutput,
     },
