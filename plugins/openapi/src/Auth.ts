@@ -228,6 +228,43 @@ const apply = (use: SchemeUse, credential: Credential): Applied => {
     : { headers: [[use.parameterName!.toLowerCase(), secret]], query: [], secrets: [secret] }
 }
 
+/** Header names whose values are credentials: `X-Api-Key`, `X-Auth-Token`, `Client-Secret`, `X-Session-Id`, … */
+const credentialHeader = /key|token|secret|auth|session|passw|signature|credential/i
+
+/** Cookie values shorter than this are taken for settings (`theme=dark`), not credentials. */
+const shortestCookieSecret = 8
+
+/**
+ * The credentials among the host's `headers` (sent with every request, so redacted like `auth`'s): the value of a
+ * header whose name says it holds one (`Authorization`, `X-Api-Key`, …), with the token after an authorization scheme
+ * and, for `Basic`, the decoded `user:password` and password; for `Cookie`, the header and every cookie value of at
+ * least 8 characters.
+ */
+export const hostSecrets = (headers: { readonly [name: string]: string }): ReadonlyArray<string> => {
+  const secrets: string[] = []
+  for (const [name, raw] of Object.entries(headers)) {
+    const value = raw.trim()
+    if (/^cookie$/i.test(name)) {
+      secrets.push(value)
+      for (const pair of value.split(";")) {
+        const cookie = pair.slice(pair.indexOf("=") + 1).trim()
+        if (cookie.length >= shortestCookieSecret) secrets.push(cookie)
+      }
+      continue
+    }
+    if (!credentialHeader.test(name)) continue
+    secrets.push(value)
+    const scheme = /^([A-Za-z][\w-]*)\s+(\S.*)$/.exec(value)
+    if (!scheme || !/auth/i.test(name)) continue
+    secrets.push(scheme[2]!)
+    if (scheme[1]!.toLowerCase() !== "basic") continue
+    const pair = Buffer.from(scheme[2]!, "base64").toString("utf8")
+    const colon = pair.indexOf(":")
+    if (colon >= 0 && !pair.includes("\uFFFD")) secrets.push(pair, pair.slice(colon + 1))
+  }
+  return secrets.filter((secret) => secret.length > 0)
+}
+
 const describeFailure = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
 /**

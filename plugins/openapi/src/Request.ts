@@ -38,7 +38,10 @@ export class InputError extends Data.TaggedError("InvalidToolInput")<{
 /** Runtime options shared by every tool of a document. */
 export interface Options<R> {
   readonly auth: Auth.Options<R> | undefined
-  /** Headers sent with every request (programs cannot set these; credentials are applied after them). */
+  /**
+   * Headers sent with every request (programs cannot set these; credentials are applied after them). Those that hold
+   * credentials are redacted like `auth`'s (see `Auth.hostSecrets`).
+   */
   readonly headers: { readonly [name: string]: string }
   /** Largest response body read, in bytes. */
   readonly maxResponseBytes: number
@@ -148,7 +151,7 @@ export const call = <R>(
     const applied = yield* Auth.resolve(plan.security, options.auth, { method, path: plan.path, tool }).pipe(
       Effect.mapError((error) => new RequestError({ message: error.message, method, path: plan.path })),
     )
-    const redact = Redact.make(applied.secrets)
+    const redact = Redact.make([...applied.secrets, ...Auth.hostSecrets(options.headers)])
 
     let built: Target.Built
     try {

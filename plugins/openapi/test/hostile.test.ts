@@ -443,6 +443,40 @@ describe("credentials never reach a result or a message", () => {
     expect(message).toBe('GET /bearer: HTTP 401: {"error":"INVALID TOKEN [redacted]","[redacted]":"[redacted]"}')
   })
 
+  it("credentials among the host's headers are redacted too; other host headers are not", async () => {
+    const basicPair = "svc:HOSTBASICPASS"
+    const withHeaders = (headers: Record<string, string>) =>
+      OpenAPI.fromSpec({
+        spec: doc({ "/h": { get: { operationId: "h", responses: ok() } } }),
+        baseUrl: server.url,
+        headers,
+      }).tools.h
+    const outcome = await attempt(
+      withHeaders({
+        "X-Tenant": "host-tenant",
+        "X-Service-Token": "SERVICETOKEN123",
+        Cookie: "sid=COOKIESESSION99; theme=dark",
+        "X-Forwarded-Authorization": `Basic ${Buffer.from(basicPair).toString("base64")}`,
+      }),
+      {},
+    )
+    const headers = (outcome as { value: { headers: Record<string, string> } }).value.headers
+    expect(headers["x-tenant"]).toBe("host-tenant")
+    expect(headers["x-service-token"]).toBe("[redacted]")
+    expect(headers.cookie).toBe("[redacted]")
+    expect(headers["x-forwarded-authorization"]).toBe("[redacted]")
+    server.handler = (req, res) =>
+      json(res, 401, { sid: String(req.headers.cookie).split(";")[0], who: basicPair.toUpperCase() })
+    const message = await refused(
+      withHeaders({
+        Cookie: "sid=COOKIESESSION99; theme=dark",
+        Authorization: `Basic ${Buffer.from(basicPair).toString("base64")}`,
+      }),
+      {},
+    )
+    expect(message).toBe('GET /h: HTTP 401: {"sid":"sid=[redacted]","who":"[redacted]"}')
+  })
+
   it("a redirect to another origin whose host holds the credential never shows the host", async () => {
     const secret = OpenAPI.fromSpec({
       spec: doc(
