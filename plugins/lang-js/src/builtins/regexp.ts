@@ -31,6 +31,7 @@ import { toInteger, toStr } from "../runtime/operators.js"
 import { setProp } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
 import { rt } from "../runtime/state.js"
+import { execRegExp } from "../regexp/index.js"
 import { installRegExpSymbols } from "./regexpSymbols.js"
 
 /** True when `v` is a program RegExp (it has the `[[RegExpMatcher]]` slot). */
@@ -81,7 +82,7 @@ export const builtinExec = (realm: Realm, o: Value, s: string): Value => {
     return null
   }
   re.lastIndex = lastIndex
-  const m = re.exec(s)
+  const m = execRegExp(re, s)
   if (tracksIndex) setProp(o, "lastIndex", m === null ? 0 : re.lastIndex)
   return adoptMatch(realm, m)
 }

@@ -15,6 +15,7 @@ import { concat, toInteger, toNumber, toStr } from "../runtime/operators.js"
 import { getProp, setProp } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
 import { rt } from "../runtime/state.js"
+import { meteredMatcher } from "../regexp/index.js"
 import { createHostIterator } from "./iteration.js"
 import {
   adoptMatch,
@@ -94,13 +95,14 @@ export const hostReplace = (
 /** Install the `Symbol.match` family on `RegExp.prototype`. */
 export const installRegExpSymbols = (realm: Realm, regExpCtor: Value, originalExec: Value): void => {
   const proto = realm.RegExpProto
-  /** True while `rx` behaves exactly like the host RegExp behind it. */
+  /** True while `rx` behaves exactly like the host RegExp behind it (and the host engine, not the metered matcher, runs it). */
   const pristine = (rx: Value): boolean =>
     isRegExp(rx) &&
     Object.getPrototypeOf(rx) === proto &&
     !realm.regExpProtoTouched &&
     !realm.customizedRegExps.has(rx) &&
-    rx.exec === originalExec
+    rx.exec === originalExec &&
+    meteredMatcher(hostRegExp(rx)) === null
   const receiver = (t: Value, name: string): Value =>
     isObject(t) ? t : throwTypeError(`RegExp.prototype[Symbol.${name}] called on non-object`)
   const flagsOf = (rx: Value): string => toStr(rx.flags)

@@ -9,7 +9,7 @@
  * as a nested submatch on the same stack; when it succeeds its choices are dropped (lookarounds are atomic) and its
  * register writes kept, so that backtracking past it still undoes them.
  *
- * After `MEMO_AFTER` steps in one match the machine also remembers the choice points it has entered (instruction,
+ * After `MEMO_AFTER` steps from one start position the machine also remembers the choice points it has entered (instruction,
  * position and every register): entering one again means the first visit's whole subtree failed, so it fails at
  * once. The answer is unchanged and patterns like `^(a+)+\1$` no longer take exponential time.
  */
@@ -25,7 +25,7 @@ const TAKE_MORE = -4
 
 /** Steps between two charges to the work meter. */
 const CHARGE_EVERY = 1024
-/** Steps into one match after which failed choice points are remembered. */
+/** Steps from one start position after which failed choice points are remembered. */
 const MEMO_AFTER = 4096
 /** Choice points remembered per match at most. */
 const MAX_MEMO = 200_000
@@ -49,6 +49,8 @@ export class Matcher {
   private pending = 0
   private steps = 0
   private remembered = 0
+  /** The step count when the current start position's attempt began. */
+  private attempt = 0
 
   /** `flags` are the host RegExp's. */
   constructor(
@@ -90,6 +92,7 @@ export class Matcher {
         }
         regs.fill(-1)
         this.stack.length = 0
+        this.attempt = this.steps + this.pending
         if (this.run(0, i) >= 0) {
           if (tracksIndex) re.lastIndex = regs[1]!
           return this.result(s)
@@ -263,7 +266,7 @@ export class Matcher {
       if (++this.pending >= CHARGE_EVERY) this.pay()
       const ins = code[pc]!
       let ok = true
-      if (ins.memo && this.steps >= MEMO_AFTER) {
+      if (ins.memo && this.steps + this.pending - this.attempt >= MEMO_AFTER) {
         const key = `${pc},${pos},${regs.join(",")}`
         memo ??= new Set()
         if (memo.has(key)) ok = false
@@ -392,12 +395,16 @@ export class Matcher {
             break
           }
           case Op.Done:
+            if (memo !== null) this.remembered -= memo.size
             return pos
         }
       if (ok) continue
       // Backtrack to the latest choice above this run's base.
       for (;;) {
-        if (stack.length === base) return -1
+        if (stack.length === base) {
+          if (memo !== null) this.remembered -= memo.size
+          return -1
+        }
         const kind = stack.pop()!
         if (kind === RESTORE) {
           const r = stack.pop()!
