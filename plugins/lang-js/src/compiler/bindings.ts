@@ -113,7 +113,8 @@ export const readGlobal = (ctx: CompileContext, node: Node, name: string, forTyp
   const loc = ctx.loc(node)
   const hint = unsupportedGlobalHint(name)
   return () => {
-    if (name in g) return g[name]
+    const v = g[name]
+    if (v !== undefined || name in g) return v
     if (hint !== undefined) return throwUnsupported(`${name} is not available: ${hint}`, loc)
     return throwReferenceError(`${name} is not defined`, loc)
   }

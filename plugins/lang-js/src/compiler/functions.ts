@@ -25,6 +25,7 @@ import {
 } from "./entries.js"
 import { createArguments, restArray } from "./ops.js"
 import { RETURN, TDZ } from "./shared.js"
+import { branch } from "./operators.js"
 
 /** Everything needed to create closures of one function definition. */
 export interface FunctionTemplate {
@@ -268,8 +269,7 @@ export const functionBody = (ctx: CompileContext, n: Node, kind: TemplateKind, n
       for (let i = guards.length - 1; i >= 0; i--) {
         const test = ctx.expr(guards[i]!.test)
         const value = ctx.expr(guards[i]!.value)
-        const otherwise = chain
-        chain = (env) => (test(env) ? value(env) : otherwise(env))
+        chain = branch(test, value, chain)
       }
       return chain
     }

@@ -18,9 +18,9 @@ import {
 import { bindingOf, readBinding, readGlobal, readResolved } from "./bindings.js"
 import type { CompileContext, Expr } from "./context.js"
 import { deleteExpression } from "./members.js"
-import { OperandKind as K, operand } from "./operand.js"
+import { OperandKind as K, type Operand, operand } from "./operand.js"
 import { privateIn } from "./ops.js"
-import { unsupported } from "./shared.js"
+import { type Env, unsupported } from "./shared.js"
 
 const numberFast = (op: string): ((a: number, b: number) => Value) | undefined => {
   switch (op) {
@@ -150,6 +150,150 @@ export const binary = (ctx: CompileContext, n: Node): Expr => {
   }
   const A = operand(ctx, n.left)
   const B = operand(ctx, n.right)
+  const compared = COMPARISONS.indexOf(op)
+  if (compared >= 0) {
+    const e = comparison(op, A, B)
+    comparisons.set(e, { op: compared, A, B, slow: binaryOperator(op) })
+    return e
+  }
+  return arithmeticBinary(op, A, B)
+}
+
+/** The comparison operators a branch reads inline (see `branch`), by their index. */
+const COMPARISONS = ["<", "<=", ">", ">=", "===", "!=="]
+const enum Cmp {
+  Lt = 0,
+  Le = 1,
+  Gt = 2,
+  Ge = 3,
+  Eq = 4,
+}
+
+/** A compiled comparison: its operator (an index in `COMPARISONS`), operands and generic implementation. */
+interface Comparison {
+  readonly op: number
+  readonly A: Operand
+  readonly B: Operand
+  readonly slow: (a: Value, b: Value) => Value
+}
+
+/** The comparisons `binary` compiled, by their closure, so that a branch testing one can read its operands. */
+const comparisons = new WeakMap<Expr, Comparison>()
+
+/**
+ * `test ? yes(env) : no(env)` (with `no` absent, `undefined`), where `test` is compiled already. When the test is a
+ * comparison, its operands are read and compared inline: one closure call less per branch taken.
+ */
+export const branch = <R>(test: Expr, yes: (env: Env) => R, no: ((env: Env) => R) | undefined): ((env: Env) => R) => {
+  const c = comparisons.get(test)
+  if (c === undefined) {
+    if (no === undefined) return (env) => (test(env) ? yes(env) : (undefined as R))
+    return (env) => (test(env) ? yes(env) : no(env))
+  }
+  const { op, slow } = c
+  const ak = c.A.kind
+  const as = c.A.slot
+  const av = c.A.value
+  const ae = c.A.expr
+  const bk = c.B.kind
+  const bs = c.B.slot
+  const bv = c.B.value
+  const be = c.B.expr
+  if (no === undefined) {
+    return (env) => {
+      const a = ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)
+      const b = bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env)
+      const t =
+        typeof a === "number" && typeof b === "number"
+          ? op === Cmp.Lt
+            ? a < b
+            : op === Cmp.Le
+              ? a <= b
+              : op === Cmp.Gt
+                ? a > b
+                : op === Cmp.Ge
+                  ? a >= b
+                  : op === Cmp.Eq
+                    ? a === b
+                    : a !== b
+          : slow(a, b)
+      return t ? yes(env) : (undefined as R)
+    }
+  }
+  return (env) => {
+    const a = ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)
+    const b = bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env)
+    const t =
+      typeof a === "number" && typeof b === "number"
+        ? op === Cmp.Lt
+          ? a < b
+          : op === Cmp.Le
+            ? a <= b
+            : op === Cmp.Gt
+              ? a > b
+              : op === Cmp.Ge
+                ? a >= b
+                : op === Cmp.Eq
+                  ? a === b
+                  : a !== b
+        : slow(a, b)
+    return t ? yes(env) : no(env)
+  }
+}
+
+/** A comparison operator's closure, operands read inline. */
+const comparison = (op: string, A: Operand, B: Operand): Expr => {
+  const ak = A.kind
+  const as = A.slot
+  const av = A.value
+  const ae = A.expr
+  const bk = B.kind
+  const bs = B.slot
+  const bv = B.value
+  const be = B.expr
+  switch (op) {
+    case "<":
+      return (env) => {
+        const a = ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)
+        const b = bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env)
+        return typeof a === "number" && typeof b === "number" ? a < b : compareAny("<", a, b)
+      }
+    case "<=":
+      return (env) => {
+        const a = ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)
+        const b = bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env)
+        return typeof a === "number" && typeof b === "number" ? a <= b : compareAny("<=", a, b)
+      }
+    case ">":
+      return (env) => {
+        const a = ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)
+        const b = bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env)
+        return typeof a === "number" && typeof b === "number" ? a > b : compareAny(">", a, b)
+      }
+    case ">=":
+      return (env) => {
+        const a = ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)
+        const b = bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env)
+        return typeof a === "number" && typeof b === "number" ? a >= b : compareAny(">=", a, b)
+      }
+    case "===":
+      return (env) => {
+        const a = ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)
+        const b = bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env)
+        return a === b
+      }
+    case "!==":
+      return (env) => {
+        const a = ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)
+        const b = bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env)
+        return a !== b
+      }
+  }
+  throw new Error(`internal: ${op} is not a comparison`)
+}
+
+/** An arithmetic, bitwise or other binary operator's closure, operands read inline. */
+const arithmeticBinary = (op: string, A: Operand, B: Operand): Expr => {
   const ak = A.kind
   const as = A.slot
   const av = A.value
@@ -188,42 +332,6 @@ export const binary = (ctx: CompileContext, n: Node): Expr => {
         const a = ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)
         const b = bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env)
         return typeof a === "number" && typeof b === "number" ? a % b : arithmetic("%", a, b)
-      }
-    case "<":
-      return (env) => {
-        const a = ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)
-        const b = bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env)
-        return typeof a === "number" && typeof b === "number" ? a < b : compareAny("<", a, b)
-      }
-    case "<=":
-      return (env) => {
-        const a = ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)
-        const b = bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env)
-        return typeof a === "number" && typeof b === "number" ? a <= b : compareAny("<=", a, b)
-      }
-    case ">":
-      return (env) => {
-        const a = ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)
-        const b = bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env)
-        return typeof a === "number" && typeof b === "number" ? a > b : compareAny(">", a, b)
-      }
-    case ">=":
-      return (env) => {
-        const a = ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)
-        const b = bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env)
-        return typeof a === "number" && typeof b === "number" ? a >= b : compareAny(">=", a, b)
-      }
-    case "===":
-      return (env) => {
-        const a = ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)
-        const b = bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env)
-        return a === b
-      }
-    case "!==":
-      return (env) => {
-        const a = ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)
-        const b = bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env)
-        return a !== b
       }
     case "&":
       return (env) => {
@@ -315,7 +423,7 @@ export const conditional = (ctx: CompileContext, n: Node, name?: string): Expr =
   const t = ctx.expr(n.test)
   const a = ctx.expr(n.consequent, name)
   const b = ctx.expr(n.alternate, name)
-  return (env) => (t(env) ? a(env) : b(env))
+  return branch(t, a, b)
 }
 
 /** `a, b, c`. */

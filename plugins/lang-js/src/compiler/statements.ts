@@ -14,6 +14,7 @@ import type { CompileContext, Env, Stmt } from "./context.js"
 import { doWhileStatement, forInStatement, forOfStatement, forStatement, whileStatement } from "./loops.js"
 import { blockEnter, scopeEnter, withScope } from "./scopes.js"
 import { BREAK, CONTINUE, RETURN, type Signal, unsupported } from "./shared.js"
+import { branch } from "./operators.js"
 
 const EMPTY_STATEMENT: Stmt = () => undefined
 
@@ -58,9 +59,7 @@ export const statement = (ctx: CompileContext, n: Node, labels: string[]): Stmt 
     case "IfStatement": {
       const t = ctx.expr(n.test)
       const c = ctx.statement(n.consequent)
-      if (!n.alternate) return (env) => (t(env) ? c(env) : undefined)
-      const a = ctx.statement(n.alternate)
-      return (env) => (t(env) ? c(env) : a(env))
+      return branch(t, c, n.alternate ? ctx.statement(n.alternate) : undefined)
     }
     case "BlockStatement":
       return withScope(ctx, ctx.analysis.scopes.get(n), ctx.statementList(n.body, false))

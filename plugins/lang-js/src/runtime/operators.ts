@@ -117,7 +117,10 @@ export const toPropertyKey = (v: Value): string | number | symbol => {
 
 /** The `+` operator when the operands are not both numbers. */
 export const add = (a: Value, b: Value): Value => {
-  if (typeof a === "string" && typeof b === "string") return concat(a, b)
+  if (typeof a === "string") {
+    if (typeof b === "string") return concat(a, b)
+    if (typeof b === "number") return concat(a, String(b))
+  } else if (typeof a === "number" && typeof b === "string") return concat(String(a), b)
   const pa = toPrimitive(a, "default")
   const pb = toPrimitive(b, "default")
   if (typeof pa === "string" || typeof pb === "string") {

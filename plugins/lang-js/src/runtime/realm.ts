@@ -99,6 +99,11 @@ interface ObjectSnapshot {
   readonly descriptors: ReadonlyArray<PropertyDescriptor>
   /** Only interpreter-internal keys: the program can only add keys, freeze it or change its prototype. */
   readonly internalOnly: boolean
+  /**
+   * The indices (in `keys`) of the keys a program can name. No program can name an interpreter-internal key, so it
+   * cannot redefine or delete one: while the object has the same keys, only these descriptors can differ.
+   */
+  readonly nameable: ReadonlyArray<number>
   /** Extensible when sealed (a built-in such as `%ThrowTypeError%` is not, and stays so). */
   readonly extensible: boolean
 }
@@ -110,6 +115,18 @@ const sameDescriptor = (a: PropertyDescriptor, b: PropertyDescriptor): boolean =
   a.writable === b.writable &&
   a.enumerable === b.enumerable &&
   a.configurable === b.configurable
+
+/** Put back the property `snap.keys[i]` of `o` as recorded. False when that is impossible. */
+const restoreKey = (o: Value, snap: ObjectSnapshot, i: number): boolean => {
+  const k = snap.keys[i]
+  const have = Object.getOwnPropertyDescriptor(o, k)
+  if (have !== undefined) {
+    if (sameDescriptor(have, snap.descriptors[i])) return true
+    if (!have.configurable) return false
+  }
+  Object.defineProperty(o, k, snap.descriptors[i])
+  return true
+}
 
 /**
  * A realm: the prototypes, constructors and globals programs run against. Built-in modules fill it in once; after
@@ -304,10 +321,10 @@ export class Realm {
       seen.add(o)
       const keys = Reflect.ownKeys(o)
       const descriptors = keys.map((k) => Object.getOwnPropertyDescriptor(o, k)!)
-      let internalOnly = true
+      const nameable: number[] = []
       for (let i = 0; i < keys.length; i++) {
         if (isInternalKey(keys[i])) continue
-        internalOnly = false
+        nameable.push(i)
         const d = descriptors[i]
         if ("value" in d) visit(d.value)
         else {
@@ -317,7 +334,16 @@ export class Realm {
       }
       const proto = Object.getPrototypeOf(o)
       visit(proto)
-      this.snapshots.push({ object: o, proto, keys, descriptors, internalOnly, extensible: Object.isExtensible(o) })
+      const internalOnly = nameable.length === 0
+      this.snapshots.push({
+        object: o,
+        proto,
+        keys,
+        descriptors,
+        internalOnly,
+        nameable,
+        extensible: Object.isExtensible(o),
+      })
     }
     this.cellSnapshot = new Map([...this.cells].map(([k, c]) => [k, c.value]))
   }
@@ -332,19 +358,14 @@ export class Realm {
       if (snap.internalOnly && keys.length === snap.keys.length) continue
       let sameKeys = keys.length === snap.keys.length
       for (let i = 0; sameKeys && i < keys.length; i++) if (keys[i] !== snap.keys[i]) sameKeys = false
-      if (!sameKeys) {
-        for (const k of keys) {
-          if (!snap.keys.includes(k) && !Reflect.deleteProperty(o, k)) return false
-        }
+      if (sameKeys) {
+        for (let j = 0; j < snap.nameable.length; j++) if (!restoreKey(o, snap, snap.nameable[j])) return false
+        continue
       }
-      for (let i = 0; i < snap.keys.length; i++) {
-        const k = snap.keys[i]
-        const want = snap.descriptors[i]
-        const have = Object.getOwnPropertyDescriptor(o, k)
-        if (have !== undefined && sameDescriptor(have, want)) continue
-        if (have !== undefined && !have.configurable) return false
-        Object.defineProperty(o, k, want)
+      for (const k of keys) {
+        if (!snap.keys.includes(k) && !Reflect.deleteProperty(o, k)) return false
       }
+      for (let i = 0; i < snap.keys.length; i++) if (!restoreKey(o, snap, i)) return false
     }
     for (const name of [...this.cells.keys()]) {
       if (!this.cellSnapshot.has(name)) this.cells.delete(name)
