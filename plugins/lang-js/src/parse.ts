@@ -52,6 +52,31 @@ const VAR_SCOPE = 1 | 2 | 256 | 512
 /** Acorn's flag of arrow function scopes. */
 const ARROW_SCOPE = 16
 
+/** Acorn's recursive methods that every level of nesting passes through, counted by the parser below. */
+interface Descents {
+  parseStatement(...args: unknown[]): unknown
+  parseMaybeAssign(...args: unknown[]): unknown
+  parseMaybeUnary(...args: unknown[]): unknown
+  parseExprOp(...args: unknown[]): unknown
+  parseBindingAtom(...args: unknown[]): unknown
+}
+
+/**
+ * The most of acorn's {@link Descents} in flight at once. Every syntax level passes through at least one and a
+ * program within {@link MAX_SYNTAX_DEPTH} needs at most a few per level, so this refuses only programs the depth
+ * check would refuse anyway, and it does so before acorn's recursion nears the thread's stack limit: a stack overflow
+ * there is not always a catchable RangeError (V8 aborts the whole process when it strikes while a regular expression
+ * is being compiled).
+ */
+const MAX_DESCENT = 4 * MAX_SYNTAX_DEPTH
+
+/** Thrown by the parser at the descent that passes {@link MAX_DESCENT}, at the offset it had reached. */
+class TooDeep extends Error {
+  constructor(readonly offset: number) {
+    super("too deep")
+  }
+}
+
 /**
  * Acorn with linear-time scope bookkeeping: set-indexed name lists, and each scope's var and `this` scope recorded
  * when it is entered (acorn searches the scope stack for them at every identifier: quadratic in the nesting).
@@ -83,6 +108,53 @@ const LinearParser = Parser.extend(
       }
       currentThisScope(): AcornScope {
         return this.currentScope().thisScope
+      }
+      /** Acorn's recursive descents in flight (see {@link MAX_DESCENT}). */
+      descent = 0
+      declare start: number
+      /** Count a descent, refusing one past the bound before it recurses. */
+      descend(): void {
+        if (++this.descent > MAX_DESCENT) throw new TooDeep(this.start)
+      }
+      parseStatement(...args: unknown[]): unknown {
+        this.descend()
+        try {
+          return (Base.prototype as unknown as Descents).parseStatement.apply(this, args)
+        } finally {
+          this.descent--
+        }
+      }
+      parseMaybeAssign(...args: unknown[]): unknown {
+        this.descend()
+        try {
+          return (Base.prototype as unknown as Descents).parseMaybeAssign.apply(this, args)
+        } finally {
+          this.descent--
+        }
+      }
+      parseMaybeUnary(...args: unknown[]): unknown {
+        this.descend()
+        try {
+          return (Base.prototype as unknown as Descents).parseMaybeUnary.apply(this, args)
+        } finally {
+          this.descent--
+        }
+      }
+      parseExprOp(...args: unknown[]): unknown {
+        this.descend()
+        try {
+          return (Base.prototype as unknown as Descents).parseExprOp.apply(this, args)
+        } finally {
+          this.descent--
+        }
+      }
+      parseBindingAtom(...args: unknown[]): unknown {
+        this.descend()
+        try {
+          return (Base.prototype as unknown as Descents).parseBindingAtom.apply(this, args)
+        } finally {
+          this.descent--
+        }
       }
     } as unknown as typeof Parser,
 )
@@ -141,6 +213,8 @@ const tooDeep = (root: Node): Node | undefined => {
   return undefined
 }
 
+const tooDeepMessage = `The program nests syntax deeper than ${MAX_SYNTAX_DEPTH} levels; split long expressions into statements`
+
 /** Parse a program's source. */
 export const parse = (code: string): Parsed => {
   if (typeof code !== "string" || code.trim() === "")
@@ -163,16 +237,12 @@ export const parse = (code: string): Parsed => {
       const message = e.message.replace(/ \(\d+:\d+\)$/, "")
       return parseError(`SyntaxError: ${message}`, loc ? { line: loc.line, column: loc.column + 1 } : undefined)
     }
+    if (e instanceof TooDeep) return parseError(tooDeepMessage, locator(code)(e.offset))
     if (e instanceof RangeError) return parseError(`The program nests syntax too deeply to parse`)
     throw e
   }
   const locate = locator(code)
   const deep = tooDeep(program)
-  if (deep !== undefined) {
-    return parseError(
-      `The program nests syntax deeper than ${MAX_SYNTAX_DEPTH} levels; split long expressions into statements`,
-      locate(deep.start),
-    )
-  }
+  if (deep !== undefined) return parseError(tooDeepMessage, locate(deep.start))
   return { ok: true, program, locate }
 }

@@ -70,6 +70,25 @@ describe("nesting at the syntax-depth bound compiles and runs like Node", () => 
     sameAsNode(atBound((n) => `function* g() { return ${nest("[yield ", "1", "]", n)} } return [...g()].length`)))
 })
 
+describe("nesting far past the bound is refused before the parser's recursion nears the stack", () => {
+  // Acorn recursed until the stack overflowed; when that struck while V8 compiled a regular expression, the whole
+  // process aborted ("RegExpCompiler Allocation failed") instead of throwing a RangeError.
+  const far: Record<string, string> = {
+    "computed members": `const o = { k: "k" }; return ${nest("o[", '"k"', "]", 300_000)}`,
+    "function expressions": `return ${"function () { return ".repeat(40_000)}5${" }".repeat(40_000)}`,
+    "parenthesised sums": `return ${nest("(1 + ", "1", ")", 150_000)}`,
+    arrays: `return ${nest("[", "1", "]", 400_000)}`,
+    "unary operators": `return ${"!".repeat(900_000)}0`,
+  }
+  it.each(Object.keys(far))("%s", (name) => {
+    expect(failure(far[name])).toMatchObject({
+      kind: "ParseError",
+      message: expect.stringContaining("nests syntax deeper than 400 levels"),
+      location: { line: 1 },
+    })
+  })
+})
+
 describe("parsing is linear in the source", () => {
   it("tens of thousands of declarations in one scope", () => {
     const n = 50_000
