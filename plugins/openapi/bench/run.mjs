@@ -7,6 +7,9 @@
  * - fromSpec on the GitHub REST description (≈1,200 operations, 13 MB of JSON): time, and the peak RSS of a fresh
  *   child process that parses the document and generates the tools. Targets: ≤ 2 s, ≤ 300 MB.
  * - search over the generated catalog: p50 and p95 of `runtime.search` for a fixed set of queries. Target: ≤ 2 ms p50.
+ * - redaction: a tool call that reads a 4 MB JSON response from a loopback server, with a bearer credential (so the
+ *   whole value is searched for it) against the same call without credentials (nothing to redact), interleaved in
+ *   one process; the ratio of their medians. Target: ≤ 2.
  */
 import { spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
@@ -99,6 +102,69 @@ const childSearch = async () => {
   )
 }
 
+/** In a child: the cost of redacting a large JSON response, as a ratio against the same call with nothing to redact. */
+const childRedaction = async () => {
+  const { createServer } = await import("node:http")
+  const { OpenAPI } = await import("@codemode/openapi")
+  const { Effect } = await import("effect")
+  const { NodeHttpClient } = await import("@effect/platform-node")
+  const items = Array.from({ length: 40_000 }, (_, i) => ({
+    id: i,
+    name: `item number ${i}`,
+    tags: ["alpha", "beta", `t${i % 97}`],
+    price: i * 1.25,
+    owner: { login: `user-${i % 1000}`, url: `https://example.test/users/${i % 1000}` },
+  }))
+  const body = JSON.stringify(items)
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { "content-type": "application/json" })
+    response.end(body)
+  })
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const spec = {
+    openapi: "3.1.0",
+    info: { title: "bench", version: "1" },
+    paths: {
+      "/items": {
+        get: {
+          operationId: "items",
+          security: [{ bearer: [] }, {}],
+          responses: { 200: { description: "", content: { "application/json": {} } } },
+        },
+      },
+    },
+    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+  }
+  const tool = (credential) =>
+    OpenAPI.fromSpec({
+      spec,
+      baseUrl: `http://127.0.0.1:${server.address().port}`,
+      auth: { resolve: () => credential },
+      maxResponseBytes: 32 * 1024 * 1024,
+    }).tools.items
+  const redacted = tool("Qz9-XKWV+tqjx/vbzp=hkcf_7Y3mW8rL")
+  const plain = tool(undefined)
+  const time = async (t) => {
+    const start = performance.now()
+    await Effect.runPromise(t.execute({}).pipe(Effect.provide(NodeHttpClient.layerNodeHttp)))
+    return performance.now() - start
+  }
+  await time(redacted)
+  await time(plain)
+  const withSecret = []
+  const without = []
+  for (let round = 0; round < 15; round++) {
+    withSecret.push(await time(redacted))
+    without.push(await time(plain))
+  }
+  server.close()
+  const redactedMs = median(withSecret)
+  const plainMs = median(without)
+  process.stdout.write(
+    JSON.stringify({ bodyMb: body.length / 2 ** 20, redactedMs, plainMs, ratio: redactedMs / plainMs }),
+  )
+}
+
 const child = (mode) => {
   const run = spawnSync(process.execPath, [self, "--child", mode], { encoding: "utf8", maxBuffer: 1 << 20 })
   if (run.status !== 0)
@@ -111,6 +177,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const main = () => {
   const fromSpecRuns = Array.from({ length: runs }, () => child("fromSpec"))
   const search = child("search")
+  const redaction = child("redaction")
   const result = {
     document: "api.github.com.json",
     tools: fromSpecRuns[0].tools,
@@ -123,11 +190,16 @@ const main = () => {
     searchP50Ms: search.p50Ms,
     searchP95Ms: search.p95Ms,
     searches: search.searches,
+    redactionBodyMb: redaction.bodyMb,
+    redactedCallMs: redaction.redactedMs,
+    plainCallMs: redaction.plainMs,
+    redactionRatio: redaction.ratio,
   }
   const targets = [
     ["fromSpec time (median of 5)", result.fromSpecMs, 2000, "ms"],
     ["peak RSS (parse + fromSpec)", result.peakRssMb, 300, "MB"],
     ["search p50", result.searchP50Ms, 2, "ms"],
+    ["redacted / plain JSON call", result.redactionRatio, 2, "×"],
   ]
   if (process.argv.includes("--json")) {
     process.stdout.write(JSON.stringify(result) + "\n")
@@ -141,10 +213,14 @@ const main = () => {
     console.log(`  fromSpec slowest of 5        ${result.fromSpecMaxMs.toFixed(0)} ms`)
     console.log(`  CodeMode.make (catalog)      ${result.catalogMakeMs.toFixed(0)} ms`)
     console.log(`  search p95                   ${result.searchP95Ms.toFixed(3)} ms over ${result.searches} searches`)
+    console.log(
+      `  ${result.redactionBodyMb.toFixed(1)} MB JSON call            ${result.redactedCallMs.toFixed(0)} ms redacted, ${result.plainCallMs.toFixed(0)} ms with nothing to redact`,
+    )
   }
   process.exitCode = targets.every(([, value, limit]) => value <= limit) ? 0 : 1
 }
 
 const modeIndex = process.argv.indexOf("--child")
-if (modeIndex >= 0) await (process.argv[modeIndex + 1] === "search" ? childSearch() : childFromSpec())
+const children = { fromSpec: childFromSpec, search: childSearch, redaction: childRedaction }
+if (modeIndex >= 0) await children[process.argv[modeIndex + 1]]()
 else main()

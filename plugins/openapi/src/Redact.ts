@@ -286,26 +286,27 @@ const holdsCredential = (
   numbers: ReadonlySet<number>,
   tail: number,
 ): boolean => {
-  let parts: string[] = []
-  let size = 0
-  let context = ""
-  let found = false
-  walk(box, (_holder, _slot, _isKey, original) => {
-    if (typeof original === "number") {
-      if (numbers.has(original)) return (found = true)
-      original = String(original)
+  let joined = ""
+  // Document order without callbacks: children are pushed in reverse (an object's keys as strings before values).
+  const stack: unknown[] = [box[0]]
+  while (stack.length > 0) {
+    const item = stack.pop()
+    if (typeof item === "string") joined += item
+    else if (typeof item === "number") {
+      if (numbers.has(item)) return true
+      joined += String(item)
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) stack.push(item[i])
+    } else if (typeof item === "object" && item !== null) {
+      const keys = Object.keys(item)
+      for (let i = keys.length - 1; i >= 0; i--) stack.push((item as Record<string, unknown>)[keys[i]!], keys[i])
     }
-    parts.push(original)
-    size += original.length
-    if (size < windowChars) return false
-    const joined = context + parts.join("")
-    if (test(joined)) return (found = true)
-    context = joined.slice(-tail)
-    parts = []
-    size = 0
-    return false
-  })
-  return found || test(context + parts.join(""))
+    if (joined.length >= windowChars) {
+      if (test(joined)) return true
+      joined = joined.slice(-tail)
+    }
+  }
+  return test(joined)
 }
 
 /** One string, number or object key of a decoded JSON value, redacted on its own. */
