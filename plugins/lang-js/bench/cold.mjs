@@ -4,6 +4,11 @@
 // pool started ahead of use has loaded and warmed the language (`warm()`), in that one: its first run there is the
 // cold run. The warm run is the median of the next 20 runs. Target: cold <= 1.5x warm.
 //
+// Then the latency a host sees through `CodeMode.execute` with a real sandbox: a trivial execution and a one-tool-call
+// program (p50 of 400; a new program each time pays parsing and compiling, the same program again too, since
+// nothing is cached), and the round trip of one host call (p50 over programs making 100 sequential calls, less a
+// program making none). Targets: a trivial execution <= 1 ms p50, a host call round trip <= 60 us p50.
+//
 // Usage: node bench/cold.mjs [--samples=9]   (build first: npx tsup); bench/run.mjs runs it last.
 import { readFileSync } from "node:fs"
 import { performance } from "node:perf_hooks"
@@ -70,5 +75,40 @@ export const coldBench = async (samples = 9) => {
   )
 }
 
-if (import.meta.url === `file://${process.argv[1]}`)
+/** Measure the latency of trivial executions and of host calls through `CodeMode.execute` and print p50s. */
+export const latencyBench = async () => {
+  const { CodeMode, SandboxPool, Tool } = await import("@codemode/core")
+  const { Effect, Schema } = await import("effect")
+  const pool = new SandboxPool({ keepIdle: 1 })
+  const echo = Tool.make({
+    description: "Echo a number",
+    input: Schema.Struct({ x: Schema.Number }),
+    output: Schema.Number,
+    execute: ({ x }) => Effect.succeed(x),
+  })
+  const runtime = CodeMode.make({ language: "javascript", pool, tools: { t: { echo } } })
+  const p50 = async (program, count = 400) => {
+    const times = []
+    for (let i = 0; i < count; i++) {
+      const t0 = performance.now()
+      const r = await Effect.runPromise(runtime.execute(program(i)))
+      times.push(performance.now() - t0)
+      if (!r.ok) throw new Error(`latency program failed: ${JSON.stringify(r.error)}`)
+    }
+    return times.sort((a, b) => a - b)[count >> 1]
+  }
+  const trivial = await p50((i) => `${i} + 1`)
+  const fresh = await p50((i) => `const r = await tools.t.echo({ x: ${i} }); r + 1`)
+  const same = await p50(() => "const r = await tools.t.echo({ x: 1 }); r + 1")
+  const none = await p50(() => "let s = 0; for (let i = 0; i < 100; i++) s += i; s", 100)
+  const hundred = await p50(() => "let s = 0; for (let i = 0; i < 100; i++) s += await tools.t.echo({ x: i }); s", 100)
+  pool.close()
+  console.log(
+    `\nthrough CodeMode.execute, p50: trivial execution ${trivial.toFixed(2)} ms (target <= 1 ms); one-tool-call program ${fresh.toFixed(2)} ms (a new program each time), ${same.toFixed(2)} ms (the same program); host call round trip ${(((hundred - none) / 100) * 1000).toFixed(0)} us (target <= 60 us)`,
+  )
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
   await coldBench(Number(process.argv.find((a) => a.startsWith("--samples="))?.slice(10) ?? 9))
+  await latencyBench()
+}

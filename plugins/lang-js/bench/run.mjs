@@ -8,7 +8,7 @@
 import { createRequire } from "node:module"
 import { performance } from "node:perf_hooks"
 import { run } from "../dist/worker.js"
-import { coldBench } from "./cold.mjs"
+import { coldBench, latencyBench } from "./cold.mjs"
 import { compileBench } from "./compile.mjs"
 
 const require = createRequire(import.meta.url)
@@ -236,5 +236,7 @@ const main = async () => {
 
 await main()
 if (!args.includes("--no-compile")) compileBench()
-if (!args.includes("--no-cold"))
+if (!args.includes("--no-cold")) {
   await coldBench(Number(args.find((a) => a.startsWith("--cold-samples="))?.slice(15) ?? 9))
+  await latencyBench()
+}
