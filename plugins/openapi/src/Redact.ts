@@ -155,6 +155,9 @@ const build = (unique: ReadonlyArray<string>): Redactor => {
   const alternatives: string[] = []
   const whole = new Set<string>()
   const numbers = new Set<number>()
+  // A short credential is matched as a whole word, and a reprinted number as a whole number; a leaf's edge is such an
+  // edge only when the leaf is matched alone, so with either every value takes the careful path.
+  let careful = unique.some((secret) => secret.length < shortestFreeMatch)
   let tail = 0
   let shortest = Number.POSITIVE_INFINITY
   for (const secret of unique) {
@@ -183,6 +186,7 @@ const build = (unique: ReadonlyArray<string>): Redactor => {
         alternatives.push(`(?<![0-9.])${escapeRegExp(printed)}(?![0-9])`)
         tail = Math.max(tail, printed.length)
         shortest = Math.min(shortest, printed.length)
+        careful = true
       }
     }
     const forms: string[] = []
@@ -230,9 +234,6 @@ const build = (unique: ReadonlyArray<string>): Redactor => {
       pattern.lastIndex = 0
       return pattern.test(input)
     })
-  // A short credential is matched as a whole word, and a leaf's edge is a word's edge only when the leaf is matched
-  // alone: with one, every value takes the careful path.
-  const careful = unique.some((secret) => secret.length < shortestFreeMatch)
   const value = (root: unknown): unknown => {
     const box = [root]
     if (careful || holdsCredential(box, test, numbers, tail)) redactValue(box, text, matches, numbers, tail)

@@ -79,6 +79,7 @@ describe("Redact", () => {
     expect(zeros.value(JSON.parse('{"k": 83920174}'))).toEqual({ k: "[redacted]" })
     expect(zeros.text("unknown key 83920174.")).toBe("unknown key [redacted].")
     expect(zeros.text("83920174")).toBe("[redacted]")
+    expect(zeros.value(["5", "83920174", 5, "x"])).toEqual(["5", "[redacted]", 5, "x"])
     expect(zeros.text("unknown key 183920174")).toBe("unknown key 183920174")
     const long = "12345678901234567891"
     expect(Redact.make([long]).value(JSON.parse(`[${long}]`))).toEqual(["[redacted]"])
@@ -113,5 +114,48 @@ describe("Redact", () => {
     const one = ["y".repeat(300_000), token.slice(0, 5), token.slice(5)]
     redact.value(one)
     expect(one).toEqual(["y".repeat(300_000), "[redacted]", "[redacted]"])
+  })
+
+  it("whatever the value, no credential survives in a leaf or across leaves (random values, seeded)", () => {
+    const token = "Qz9-XKWV+tqjx/vbzp=hkcf_7Y3mW8rL"
+    const redact = Redact.make([token, "83920174"])
+    let seed = 42
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31
+      return seed % n
+    }
+    const secretText = () => {
+      const whole = [token, token.toUpperCase(), encodeURIComponent(token), "83920174"][random(4)]!
+      const cut = random(whole.length)
+      return [whole.slice(0, cut), whole.slice(cut)]
+    }
+    /** Document-order text of a value: keys, strings and numbers. */
+    const leaves = (value: unknown): string =>
+      typeof value === "string" || typeof value === "number"
+        ? String(value)
+        : Array.isArray(value)
+          ? value.map(leaves).join("")
+          : typeof value === "object" && value !== null
+            ? Object.entries(value)
+                .map(([k, v]) => k + leaves(v))
+                .join("")
+            : ""
+    for (let round = 0; round < 150; round++) {
+      const pieces: unknown[] = []
+      const count = random(4) === 0 ? 3_000 + random(30_000) : random(40)
+      for (let i = 0; i < count; i++) {
+        const kind = random(20)
+        if (kind === 0) pieces.push(...secretText())
+        else if (kind === 1) {
+          const [a, b] = secretText()
+          pieces.push({ [a!]: b })
+        } else if (kind === 2) pieces.push(random(1e6))
+        else pieces.push("abcdefgh".slice(random(8)))
+      }
+      const value = random(2) === 0 ? pieces : { data: pieces }
+      redact.value(value)
+      const text = leaves(value)
+      expect(redact.text(text), `round ${round}`).toBe(text)
+    }
   })
 })
