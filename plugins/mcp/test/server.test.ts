@@ -115,6 +115,16 @@ describe("tools/list", () => {
     expect(client.getInstructions()).toMatch(/runs Lua programs over 4 tools/)
     await client.close()
   })
+
+  it("execute's guide and catalog are core's runtime.instructions, within the budget given or core's default", async () => {
+    const execute = server.tools[1].description
+    expect(execute.endsWith(`\n\n${server.runtime.instructions()}`)).toBe(true)
+    const small = await McpServer.make({ codemode: { language: "lua", tools }, budgetTokens: 150 })
+    const brief = small.tools[1].description
+    expect(brief.endsWith(`\n\n${small.runtime.instructions({ budgetTokens: 150 })}`)).toBe(true)
+    expect(brief.length).toBeLessThan(execute.length)
+    await small.close()
+  })
 })
 
 describe("search and execute", () => {
