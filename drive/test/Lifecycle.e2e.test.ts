@@ -180,7 +180,7 @@ describe("failures leave evidence", () => {
       if (Exit.isSuccess(exit)) return
       const error = Cause.squash(exit.cause) as { _tag: string; message: string }
       expect(error._tag).toBe("UiTimeoutError")
-      expect(error.message.split("\n")[0]).toMatch(/\(at test\/Lifecycle\.e2e\.test\.ts:\d+:\d+\)\. Screen:$/)
+      expect(error.message.split("\n")[0]).toMatch(/\(at (drive\/)?test\/Lifecycle\.e2e\.test\.ts:\d+:\d+\)\. Screen:$/)
       const media = Path.join(root, "media")
       const evidence = ["failure-primary.png", "failure-primary.cast", "failure-second.png", "failure-second.cast"]
       for (const file of evidence) expect(Fs.existsSync(Path.join(media, file)), file).toBe(true)
