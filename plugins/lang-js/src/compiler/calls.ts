@@ -6,7 +6,9 @@
  * list and calls `CALL`.
  */
 import type { Node } from "../parse.js"
+import type { Location } from "@codemode/core/sandbox"
 import { throwReferenceError, throwTypeError } from "../runtime/errors.js"
+import { appendOne } from "../runtime/arrays.js"
 import { NO_ARGS, type Value } from "../runtime/functions.js"
 import { CALL, CALL3, CONSTRUCT } from "../runtime/internals.js"
 import { getPrimitiveProp } from "../runtime/properties.js"
@@ -279,6 +281,7 @@ const methodCall = (ctx: CompileContext, n: Node, chain: boolean): Expr => {
   const os = O.slot
   const oe = O.expr
   const { list: args, direct } = argumentList(ctx, n.arguments)
+  if (direct && direct.n === 1 && key === "push") return pushCall(ctx, O, direct, text, loc, memberLoc)
   if (direct) {
     const { n: count, k0, s0, v0, e0, k1, s1, v1, e1, k2, s2, v2, e2 } = direct
     return (env) => {
@@ -306,6 +309,43 @@ const methodCall = (ctx: CompileContext, n: Node, chain: boolean): Expr => {
     if (typeof f === "object" && f !== null) {
       const c = f[CALL]
       if (c !== undefined) return c(obj, a, f)
+    }
+    return notFunction(text, f, loc)
+  }
+}
+
+/**
+ * `o.push(x)`: when `o.push` is the realm's own `Array.prototype.push` (as it was when the program was compiled) and
+ * `o` a program array, the value is appended here (`appendOne`: the same growth check and store as the built-in),
+ * without building an argument list; any other callee is called as usual.
+ */
+const pushCall = (
+  ctx: CompileContext,
+  O: Operand,
+  direct: DirectArguments,
+  text: string,
+  loc: Location,
+  memberLoc: Location,
+): Expr => {
+  const push = ctx.realm.ArrayProto.push
+  const ok = O.kind
+  const os = O.slot
+  const oe = O.expr
+  const { k0, s0, v0, e0 } = direct
+  return (env) => {
+    const obj = ok === K.Local ? env[os] : ok === K.Parent ? env[0][os] : oe(env)
+    const f = typeof obj === "object" && obj !== null ? obj.push : getPrimitiveProp(obj, "push", memberLoc)
+    const a0 = k0 === K.Local ? env[s0] : k0 === K.Constant ? v0 : k0 === K.Parent ? env[0][s0] : e0(env)
+    rt.loc = loc
+    if (f === push) {
+      const length = appendOne(obj, a0)
+      if (length >= 0) return length
+    }
+    if (typeof f === "object" && f !== null) {
+      const c3 = f[CALL3]
+      if (c3 !== undefined) return c3(obj, a0, undefined, undefined, f)
+      const c = f[CALL]
+      if (c !== undefined) return c(obj, [a0], f)
     }
     return notFunction(text, f, loc)
   }

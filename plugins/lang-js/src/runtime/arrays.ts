@@ -121,6 +121,19 @@ export const checkArrayGrowth = (a: Value[], count: number): void => {
   }
 }
 
+/**
+ * `Array.prototype.push` of one value onto a program array below the index bound: the growth check, then the store.
+ * Returns the new length, or -1 when `a` is not such an array (the caller then takes the built-in's general path).
+ */
+export const appendOne = (a: Value, v: Value): number => {
+  if (!Array.isArray(a)) return -1
+  const n = a.length
+  if (!(n + 1 < MAX_ARRAY_INDEX_LENGTH)) return -1
+  checkArrayGrowth(a, 1)
+  a[n] = v
+  return a.length
+}
+
 /** `ToUint32`-checked array length (`ArraySetLength`'s conversion): a `RangeError` unless `value` is a valid length. */
 export const toArrayLength = (value: Value, toNumber: (v: Value) => number): number => {
   const n = typeof value === "number" ? value : toNumber(value)
