@@ -122,7 +122,10 @@ describe("over stdio", () => {
     return client
   })
   it("stdout carried only MCP; the log line went to stderr", () => {
-    expect(errors).toEqual([])
+    // A progress notification the server sent before a cancellation reached it arrives after the client dropped the
+    // request's handler (MCP allows the race); any other error, a non-MCP line on stdout among them, fails the test.
+    const unexpected = errors.filter((e) => !/progress notification for an unknown token/.test(String(e)))
+    expect(unexpected).toEqual([])
     expect(stderr).toContain("codemode mcp: 7 tools under tools.store, 2 operations skipped; lua programs")
   })
 })
