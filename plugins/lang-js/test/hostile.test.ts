@@ -271,6 +271,93 @@ describe("memory bombs are refused", () => {
   })
 })
 
+describe("built-ins charge the work their input makes them do", () => {
+  // Each operation below touches about ten thousand elements, characters or keys, three hundred times: charged one
+  // unit each (more for the items it creates), that is past a budget of two million steps. Uncharged (or charged a
+  // unit per 32 characters), the loop itself costs a few hundred steps and the program finishes.
+  const setups = `const s = "a".repeat(1e4), d = "1".repeat(1e4), csv = "a,".repeat(5e3), a = new Array(1e4).fill(1)
+    const u = new Uint8Array(1e4), t = JSON.stringify(new Array(5e3).fill(1)), o = {}
+    for (let i = 0; i < 1e3; i++) o["k" + i] = i`
+  const charged = (op: string) => {
+    setWorkBudget(2_000_000)
+    const d = failure(`${setups}\nfor (let i = 0; i < 300; i++) ${op}\n"done"`)
+    expect(d.message).toMatch(/exceeded its work budget/)
+  }
+  const cases = [
+    "s.trim()",
+    "s.trimStart()",
+    "s.trimEnd()",
+    "s.startsWith(s)",
+    "s.endsWith(s)",
+    "s.localeCompare(s)",
+    "s.isWellFormed()",
+    "s.toWellFormed()",
+    "s.toUpperCase()",
+    "s.toLowerCase()",
+    "s.normalize()",
+    "s.padEnd(2e4)",
+    "s.indexOf('b')",
+    "s.replaceAll('a', 'b')",
+    "s.split('')",
+    "csv.split(',')",
+    "s.match(/a/g)",
+    "encodeURIComponent(s)",
+    "new TextEncoder().encode(s)",
+    "JSON.stringify(s)",
+    "JSON.parse(t)",
+    "Date.parse(d)",
+    "parseInt(d)",
+    "parseFloat(d)",
+    "Number(d)",
+    "new Array(1e4)",
+    "Object.getOwnPropertyNames(a)",
+    "Reflect.ownKeys(a)",
+    "Object.isFrozen(a)",
+    "Object.entries(o)",
+    "u.indexOf(5)",
+    "u.includes(5)",
+    "console.log(s, s, s, s, s, s, s)",
+  ]
+  for (const op of cases) it(op, () => charged(op))
+})
+
+describe("in-place array built-ins move elements as the language does", () => {
+  it("holes move as holes, overlapping ranges read before they are overwritten", () => {
+    sameAsNode(`const r = []
+      const holey = () => { const a = [0, 1, , 3, 4, , 6, 7]; a[10] = 10; return a }
+      const show = (a) => [a.length, Object.keys(a).join(","), a.map(String).join(",")]
+      let a = holey(); a.reverse(); r.push(show(a))
+      a = holey(); a.copyWithin(2, 0); r.push(show(a))
+      a = holey(); a.copyWithin(0, 3, 9); r.push(show(a))
+      a = holey(); a.copyWithin(-3, 1); r.push(show(a))
+      a = holey(); r.push(a.shift(), show(a))
+      a = holey(); r.push(a.unshift(-2, -1), show(a))
+      a = holey(); r.push(show(a.splice(1, 3)), show(a))
+      a = holey(); r.push(show(a.splice(2, 1, "x", "y", "z")), show(a))
+      a = holey(); r.push(show(a.splice(0, 0)), show(a))
+      a = []; a.reverse(); r.push(show(a), String([].shift()), [].unshift())
+      return r`)
+  })
+  it("an element a prototype holds is read through, as the spec's Get does", () => {
+    sameAsNode(`Array.prototype[1] = "p"
+      try {
+        const a = [0, , 2, , 4]
+        a.reverse()
+        const b = [0, , 2]
+        b.shift()
+        return [Object.keys(a), a.map(String), Object.keys(b), b.map(String)]
+      } finally { delete Array.prototype[1] }`)
+  })
+  it("a frozen array refuses with a TypeError", () => {
+    for (const op of ["reverse()", "shift()", "unshift(1)", "copyWithin(0, 1)", "splice(0, 1)"])
+      expect(
+        evaluate(
+          `(() => { try { Object.freeze([1, 2, 3]).${op}; return "no" } catch (e) { return e instanceof TypeError } })()`,
+        ),
+      ).toBe(true)
+  })
+})
+
 describe("sparse arrays cost what they store", () => {
   it("a far element is one element", () => {
     sameAsNode("const a = []; a[1e7] = 1; return [a.length, a[1e7], Object.keys(a)]")

@@ -105,6 +105,47 @@ const visit = (n: number): void => {
   if (n > 0) charge(n)
 }
 
+/**
+ * Move `count` elements of a dense program array from `from` to `target` (overlapping ranges are moved in the
+ * direction that reads every element before it is overwritten); a hole moves as a hole. The host's own
+ * `copyWithin`, `reverse`, `shift` and `unshift` take a generic path about fifty times slower on arrays whose
+ * prototype is not the host's, so the in-place built-ins move elements here.
+ */
+const moveElements = (o: Value[], target: number, from: number, count: number): void => {
+  if (from < target && target < from + count) {
+    for (let k = count - 1; k >= 0; k--) {
+      const v = o[from + k]
+      if (v === undefined && !(from + k in o)) delete o[target + k]
+      else o[target + k] = v
+    }
+  } else {
+    for (let k = 0; k < count; k++) {
+      const v = o[from + k]
+      if (v === undefined && !(from + k in o)) delete o[target + k]
+      else o[target + k] = v
+    }
+  }
+}
+
+/** Reverse a dense program array in place (holes stay holes, at their mirrored index). */
+const reverseElements = (o: Value[], len: number): void => {
+  for (let lower = 0, upper = len - 1; lower < upper; lower++, upper--) {
+    const x = o[lower]
+    const y = o[upper]
+    if ((x === undefined && !(lower in o)) || (y === undefined && !(upper in o))) {
+      const hasLower = lower in o
+      const hasUpper = upper in o
+      if (hasUpper) o[lower] = y
+      else delete o[lower]
+      if (hasLower) o[upper] = x
+      else delete o[upper]
+      continue
+    }
+    o[lower] = y
+    o[upper] = x
+  }
+}
+
 /** Call a program callback with up to three arguments, through its list-free entry when it has one. */
 const callback3 = (fn: Value, count = 3): Call3Impl => {
   const c3 = fn[CALL3]
@@ -169,6 +210,8 @@ const setLength = (o: Value, n: number): void => setProp(o, "length", n)
 export const installArray = (realm: Realm): void => {
   const proto = realm.ArrayProto
   const SA = realm.SA
+  /** True for an array whose elements the built-ins may move themselves: dense, with no element on a prototype. */
+  const movable = (o: Value): o is Value[] => Array.isArray(o) && o.length <= MAX_ARRAY_LENGTH && !realm.protoElements
 
   /** `ToObject(this)` of an array method: strings stay primitive (they index natively), other primitives are boxed. */
   const thisObject = (t: Value, name: string): Value => {
@@ -185,6 +228,8 @@ export const installArray = (realm: Realm): void => {
     if (a.length === 1 && typeof a[0] === "number") {
       const n = a[0]
       if (n !== n >>> 0) throwRangeError("Invalid array length")
+      // A dense array's storage is written hole by hole.
+      if (n <= MAX_ARRAY_LENGTH) visit(n)
       r = newHoleyArray(n)
     } else {
       const result = new ArrayResult(realm, SA)
@@ -329,7 +374,14 @@ export const installArray = (realm: Realm): void => {
   })
   mutator("shift", 0, (o) => {
     const len = lengthOf(o)
-    visit(len)
+    // Every element after the first is read and written.
+    visit(2 * len)
+    if (movable(o) && len > 0) {
+      const first = o[0]
+      moveElements(o, 0, 1, len - 1)
+      o.length = len - 1
+      return first
+    }
     if (Array.isArray(o)) return Array.prototype.shift.call(o)
     if (len === 0) {
       setLength(o, 0)
@@ -347,10 +399,14 @@ export const installArray = (realm: Realm): void => {
   mutator("unshift", 1, (o, a) => {
     const len = lengthOf(o)
     const count = a.length
-    visit(len + count)
+    visit(2 * len + count)
     if (Array.isArray(o)) {
       checkArrayGrowth(o, count)
-      return Array.prototype.unshift.apply(o, a)
+      if (!movable(o) || count === 0 || len + count > MAX_ARRAY_LENGTH) return Array.prototype.unshift.apply(o, a)
+      o.length = len + count
+      moveElements(o, count, 0, len)
+      for (let j = 0; j < count; j++) o[j] = a[j]
+      return len + count
     }
     if (count > 0) {
       if (len + count > MAX_SAFE_LENGTH)
@@ -371,7 +427,8 @@ export const installArray = (realm: Realm): void => {
     const itemCount = Math.max(a.length - 2, 0)
     const newLength = len - deleteCount + itemCount
     if (newLength > MAX_SAFE_LENGTH) throwTypeError("Invalid array length")
-    visit(len + itemCount)
+    // The removed and inserted elements, and every element after them read and written when they move.
+    visit(deleteCount + itemCount + (itemCount === deleteCount ? 0 : 2 * (len - start - deleteCount)))
     const removed = new ArrayResult(realm, SA)
     removed.room(deleteCount)
     for (let k = 0; k < deleteCount; k++) {
@@ -385,7 +442,10 @@ export const installArray = (realm: Realm): void => {
         checkArrayGrowth(o, itemCount - deleteCount)
         setArrayLength(o, newLength)
       }
-      if (itemCount !== deleteCount) Array.prototype.copyWithin.call(o, start + itemCount, start + deleteCount, len)
+      if (itemCount !== deleteCount) {
+        if (movable(o)) moveElements(o, start + itemCount, start + deleteCount, len - start - deleteCount)
+        else Array.prototype.copyWithin.call(o, start + itemCount, start + deleteCount, len)
+      }
       for (let k = 0; k < itemCount; k++) o[start + k] = a[k + 2]
       if (o.length !== newLength) setArrayLength(o, newLength)
       return deleted
@@ -475,7 +535,12 @@ export const installArray = (realm: Realm): void => {
   )
   mutator("reverse", 0, (o) => {
     const len = lengthOf(o)
-    visit(len)
+    // Every element is read and written.
+    visit(2 * len)
+    if (movable(o)) {
+      reverseElements(o, len)
+      return o
+    }
     if (Array.isArray(o)) {
       Array.prototype.reverse.call(o)
       return o
@@ -516,7 +581,12 @@ export const installArray = (realm: Realm): void => {
     const end = relativeIndex(arg(a, 2), len, len)
     const count = Math.min(end - from, len - target)
     if (count <= 0) return o
-    visit(count)
+    // Every element copied is read and written.
+    visit(2 * count)
+    if (movable(o)) {
+      moveElements(o, target, from, count)
+      return o
+    }
     if (Array.isArray(o)) {
       Array.prototype.copyWithin.call(o, target, from, end)
       return o

@@ -7,6 +7,7 @@ import type { Realm } from "../runtime/realm.js"
 import { arg, defineMethod, functionName, isCallable, isObject, type Value } from "../runtime/functions.js"
 import { BRAND, Brand, CALL } from "../runtime/internals.js"
 import { inspect, MAX_OUTPUT } from "../runtime/inspect.js"
+import { charge } from "../runtime/meter.js"
 import { toNumber, toStr } from "../runtime/operators.js"
 import { rt } from "../runtime/state.js"
 import { stringifyJson } from "./json.js"
@@ -150,6 +151,9 @@ export const installConsole = (realm: Realm): void => {
 
   /** Append one entry, indented by the current group depth. */
   const log = (text: string): void => {
+    // What was formatted is bounded by the output cap; it is charged a unit per 8 characters written (a short line
+    // costs only its call).
+    charge(text.length >> 3)
     if (indent === "") {
       rt.host.log(capLine(text))
       return

@@ -14,6 +14,7 @@ import {
   type Value,
 } from "../runtime/functions.js"
 import { BRAND, Brand, SLOT } from "../runtime/internals.js"
+import { charge } from "../runtime/meter.js"
 import { toNumber, toPrimitive, toStr } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
 import { localeOf, localeOptions } from "./locale.js"
@@ -27,6 +28,7 @@ const dateOnly = /^(?:[+-]\d{6}|\d{4})(?:-\d{2}(?:-\d{2})?)?$/
 
 /** Parse a date string; strings without a zone are read as UTC. */
 export const parseDate = (s: string): number => {
+  charge(s.length)
   const text = s.trim()
   const t = Date.parse(text)
   if (Number.isNaN(t)) return NaN

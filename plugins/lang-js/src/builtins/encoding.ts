@@ -197,12 +197,16 @@ export const installEncoding = (realm: Realm): void => {
     )
     return undefined
   })
-  defineMethod(typedProto, "indexOf", 1, (t, a) =>
-    Uint8Array.prototype.indexOf.call(bytes(t, "indexOf"), toNumber(arg(a, 0))),
-  )
-  defineMethod(typedProto, "includes", 1, (t, a) =>
-    Uint8Array.prototype.includes.call(bytes(t, "includes"), toNumber(arg(a, 0))),
-  )
+  defineMethod(typedProto, "indexOf", 1, (t, a) => {
+    const b = bytes(t, "indexOf")
+    charge(b.length)
+    return Uint8Array.prototype.indexOf.call(b, toNumber(arg(a, 0)))
+  })
+  defineMethod(typedProto, "includes", 1, (t, a) => {
+    const b = bytes(t, "includes")
+    charge(b.length)
+    return Uint8Array.prototype.includes.call(b, toNumber(arg(a, 0)))
+  })
   const join = (b: Uint8Array, separator: string): string => joinStrings(b.length, separator, (i) => String(b[i]))
   defineMethod(typedProto, "join", 1, (t, a) => join(bytes(t, "join"), a[0] === undefined ? "," : toStr(a[0])))
   defineMethod(typedProto, "toString", 0, (t) => join(bytes(t, "toString"), ","))
@@ -252,7 +256,7 @@ export const installEncoding = (realm: Realm): void => {
   const encoder = new TextEncoder()
   defineMethod(encoderProto, "encode", 1, (_t, a) => {
     const s = a[0] === undefined ? "" : toStr(a[0])
-    charge(1 + (s.length >> 4))
+    charge(1 + s.length)
     if (s.length * 3 > MAX_ARRAY_LENGTH) reserveElements(utf8Length(s), 1)
     return adopt(encoder.encode(s))
   })
@@ -291,7 +295,7 @@ export const installEncoding = (realm: Realm): void => {
       : Array.isArray(input)
         ? fromList(input)
         : throwTypeError("TextDecoder.decode needs a Uint8Array")
-    charge(1 + (b.length >> 4))
+    charge(1 + b.length)
     return d.decode(b)
   })
   defineBuiltinAccessor(decoderProto, "encoding", (t) => decoder(t).encoding)

@@ -17,7 +17,7 @@ export const installGlobals = (realm: Realm): void => {
       name,
       makeNative(name, 1, (_t, a) => {
         const s = toStr(arg(a, 0))
-        charge(1 + (s.length >> 4))
+        charge(1 + s.length)
         return f(s)
       }),
     )

@@ -75,7 +75,8 @@ const scanJson = (text: string): void => {
 
 /** `JSON.parse(text)` without a reviver. */
 export const parseJson = (realm: Realm, text: string): Value => {
-  charge(1 + (text.length >> 4))
+  // One unit a character read (what it builds is at most a value per two characters).
+  charge(1 + text.length)
   if (text.length >= SCANNED_TEXT) {
     // Only a text this long can hold an array past the bound; a shorter one is scanned only when its worst case
     // (every character building objects) does not fit the heap.
@@ -319,6 +320,8 @@ export const stringifyJson = (realm: Realm, value: Value, replacer: Value, space
     const plainSize = plainDataSize(realm, value, gap.length)
     if (plainSize >= 0) {
       reserveChars(plainSize)
+      // The host writes (at most) that many characters.
+      charge(plainSize)
       return JSON.stringify(value, null, gap)
     }
   }
@@ -378,6 +381,7 @@ export const stringifyJson = (realm: Realm, value: Value, replacer: Value, space
   const data = copy(root, "", value)
   if (data === SKIP) return undefined
   reserveChars(size)
+  charge(size)
   return JSON.stringify(data, null, gap)
 }
 
@@ -415,6 +419,7 @@ const stringifyWithKeyList = (realm: Realm, value: Value, replacer: Value[], spa
   }
   const putString = (s: string): void => {
     if (total + jsonStringLength(s) > MAX_STRING_LENGTH) stringTooLong(total + jsonStringLength(s))
+    charge(s.length)
     put(JSON.stringify(s))
   }
   /** Write a value already seen through `viewOf`. */

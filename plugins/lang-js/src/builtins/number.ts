@@ -12,6 +12,7 @@ import {
   type Value,
 } from "../runtime/functions.js"
 import { BRAND, Brand, SLOT } from "../runtime/internals.js"
+import { charge } from "../runtime/meter.js"
 import { toInteger, toNumber, toPrimitive, toStr } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
 import { localeOf, localeOptions } from "./locale.js"
@@ -60,7 +61,12 @@ export const installNumber = (realm: Realm): void => {
   proto[BRAND] = Brand.Number
   proto[SLOT] = 0
   realm.NumberProto = proto
-  const convert = (a: Value[]): number => (a.length === 0 ? 0 : toNumber(toPrimitive(a[0], "number")))
+  const convert = (a: Value[]): number => {
+    if (a.length === 0) return 0
+    const p = toPrimitive(a[0], "number")
+    if (typeof p === "string") charge(p.length)
+    return toNumber(p)
+  }
   const ctor = makeNative(
     "Number",
     1,
@@ -83,8 +89,14 @@ export const installNumber = (realm: Realm): void => {
   defineMethod(ctor, "isInteger", 1, (_t, a) => Number.isInteger(a[0]))
   defineMethod(ctor, "isNaN", 1, (_t, a) => Number.isNaN(a[0]))
   defineMethod(ctor, "isSafeInteger", 1, (_t, a) => Number.isSafeInteger(a[0]))
-  const parseFloatFn = makeNative("parseFloat", 1, (_t, a) => parseFloat(toStr(arg(a, 0))))
-  const parseIntFn = makeNative("parseInt", 2, (_t, a) => parseInt(toStr(arg(a, 0)), toInteger(arg(a, 1))))
+  /** A numeral's text, charged one unit a character (the host reads all of it). */
+  const numeral = (v: Value): string => {
+    const s = toStr(v)
+    charge(s.length)
+    return s
+  }
+  const parseFloatFn = makeNative("parseFloat", 1, (_t, a) => parseFloat(numeral(arg(a, 0))))
+  const parseIntFn = makeNative("parseInt", 2, (_t, a) => parseInt(numeral(arg(a, 0)), toInteger(arg(a, 1))))
   defineValue(ctor, "parseFloat", parseFloatFn)
   defineValue(ctor, "parseInt", parseIntFn)
 

@@ -22,7 +22,7 @@ import { BRAND, Brand, CALL, SLOT } from "../runtime/internals.js"
 import { DONE, getIterator } from "../runtime/iterators.js"
 import { sparseElementCount } from "../runtime/arrays.js"
 import { ENTRY_BYTES, reserveElements } from "../runtime/memory.js"
-import { charge } from "../runtime/meter.js"
+import { charge, ITEM_UNITS } from "../runtime/meter.js"
 import { toPropertyKey, toStr } from "../runtime/operators.js"
 import { createDataProperty, getProp, hasAccessors, ownDescriptor, ownKeys, setProp } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
@@ -71,11 +71,23 @@ export const boxPrimitive = (realm: Realm, v: Value): Value => {
 /** Bytes a key string of `Object.keys` and friends takes with its slot. */
 const KEY_BYTES = 40
 
-/** Check, before listing the own keys of `o`, the memory the list takes (arrays: one key per element). */
+/**
+ * Check and charge, before listing the own keys of `o`, the memory the list takes and the key strings the host makes
+ * (arrays: one key per element).
+ */
 const reserveKeys = (o: Value): void => {
   if (!Array.isArray(o)) return
-  const n = o.length > MAX_ARRAY_LENGTH ? sparseElementCount() + 65536 : o.length
-  reserveElements(Math.min(n, MAX_ARRAY_LENGTH), KEY_BYTES)
+  const n = Math.min(o.length > MAX_ARRAY_LENGTH ? sparseElementCount() + 65536 : o.length, MAX_ARRAY_LENGTH)
+  reserveElements(n, KEY_BYTES)
+  charge(n * ITEM_UNITS)
+}
+
+/** The own keys of `o` (internal keys left out), checked and charged: one unit a key, more for an array's. */
+export const chargedOwnKeys = (o: Value): Array<string | symbol> => {
+  reserveKeys(o)
+  const keys = ownKeys(o)
+  charge(keys.length)
+  return keys
 }
 
 /** The `[object Tag]` of `Object.prototype.toString`. */
@@ -140,10 +152,11 @@ export const installObject = (realm: Realm): void => {
    * `EnumerableOwnProperties(o, kind)`: each key's enumerability is checked again when it is reached (a getter met
    * earlier may have changed it), which only matters when `o` has accessors.
    */
-  const enumerableOwn = (o: Value, entry: (k: string, v: Value) => Value): Value[] => {
+  const enumerableOwn = (o: Value, entry: (k: string, v: Value) => Value, unitsEach = 1): Value[] => {
     const withAccessors = hasAccessors(o)
+    if (withAccessors) reserveKeys(o)
     const keys = withAccessors ? Object.getOwnPropertyNames(o) : keysOf(o)
-    if (withAccessors) charge(keys.length)
+    charge(keys.length * (withAccessors ? unitsEach + 1 : unitsEach))
     const list: Value[] = []
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]
@@ -156,12 +169,16 @@ export const installObject = (realm: Realm): void => {
   defineMethod(ctor, "keys", 1, (_t, a) => realm.adoptArray(keysOf(toObject(realm, arg(a, 0), "Object.keys"))))
   defineMethod(ctor, "values", 1, (_t, a) => enumerableOwn(toObject(realm, arg(a, 0), "Object.values"), (_k, v) => v))
   defineMethod(ctor, "entries", 1, (_t, a) =>
-    enumerableOwn(toObject(realm, arg(a, 0), "Object.entries"), (k, v) => {
-      const pair = new realm.SA()
-      pair[0] = k
-      pair[1] = v
-      return pair
-    }),
+    enumerableOwn(
+      toObject(realm, arg(a, 0), "Object.entries"),
+      (k, v) => {
+        const pair = new realm.SA()
+        pair[0] = k
+        pair[1] = v
+        return pair
+      },
+      ITEM_UNITS,
+    ),
   )
   defineMethod(ctor, "fromEntries", 1, (_t, a) => {
     const o = realm.newObject()
@@ -183,9 +200,7 @@ export const installObject = (realm: Realm): void => {
       const src = a[i]
       if (src === undefined || src === null) continue
       const from = toObject(realm, src, "Object.assign")
-      reserveKeys(from)
-      const keys = ownKeys(from)
-      charge(keys.length)
+      const keys = chargedOwnKeys(from)
       for (const k of keys) {
         if (propertyIsEnumerable.call(from, k)) setProp(target, k, from[k])
       }
@@ -203,7 +218,7 @@ export const installObject = (realm: Realm): void => {
   })
   const defineProperties = (o: Value, props: Value): Value => {
     const src = toObject(realm, props, "Object.defineProperties")
-    for (const k of ownKeys(src)) {
+    for (const k of chargedOwnKeys(src)) {
       if (Object.prototype.propertyIsEnumerable.call(src, k)) defineFromProgram(o, k, src[k])
     }
     return o
@@ -220,12 +235,11 @@ export const installObject = (realm: Realm): void => {
   )
   defineMethod(ctor, "getOwnPropertyNames", 1, (_t, a) => {
     const o = toObject(realm, arg(a, 0), "Object.getOwnPropertyNames")
-    reserveKeys(o)
-    return realm.adoptArray(ownKeys(o).filter((k) => typeof k === "string"))
+    return realm.adoptArray(chargedOwnKeys(o).filter((k) => typeof k === "string"))
   })
   defineMethod(ctor, "getOwnPropertySymbols", 1, (_t, a) =>
     realm.adoptArray(
-      ownKeys(toObject(realm, arg(a, 0), "Object.getOwnPropertySymbols")).filter((k) => typeof k === "symbol"),
+      chargedOwnKeys(toObject(realm, arg(a, 0), "Object.getOwnPropertySymbols")).filter((k) => typeof k === "symbol"),
     ),
   )
   defineMethod(ctor, "getOwnPropertyDescriptor", 2, (_t, a) => {
@@ -235,7 +249,7 @@ export const installObject = (realm: Realm): void => {
   defineMethod(ctor, "getOwnPropertyDescriptors", 1, (_t, a) => {
     const o = toObject(realm, arg(a, 0), "Object.getOwnPropertyDescriptors")
     const out = realm.newObject()
-    for (const k of ownKeys(o)) {
+    for (const k of chargedOwnKeys(o)) {
       const d = ownDescriptor(o, k)
       if (d !== undefined) createDataProperty(out, k, fromHostDescriptor(d))
     }
@@ -258,6 +272,12 @@ export const installObject = (realm: Realm): void => {
   const integrityTarget = (v: Value): boolean => {
     if (!isObject(v)) return false
     if (isUnmaterialized(v)) materialize(v)
+    // The host visits every element of an array (and may turn its storage into a dictionary, an entry each).
+    if (Array.isArray(v)) {
+      const n = Math.min(v.length, MAX_ARRAY_LENGTH)
+      reserveElements(n, ENTRY_BYTES)
+      charge(n)
+    }
     return true
   }
   defineMethod(ctor, "freeze", 1, (_t, a) => (integrityTarget(a[0]) ? Object.freeze(a[0]) : arg(a, 0)))

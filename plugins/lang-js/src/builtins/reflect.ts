@@ -17,10 +17,11 @@ import {
 } from "../runtime/functions.js"
 import { setArrayLength, toArrayLength } from "../runtime/arrays.js"
 import { hasProperty, toNumber, toPropertyKey } from "../runtime/operators.js"
-import { deleteProp, isIndexKey, noteElementWrite, ownDescriptor, ownKeys } from "../runtime/properties.js"
+import { deleteProp, isIndexKey, noteElementWrite, ownDescriptor } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
 import { setPrototype } from "../compiler/ops.js"
 import { listFromArrayLike } from "./function.js"
+import { chargedOwnKeys } from "./object.js"
 
 /** Install `Reflect`. */
 export const installReflect = (realm: Realm): void => {
@@ -104,7 +105,7 @@ export const installReflect = (realm: Realm): void => {
     Object.preventExtensions(o)
     return true
   })
-  defineMethod(reflect, "ownKeys", 1, (_t, a) => realm.newArray(ownKeys(target(arg(a, 0), "ownKeys"))))
+  defineMethod(reflect, "ownKeys", 1, (_t, a) => realm.newArray(chargedOwnKeys(target(arg(a, 0), "ownKeys"))))
   defineTag(reflect, "Reflect")
   realm.defineGlobal("Reflect", reflect)
 }

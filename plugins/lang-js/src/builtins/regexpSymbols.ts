@@ -10,7 +10,7 @@ import { arg, call, construct, defineMethod, isCallable, isObject, type Value } 
 import { Brand } from "../runtime/internals.js"
 import { checkListGrowth } from "../runtime/iterators.js"
 import { reserveChars, reserveElements, reserveHeap } from "../runtime/memory.js"
-import { charge } from "../runtime/meter.js"
+import { charge, ITEM_UNITS } from "../runtime/meter.js"
 import { concat, toInteger, toNumber, toStr } from "../runtime/operators.js"
 import { getProp, setProp } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
@@ -119,7 +119,9 @@ export const installRegExpSymbols = (realm: Realm, regExpCtor: Value, originalEx
       re.lastIndex = 0
       const m = s.match(re)
       setProp(rx, "lastIndex", 0)
-      return m === null ? null : realm.adoptArray(m as unknown as Value[])
+      if (m === null) return null
+      charge(m.length * ITEM_UNITS)
+      return realm.adoptArray(m as unknown as Value[])
     }
     // Node reads global, unicode and unicodeSets here (not flags).
     if (!rx.global) return regExpExec(realm, rx, s)
@@ -150,9 +152,10 @@ export const installRegExpSymbols = (realm: Realm, regExpCtor: Value, originalEx
       regexSubject(s)
       const copy = new RegExp(hostRegExp(matcher).source, hostRegExp(matcher).flags)
       copy.lastIndex = toLength(matcher.lastIndex)
-      return createHostIterator(realm.RegExpStringIteratorProto, Brand.RegExpStringIterator, s.matchAll(copy), (m) =>
-        adoptMatch(realm, m),
-      )
+      return createHostIterator(realm.RegExpStringIteratorProto, Brand.RegExpStringIterator, s.matchAll(copy), (m) => {
+        charge(ITEM_UNITS)
+        return adoptMatch(realm, m)
+      })
     }
     let done = false
     const steps: Iterator<Value> = {
@@ -202,6 +205,7 @@ export const installRegExpSymbols = (realm: Realm, regExpCtor: Value, originalEx
         false,
       )
       if (re.global || re.sticky) setProp(rx, "lastIndex", re.global ? 0 : re.lastIndex)
+      charge(result.length)
       return result
     }
     // Node reads global and (for a global one) unicode here (not flags).
@@ -269,7 +273,9 @@ export const installRegExpSymbols = (realm: Realm, regExpCtor: Value, originalEx
       regexSubject(s)
       reserveElements(Math.min(limit, s.length + 1), PIECE_BYTES)
       // The host's split takes its fast path only without a limit.
-      return realm.adoptArray(s.split(hostRegExp(rx), limitArg === undefined ? undefined : limit))
+      const pieces = s.split(hostRegExp(rx), limitArg === undefined ? undefined : limit)
+      charge(pieces.length * ITEM_UNITS)
+      return realm.adoptArray(pieces)
     }
     const flags = flagsOf(rx)
     const unicode = isUnicode(flags)

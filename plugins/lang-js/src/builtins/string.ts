@@ -16,7 +16,7 @@ import {
   type Value,
 } from "../runtime/functions.js"
 import { BRAND, Brand, SLOT } from "../runtime/internals.js"
-import { charge } from "../runtime/meter.js"
+import { charge, ITEM_UNITS } from "../runtime/meter.js"
 import { ENTRY_BYTES, reserveChars, reserveElements, reserveHeap, stringTooLong } from "../runtime/memory.js"
 import { concat, toInteger, toNumber, toStr } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
@@ -34,8 +34,8 @@ const thisString = (t: Value, name: string): string => {
   return toStr(t)
 }
 
-/** Charge for touching `n` characters. */
-const chargeChars = (n: number): void => charge(1 + (n >> 5))
+/** Charge for touching `n` characters: one unit each. */
+const chargeChars = (n: number): void => charge(1 + n)
 
 /** `ToLength(v)`. */
 const toLength = (v: Value): number => {
@@ -78,7 +78,9 @@ const boundedTransform = (
   chargeChars(s.length)
   if (s.length * factor <= MAX_STRING_LENGTH) {
     reserveChars(s.length * factor)
-    return transform(s)
+    const result = transform(s)
+    charge(result.length)
+    return result
   }
   const pieces: string[] = []
   let total = 0
@@ -97,6 +99,7 @@ const boundedTransform = (
     start = end
   }
   reserveChars(total)
+  charge(total)
   return pieces.join("")
 }
 
@@ -133,7 +136,8 @@ export const installString = (realm: Realm): void => {
     (a, newTarget) => {
       const s = convert(a)
       reserveElements(s.length, ENTRY_BYTES)
-      charge(s.length)
+      // Every character becomes a property of its own.
+      charge(s.length * ITEM_UNITS)
       const o = Object.create(isObject(newTarget.prototype) ? newTarget.prototype : proto)
       o[SLOT] = s
       o[BRAND] = Brand.String
@@ -195,6 +199,7 @@ export const installString = (realm: Realm): void => {
   method("codePointAt", 1, (s, a) => s.codePointAt(toInteger(arg(a, 0))))
   method("concat", 1, (s, a) => {
     let r = s
+    charge(a.length)
     for (let i = 0; i < a.length; i++) r = concat(r, toStr(a[i]))
     return r
   })
@@ -207,8 +212,16 @@ export const installString = (realm: Realm): void => {
     chargeChars(s.length)
     return s.includes(searchString(arg(a, 0), "includes"), optionalInt(a[1], 0))
   })
-  method("startsWith", 1, (s, a) => s.startsWith(searchString(arg(a, 0), "startsWith"), optionalInt(a[1], 0)))
-  method("endsWith", 1, (s, a) => s.endsWith(searchString(arg(a, 0), "endsWith"), optionalInt(a[1], s.length)))
+  method("startsWith", 1, (s, a) => {
+    const search = searchString(arg(a, 0), "startsWith")
+    chargeChars(Math.min(search.length, s.length))
+    return s.startsWith(search, optionalInt(a[1], 0))
+  })
+  method("endsWith", 1, (s, a) => {
+    const search = searchString(arg(a, 0), "endsWith")
+    chargeChars(Math.min(search.length, s.length))
+    return s.endsWith(search, optionalInt(a[1], s.length))
+  })
   method("indexOf", 1, (s, a) => {
     chargeChars(s.length)
     return s.indexOf(toStr(arg(a, 0)), optionalInt(a[1], 0))
@@ -245,16 +258,26 @@ export const installString = (realm: Realm): void => {
     const locale = localeOf(a[0])
     return boundedTransform(s, 3, (p) => p.toLocaleUpperCase(locale), caseCut)
   })
-  method("trim", 0, (s) => s.trim())
+  // Trimming reads the whole string (the host flattens it first).
+  method("trim", 0, (s) => {
+    chargeChars(s.length)
+    return s.trim()
+  })
   defineValue(
     proto,
     "trimLeft",
-    method("trimStart", 0, (s) => s.trimStart()),
+    method("trimStart", 0, (s) => {
+      chargeChars(s.length)
+      return s.trimStart()
+    }),
   )
   defineValue(
     proto,
     "trimRight",
-    method("trimEnd", 0, (s) => s.trimEnd()),
+    method("trimEnd", 0, (s) => {
+      chargeChars(s.length)
+      return s.trimEnd()
+    }),
   )
   // The HTML methods of Annex B: `"x".bold()` is "<b>x</b>".
   const html = (name: string, tag: string, attribute?: string) =>
@@ -262,6 +285,7 @@ export const installString = (realm: Realm): void => {
       const s = thisString(t, name)
       const open = attribute === undefined ? tag : `${tag} ${attribute}="${toStr(arg(a, 0)).replace(/"/g, "&quot;")}"`
       reserveChars(s.length * 1 + open.length + tag.length + 5)
+      chargeChars(s.length)
       return `<${open}>${s}</${tag}>`
     })
   html("anchor", "a", "name")
@@ -304,10 +328,17 @@ export const installString = (realm: Realm): void => {
   })
   method("localeCompare", 1, (s, a) => {
     const other = toStr(arg(a, 0))
+    chargeChars(s.length + other.length)
     return s.localeCompare(other, "en")
   })
-  method("isWellFormed", 0, (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed())
-  method("toWellFormed", 0, (s) => (s as unknown as { toWellFormed(): string }).toWellFormed())
+  method("isWellFormed", 0, (s) => {
+    chargeChars(s.length)
+    return (s as unknown as { isWellFormed(): boolean }).isWellFormed()
+  })
+  method("toWellFormed", 0, (s) => {
+    chargeChars(2 * s.length)
+    return (s as unknown as { toWellFormed(): string }).toWellFormed()
+  })
   /** `RequireObjectCoercible(this)`: the raw `this` of a method that converts it later. */
   const coercible = (t: Value, name: string): Value =>
     t === undefined || t === null ? throwTypeError(`String.prototype.${name} called on null or undefined`) : t
@@ -345,7 +376,10 @@ export const installString = (realm: Realm): void => {
       const template = functional ? undefined : toStr(replacement)
       chargeChars(s.length)
       const matches = all ? s.length / Math.max(p.length, 1) + 1 : 1
-      return hostReplace(s, p, replacement, template, matches, all)
+      const result = hostReplace(s, p, replacement, template, matches, all)
+      // The characters written (a result no longer than the subject was at most scanned).
+      charge(result.length)
+      return result
     }
   defineMethod(proto, "replace", 2, replace(false))
   defineMethod(proto, "replaceAll", 2, replace(true))
@@ -386,6 +420,7 @@ export const installString = (realm: Realm): void => {
     reserveHeap(most * PIECE_BYTES)
     const pieces = s.split(separator, Math.min(limit, MAX_ARRAY_LENGTH + 1))
     if (pieces.length > MAX_ARRAY_LENGTH) reserveElements(pieces.length)
+    charge(pieces.length * ITEM_UNITS)
     return realm.adoptArray(pieces)
   })
   realm.stringIterator = defineMethod(proto, Symbol.iterator, 0, (t) =>

@@ -47,6 +47,13 @@ export const refuel = (location?: Location): void => {
 }
 
 /**
+ * Units a built-in charges for each item it creates (a string piece, a match, an entry pair, a property key): an
+ * allocation costs the host about as much as a dozen elements moved. Everything else a built-in does is charged one
+ * unit per element, character or entry it reads or writes, so that no built-in's work outruns its charge.
+ */
+export const ITEM_UNITS = 16
+
+/**
  * Charge `units` of work for a built-in that touches that many elements or characters. Anything but a positive
  * number charges nothing (a `NaN` or negative count must never add fuel).
  */
