@@ -1,6 +1,7 @@
 /**
  * Strict options: a host's typo must never be silently ignored.
  */
+import { nearest } from "./Suggest.js"
 
 /**
  * Throw a `TypeError` when `value` is not a plain object or has a key outside `accepted`, naming the key and the
@@ -12,21 +13,10 @@ export const checkKeys = (what: string, value: unknown, accepted: ReadonlyArray<
   const unknown = Object.keys(value).filter((key) => !accepted.includes(key))
   if (unknown.length === 0) return
   const each = unknown.map((key) => {
-    const near = accepted.find((a) => closeTo(a, key))
+    const near = nearest(key, accepted)
     return near === undefined ? `"${key}"` : `"${key}" (did you mean "${near}"?)`
   })
   throw new TypeError(
     `${what}: unknown option${unknown.length === 1 ? "" : "s"} ${each.join(", ")}; the accepted options are ${accepted.join(", ")}`,
   )
-}
-
-/** True when `a` and `b` differ by at most one edit (or only by case). */
-const closeTo = (a: string, b: string): boolean => {
-  if (a.toLowerCase() === b.toLowerCase()) return true
-  if (Math.abs(a.length - b.length) > 1) return false
-  let i = 0
-  while (i < a.length && i < b.length && a[i] === b[i]) i++
-  let j = 0
-  while (j < a.length - i && j < b.length - i && a[a.length - 1 - j] === b[b.length - 1 - j]) j++
-  return a.length - i - j <= 1 && b.length - i - j <= 1
 }

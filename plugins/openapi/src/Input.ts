@@ -5,7 +5,7 @@
  */
 import { isObject } from "./Document.js"
 import { bodyKey, type Plan } from "./Operation.js"
-import * as Suggest from "./Suggest.js"
+import { Suggest } from "@codemode/core/plugin"
 
 /** The input's own values by key, on an object without a prototype (a key such as `constructor` is just a key). */
 export type Values = { readonly [key: string]: unknown }

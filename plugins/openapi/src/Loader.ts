@@ -7,7 +7,7 @@ import { resolve as resolvePath } from "node:path"
 import SwaggerParser from "@apidevtools/swagger-parser"
 import yaml from "js-yaml"
 import { check, DocumentError, isObject, type Document, type JsonObject } from "./Document.js"
-import * as Strict from "./Strict.js"
+import { Options as Strict } from "@codemode/core/plugin"
 
 /** Options of `load`. */
 export interface LoadOptions {

@@ -28,7 +28,7 @@ import * as Loader from "./Loader.js"
 import * as Naming from "./Naming.js"
 import * as Operation from "./Operation.js"
 import * as Request from "./Request.js"
-import * as Strict from "./Strict.js"
+import { Options as Strict } from "@codemode/core/plugin"
 
 export { DocumentError } from "./Document.js"
 export { InputError, RequestError } from "./Request.js"

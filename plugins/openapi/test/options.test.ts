@@ -7,29 +7,30 @@ import { OpenAPI } from "../src/index.js"
 import { doc, ok } from "./support/spec.js"
 
 const spec = doc({ "/x": { get: { operationId: "x", responses: ok() } } })
-const accepted = "accepted: spec, baseUrl, auth, headers, maxResponseBytes, maxErrorBodyChars, maxDescriptionChars"
+const accepted =
+  "the accepted options are spec, baseUrl, auth, headers, maxResponseBytes, maxErrorBodyChars, maxDescriptionChars"
 
 describe("unknown options", () => {
   it("fromSpec names the key, a likely meant one, and the accepted ones", () => {
     const call = (options: object) => () => OpenAPI.fromSpec({ spec, ...options } as never)
     expect(call({ baseURL: "http://127.0.0.1:1" })).toThrow(
-      new TypeError(`OpenAPI.fromSpec: unknown option "baseURL" (did you mean baseUrl?); ${accepted}`),
+      new TypeError(`OpenAPI.fromSpec: unknown option "baseURL" (did you mean "baseUrl"?); ${accepted}`),
     )
     expect(call({ maxResponseByte: 10, timeout: 5 })).toThrow(
       new TypeError(
-        `OpenAPI.fromSpec: unknown options "maxResponseByte" (did you mean maxResponseBytes?), "timeout"; ${accepted}`,
+        `OpenAPI.fromSpec: unknown options "maxResponseByte" (did you mean "maxResponseBytes"?), "timeout"; ${accepted}`,
       ),
     )
     // A key the host spelled right but left undefined is fine; a misspelled one is not, whatever its value.
     expect(() => OpenAPI.fromSpec({ spec, baseUrl: "http://127.0.0.1:1", auth: undefined })).not.toThrow()
-    expect(call({ header: undefined })).toThrow(/unknown option "header" \(did you mean headers\?\)/)
+    expect(call({ header: undefined })).toThrow(/unknown option "header" \(did you mean "headers"\?\)/)
   })
 
   it("nested auth options", () => {
     const resolve = () => "t"
     expect(() => OpenAPI.fromSpec({ spec, auth: { resolve, scheme: {} } as never })).toThrow(
       new TypeError(
-        'OpenAPI.fromSpec: auth: unknown option "scheme" (did you mean schemes?); accepted: resolve, schemes',
+        'OpenAPI.fromSpec: auth: unknown option "scheme" (did you mean "schemes"?); the accepted options are resolve, schemes',
       ),
     )
     expect(() => OpenAPI.fromSpec({ spec, auth: { resolve, schemes: [] } as never })).toThrow(
@@ -39,10 +40,12 @@ describe("unknown options", () => {
 
   it("layer and load", async () => {
     expect(() => OpenAPI.layer({ spec, mountPoint: "api" } as never)).toThrow(
-      /^OpenAPI\.layer: unknown option "mountPoint" \(did you mean mount\?\); accepted: spec, .*, source, mount$/,
+      /^OpenAPI\.layer: unknown option "mountPoint" \(did you mean "mount"\?\); the accepted options are spec, .*, source, mount$/,
     )
     await expect(OpenAPI.load(JSON.stringify(spec), { timeout: 5 } as never)).rejects.toThrow(
-      new TypeError('OpenAPI.load: unknown option "timeout" (did you mean timeoutMs?); accepted: timeoutMs, headers'),
+      new TypeError(
+        'OpenAPI.load: unknown option "timeout" (did you mean "timeoutMs"?); the accepted options are timeoutMs, headers',
+      ),
     )
     await expect(OpenAPI.load(JSON.stringify(spec), { timeoutMs: -1 })).rejects.toThrow(RangeError)
   })
