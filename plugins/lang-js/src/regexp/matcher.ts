@@ -43,9 +43,13 @@ export class Matcher {
   private readonly wordTest: CharTest | null
   private readonly unicode: boolean
   private readonly hasIndices: boolean
+  private readonly global: boolean
+  private readonly sticky: boolean
+  /** How many lookarounds deep the machine runs (at 0 a register write on an empty stack needs no undo). */
+  private depth = 0
   private s = ""
-  private regs: number[] = []
-  private stack: number[] = []
+  private readonly regs: number[]
+  private readonly stack: number[] = []
   private pending = 0
   private steps = 0
   private remembered = 0
@@ -58,8 +62,11 @@ export class Matcher {
     flags: string,
   ) {
     this.code = program.code
+    this.regs = new Array<number>(program.registers).fill(-1)
     this.unicode = flags.includes("u")
     this.hasIndices = flags.includes("d")
+    this.global = flags.includes("g")
+    this.sticky = flags.includes("y")
     this.multiline = flags.includes("m")
     const ignoreCase = flags.includes("i")
     this.caseEquality = ignoreCase ? new CaseEquality(this.unicode) : null
@@ -67,43 +74,54 @@ export class Matcher {
     this.wordTest = ignoreCase && this.unicode ? new CharTest("\\w", true, true) : null
   }
 
-  /** The host `RegExp.prototype.exec` for `re` (whose flags and `lastIndex` it reads and writes) on `s`. */
+  /** The host `RegExp.prototype.exec` for `re` (made with this matcher's flags; its `lastIndex` is read and written) on `s`. */
   exec(re: RegExp, s: string): RegExpExecArray | null {
-    const tracksIndex = re.global || re.sticky
+    const sticky = this.sticky
+    const tracksIndex = this.global || sticky
     let i = tracksIndex ? re.lastIndex : 0
     const n = s.length
     this.s = s
     this.steps = 0
     this.remembered = 0
-    const regs = new Array<number>(this.program.registers)
-    this.regs = regs
-    this.stack = []
-    const first = this.program.first
+    const regs = this.regs
+    const lead = this.program.lead
+    const leadOp = lead === null ? Op.Done : lead.op === Op.Star ? lead.c : lead.op
+    const leadCode = lead === null ? 0 : lead.op === Op.Star ? lead.d : lead.a
+    const leadUnit = leadOp === Op.Char && (leadCode < 0xd800 || (leadCode > 0xdfff && leadCode <= 0xffff))
     // Like the host engine: with `u`, a lastIndex inside a surrogate pair moves back to the pair's start; the scan
     // then goes one code unit at a time.
     if (this.unicode && i > 0 && isLow(s.charCodeAt(i)) && isHigh(s.charCodeAt(i - 1))) i--
     try {
       while (i <= n) {
-        if (first >= 0 && !re.sticky) {
-          const at = s.indexOf(String.fromCharCode(first), i)
-          this.pending += (at < 0 ? n - i : at - i) >> 5
-          if (at < 0) break
-          i = at
+        if (lead !== null) {
+          // Skip the start positions whose first character cannot begin a match.
+          if (leadUnit && !sticky) {
+            const at = s.indexOf(String.fromCharCode(leadCode), i)
+            this.pending += (at < 0 ? n - i : at - i) >> 5
+            if (at < 0) break
+            i = at
+          } else {
+            const from = i
+            while (i < n && this.one(lead, leadOp, leadCode, i) === 0 && !sticky) i++
+            this.pending += (i - from) >> 2
+            if (i >= n || this.one(lead, leadOp, leadCode, i) === 0) break
+          }
         }
         regs.fill(-1)
-        this.stack.length = 0
+        if (this.stack.length !== 0) this.stack.length = 0
+        this.depth = 0
         this.attempt = this.steps + this.pending
         if (this.run(0, i) >= 0) {
           if (tracksIndex) re.lastIndex = regs[1]!
           return this.result(s)
         }
-        if (re.sticky) break
+        if (sticky) break
         i++
         this.pending++
       }
     } finally {
       this.pay()
-      this.stack = []
+      this.stack.length = 0
       this.s = ""
     }
     if (tracksIndex) re.lastIndex = 0
@@ -155,7 +173,7 @@ export class Matcher {
   private set(r: number, value: number): void {
     const regs = this.regs
     if (regs[r] === value) return
-    this.stack.push(regs[r]!, r, RESTORE)
+    if (this.stack.length !== 0 || this.depth !== 0) this.stack.push(regs[r]!, r, RESTORE)
     regs[r] = value
   }
 
@@ -329,7 +347,9 @@ export class Matcher {
             break
           case Op.Look: {
             const height = stack.length
+            this.depth++
             const found = this.run(pc + 1, pos) >= 0
+            this.depth--
             if (ins.a === 1) {
               if (found) this.unwind(height)
               ok = !found

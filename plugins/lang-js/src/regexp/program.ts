@@ -67,11 +67,44 @@ export interface Program {
   /** Groups, group 0 (the whole match) included. */
   readonly groups: number
   readonly names: ReadonlyArray<string | undefined>
-  /** The code unit every match starts with, or -1. */
-  readonly first: number
+  /** An instruction every match's first character must satisfy (a Char, Set, Dot or Star reading forward), or null. */
+  readonly lead: Instruction | null
 }
 
 const single = (node: Node): boolean => node.kind === "char" || node.kind === "set" || node.kind === "dot"
+
+/**
+ * The instruction the character at a match's start must satisfy: the first one that reads a character, past
+ * register writes, zero-width assertions and lookarounds (a positive lookahead's own first one counts), before any
+ * choice.
+ */
+const leadOf = (code: readonly Instruction[], from: number): Instruction | null => {
+  for (let pc = from; ; ) {
+    const ins = code[pc]!
+    switch (ins.op) {
+      case Op.Save:
+      case Op.WordBoundary:
+      case Op.LineStart:
+      case Op.LineEnd:
+        pc++
+        break
+      case Op.Look: {
+        const inner = ins.a === 0 && !code[pc + 1]!.backward ? leadOf(code, pc + 1) : null
+        if (inner !== null) return inner
+        pc = ins.b
+        break
+      }
+      case Op.Char:
+      case Op.Set:
+      case Op.Dot:
+        return ins.backward ? null : ins
+      case Op.Star:
+        return ins.a >= 1 && !ins.backward ? ins : null
+      default:
+        return null
+    }
+  }
+}
 
 /** Compile `pattern` under the flags that change its instructions. */
 export const compile = (pattern: Pattern, unicode: boolean, ignoreCase: boolean, dotAll: boolean): Program => {
@@ -175,7 +208,5 @@ export const compile = (pattern: Pattern, unicode: boolean, ignoreCase: boolean,
   emit(Op.Save, false, 1)
   emit(Op.Done, false)
   for (const at of resumptions) code[at]!.memo = true
-  const start = code[1]!
-  const first = start.op === Op.Char && start.a < 0xd800 ? start.a : -1
-  return { code, registers, groups: pattern.groups, names: pattern.names, first }
+  return { code, registers, groups: pattern.groups, names: pattern.names, lead: leadOf(code, 1) }
 }
