@@ -5,6 +5,7 @@
 import type { Node } from "luaparse"
 import { ABSENT } from "../lib/absent.js"
 import { arith, Op } from "../numbers.js"
+import { MAX_STRING_BYTES } from "../runtime.js"
 import { LuaFloat, type LuaValue } from "../value.js"
 import { ARITH_OPS, COMPARISONS, Emitter, type Held, NOT_CONSTANT, type SelfName, seq } from "./emit.js"
 
@@ -118,12 +119,15 @@ export abstract class Expressions extends Emitter {
     const obj = this.hold(node.base)
     const key = this.hold(node.index)
     const o = obj.ref
+    const kr = key.ref
+    const v = this.temp()
+    // An array item, or a string key found in the table (`groups[name]`); everything else takes the call.
     return `(${[obj.setup, key.setup]
       .filter((x) => x !== "")
       .map((x) => x + ", ")
       .join(
         "",
-      )}${o} instanceof $LuaTable && typeof ${key.ref} === "number" && (${i} = ${key.ref} - 1) >>> 0 === ${i} && ${i} < ${o}.arr.length ? ${o}.arr[${i}] : $indexAny(${o}, ${key.ref}, ${site}, ${this.k(desc)}))`
+      )}${o} instanceof $LuaTable && typeof ${kr} === "number" && (${i} = ${kr} - 1) >>> 0 === ${i} && ${i} < ${o}.arr.length ? ${o}.arr[${i}] : typeof ${kr} === "string" && ${o} instanceof $LuaTable && (${v} = ${o}.fields[${kr}]) !== undefined ? ${v} : $indexAny(${o}, ${kr}, ${site}, ${this.k(desc)}))`
   }
 
   /**
@@ -356,6 +360,17 @@ export abstract class Expressions extends Emitter {
       case Op.IDiv: {
         const r = this.temp()
         const fn = code === Op.Mod ? "$modNN" : "$idivNN"
+        if (typeof cb === "number" && Number.isSafeInteger(cb) && cb > 0 && cb < 2 ** 31 && typeof ca !== "number") {
+          // A positive int32 divisor (`i % 7`, `n // 2`): an int32 dividend is computed in place, on integers.
+          // `r + c` is exact for a remainder in (-c, 0); the quotient of int32s rounds to the nearest double closer
+          // than 1/c, so its floor is exact.
+          const x = a.ref
+          const fast =
+            code === Op.Mod
+              ? `(${x} | 0) === ${x} ? ((${r} = (${x} | 0) % ${cb}) < 0 ? ${r} + ${cb} : ${r} + 0)`
+              : `(${x} | 0) === ${x} ? Math.floor(${x} / ${cb}) + 0`
+          return seq(setup, `typeof ${x} === "number" ? (${fast} : ${fn}(${x}, ${cb})) : ${slow}`)
+        }
         return seq(setup, `${numbers} && (${r} = ${fn}(${a.ref}, ${b.ref})) !== undefined ? ${r} : ${slow}`)
       }
       case Op.BAnd:
@@ -471,7 +486,25 @@ export abstract class Expressions extends Emitter {
         `typeof ${a.ref} === "string" && typeof ${b.ref} === "string" ? $cat(${a.ref}, ${b.ref}, ${site}) : $concatPair(${a.ref}, ${b.ref}, ${site}, ${this.k(descs[0])}, ${this.k(descs[1])})`,
       )
     }
-    return `$concatMany([${operands.map((o) => this.expr(o)).join(", ")}], ${this.k(descs)}, ${site})`
+    if (operands.length > 6)
+      return `$concatMany([${operands.map((o) => this.expr(o)).join(", ")}], ${this.k(descs)}, ${site})`
+    // A short chain of strings is joined in place (no array); anything else, or a result over the bound, takes the
+    // general path with the values already computed.
+    const held = operands.map((o) => this.copy(o))
+    const refs = held.map((h) => h.ref)
+    const r = this.temp()
+    const strings = held
+      .filter((_, i) => typeof this.constant(operands[i]) !== "string")
+      .map((h) => `typeof ${h.ref} === "string"`)
+    const slow = `$concatMany([${refs.join(", ")}], ${this.k(descs)}, ${site})`
+    const fast = `(${r} = ${refs.join(" + ")}).length <= ${MAX_STRING_BYTES} ? ${r} : ${slow}`
+    return seq(
+      held
+        .map((h) => h.setup)
+        .filter((x) => x !== "")
+        .join(", "),
+      strings.length === 0 ? fast : `${strings.join(" && ")} ? (${fast}) : ${slow}`,
+    )
   }
 
   protected unary(node: Node): string {

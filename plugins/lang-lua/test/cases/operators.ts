@@ -179,4 +179,33 @@ return table.concat(r, ",")`,
     2,
   ),
   v("comparison operators produce booleans", "local b = 1 < 2 return type(b)", "boolean"),
+  v(
+    "% and // by a positive integer constant: negative, float, huge, string and -0.0 dividends (as lua5.4)",
+    'local r = {} for _, x in ipairs({-7, -6, 7.5, -7.5, 2^40, "10", 6.0, -0.0, math.mininteger, -2147483648, 2147483647}) do r[#r + 1] = tostring(x % 3) .. "/" .. tostring(x // 3) .. "/" .. math.type(x // 3) .. "/" .. tostring(x % 2147483647) end return table.concat(r, " ")',
+    "2/-3/integer/2147483640 0/-2/integer/2147483641 1.5/2.0/float/7.5 1.5/-3.0/float/2147483639.5 1.0/366503875925.0/float/512.0 1/3/integer/10 0.0/2.0/float/6.0 -0.0/-0.0/float/-0.0 1/-3074457345618258603/integer/2147483645 1/-715827883/integer/2147483646 1/715827882/integer/0",
+  ),
+  v(
+    "t[k] with string, missing, integer and float keys held in locals",
+    'local t = { a = 1, [1] = "x", [2.5] = "f" } local k1, k2, k3, k4 = "a", "b", 1, 2.5 return tostring(t[k1]) .. " " .. tostring(t[k2]) .. " " .. tostring(t[k3]) .. " " .. tostring(t[k4]) .. " " .. tostring(t[1.0])',
+    "1 nil x f x",
+  ),
+  e(
+    "a missing field of a guarded library table through a string key in a local",
+    'local k = "execute" return os[k]',
+    "ExecutionFailure",
+    "os.execute is not available in this sandbox",
+    1,
+  ),
+  v(
+    "concatenation chains of strings, integers and floats",
+    'local a, b = "x", "y" local n, f = 3, 2.5 return a .. b .. a .. b .. a .. b .. a .. " " .. a .. n .. b .. " " .. a .. f .. b .. " " .. (a .. b .. "z")',
+    "xyxyxyx x3y x2.5y xyz",
+  ),
+  e(
+    "a concatenation chain with a table in it",
+    'local a, t = "x", {} return a .. a .. t .. a',
+    "ExecutionFailure",
+    "attempt to concatenate a table value (local 't')",
+    1,
+  ),
 ]
