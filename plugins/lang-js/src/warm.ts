@@ -119,8 +119,12 @@ return { fib: fib(12), acc, bits, m, str, counter: c.value, echoed: echoed.value
   index: t.indexOf(100), now: Date.now() > 0, flat: [[1], [2, [3]]].flat(2), keys: Object.keys({ ...{ a: 1 }, b: 2 }) }`,
 ]
 
-/** How many times each program runs (with its text changed, so that the compiler runs each time too). */
-const ROUNDS = 6
+/**
+ * How many times each program runs (with its text changed, so that the compiler runs each time too). Measured on a
+ * typical tool program, a second round still helps and more do not, while a run that arrives at a warming sandbox
+ * waits for the whole warm-up.
+ */
+const ROUNDS = 2
 
 /** A stand-in host: started calls end in the order they started, answered by `answer`. */
 const standInHost = (): SandboxHost => {
