@@ -55,6 +55,15 @@ describe("a backtracking pattern cannot run without end", () => {
     expect(d.kind).toBe("TimeoutExceeded")
   })
 
+  it("so do patterns the host's linear-time engine refuses for their flags or counted repetitions", () => {
+    for (const re of ["/(a+)+$/i", "/(a+)+$/u", "/(a+)+$/d", "/(a{1,30})+$/", "/(?:a|a)*b/iu", "/^(\\w+\\s?)*$/i"]) {
+      expect(evaluate(`${re}.test("a".repeat(40) + "!")`), re).toBe(false)
+      setWorkBudget(300_000)
+      expect(failure(`${re}.test("a".repeat(3000) + "!")`).message, re).toMatch(/work budget/)
+      setWorkBudget()
+    }
+  })
+
   it("the classic hostile case answers at once (failed states are remembered)", () => {
     expect(evaluate(`/^(a+)+\\1$/.test("a".repeat(40) + "b")`)).toBe(false)
     expect(evaluate(`/^(a|aa)+\\1$/.test("a".repeat(40) + "b")`)).toBe(false)

@@ -1,11 +1,12 @@
 /**
  * The metered regular-expression matcher, used for exactly the patterns the host engine can only run by
- * backtracking (those with a backreference or a lookaround): the host's linear-time fallback cannot take them, and
- * a host match cannot be interrupted. Every other pattern, and syntax this matcher does not take (see
- * `syntax.ts`), runs on the host engine.
+ * backtracking (see `routing.ts`): the host's linear-time fallback cannot take them, and a host match cannot be
+ * interrupted. Every other pattern, and syntax this matcher does not take (see `syntax.ts`), runs on the host
+ * engine.
  */
 import { Matcher } from "./matcher.js"
 import { compile } from "./program.js"
+import { needsMeteredMatcher } from "./routing.js"
 import { parsePattern } from "./syntax.js"
 
 /** Compiled patterns by flags and source, shared by the RegExp objects made of them (split makes one per call). */
@@ -16,7 +17,7 @@ const byRegExp = new WeakMap<RegExp, Matcher | null>()
 
 const build = (source: string, flags: string): Matcher | null => {
   const pattern = parsePattern(source, flags)
-  if (pattern === undefined || !pattern.backtracks) return null
+  if (pattern === undefined || !needsMeteredMatcher(pattern, flags)) return null
   const program = compile(pattern, flags.includes("u"), flags.includes("i"), flags.includes("s"))
   return new Matcher(program, flags)
 }

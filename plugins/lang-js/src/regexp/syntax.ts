@@ -35,7 +35,7 @@ export interface Pattern {
   readonly root: Node
   readonly groups: number
   readonly names: ReadonlyArray<string | undefined>
-  /** True when the pattern needs a backtracking engine: it has a backreference or a lookaround. */
+  /** True when the pattern has a backreference or a lookaround. */
   readonly backtracks: boolean
 }
 
