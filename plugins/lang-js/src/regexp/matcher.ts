@@ -29,6 +29,11 @@ const CHARGE_EVERY = 1024
 const MEMO_AFTER = 4096
 /** Choice points remembered per match at most. */
 const MAX_MEMO = 200_000
+/**
+ * Work units a remembered choice point costs on top of its step, plus one per register: building and looking up its
+ * key takes as long as a few dozen of the interpreter's steps.
+ */
+const MEMO_COST = 16
 /** Backtrack stack entries at most (the host engine reports its own overflow the same way). */
 const MAX_STACK = 4_000_000
 
@@ -44,6 +49,7 @@ export class Matcher {
   private readonly unicode: boolean
   private readonly hasIndices: boolean
   private readonly global: boolean
+  private readonly memoCost: number
   private readonly sticky: boolean
   /** How many lookarounds deep the machine runs (at 0 a register write on an empty stack needs no undo). */
   private depth = 0
@@ -63,6 +69,7 @@ export class Matcher {
   ) {
     this.code = program.code
     this.regs = new Array<number>(program.registers).fill(-1)
+    this.memoCost = MEMO_COST + program.registers
     this.unicode = flags.includes("u")
     this.hasIndices = flags.includes("d")
     this.global = flags.includes("g")
@@ -286,6 +293,7 @@ export class Matcher {
       let ok = true
       if (ins.memo && this.steps + this.pending - this.attempt >= MEMO_AFTER) {
         const key = `${pc},${pos},${regs.join(",")}`
+        this.pending += this.memoCost
         memo ??= new Set()
         if (memo.has(key)) ok = false
         else if (this.remembered < MAX_MEMO) {

@@ -114,7 +114,18 @@ export const compile = (pattern: Pattern, unicode: boolean, ignoreCase: boolean,
   /** Where a `Star`'s give-backs resume: choice points too. */
   const resumptions: number[] = []
   const emit = (op: Op, backward: boolean, a = 0, b = 0, extra?: Partial<Instruction>): Instruction => {
-    const ins: Instruction = { op, a, b, c: 0, d: 0, backward, greedy: true, test: null, memo: false, ...extra }
+    // One literal, so that every instruction has the same shape.
+    const ins: Instruction = {
+      op,
+      a,
+      b,
+      c: extra?.c ?? 0,
+      d: extra?.d ?? 0,
+      backward,
+      greedy: extra?.greedy ?? true,
+      test: extra?.test ?? null,
+      memo: extra?.memo ?? false,
+    }
     code.push(ins)
     return ins
   }
