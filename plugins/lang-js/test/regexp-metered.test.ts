@@ -64,6 +64,11 @@ describe("a backtracking pattern cannot run without end", () => {
     }
   })
 
+  it("a match that needs more than the backtrack stack's bound throws the language's RangeError", () => {
+    const code = `let r; try { r = /^(?:(a)|b)*\\1$/.test("ab".repeat(1e6)) } catch (e) { r = e.name + ": " + e.message } r`
+    expect(evaluate(code)).toBe("RangeError: Maximum call stack size exceeded")
+  })
+
   it("the classic hostile case answers at once (failed states are remembered)", () => {
     expect(evaluate(`/^(a+)+\\1$/.test("a".repeat(40) + "b")`)).toBe(false)
     expect(evaluate(`/^(a|aa)+\\1$/.test("a".repeat(40) + "b")`)).toBe(false)

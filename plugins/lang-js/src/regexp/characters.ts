@@ -11,8 +11,8 @@ const MAX_CACHED = 4096
 /** One single-character atom, answered by the host engine. */
 export class CharTest {
   private readonly re: RegExp
-  /** 0: not asked yet, 1: no, 2: yes. */
-  private readonly latin = new Uint8Array(256)
+  /** 0: not asked yet, 1: no, 2: yes (made on first use: a pattern may have many classes it never reaches). */
+  private latin: Uint8Array | null = null
   private readonly other = new Map<number, boolean>()
 
   /** `source` is one single-character atom's pattern text; `flags` carries its `i` and `u`. */
@@ -27,10 +27,11 @@ export class CharTest {
   /** Whether the character (a code point with `u`, else a code unit) matches. */
   test(code: number): boolean {
     if (code < 256) {
-      const known = this.latin[code]!
+      const latin = (this.latin ??= new Uint8Array(256))
+      const known = latin[code]!
       if (known !== 0) return known === 2
       const yes = this.ask(code)
-      this.latin[code] = yes ? 2 : 1
+      latin[code] = yes ? 2 : 1
       return yes
     }
     const known = this.other.get(code)

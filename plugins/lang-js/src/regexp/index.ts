@@ -4,6 +4,7 @@
  * interrupted. Every other pattern, and syntax this matcher does not take (see `syntax.ts`), runs on the host
  * engine.
  */
+import { charge } from "../runtime/meter.js"
 import { Matcher } from "./matcher.js"
 import { compile } from "./program.js"
 import { needsMeteredMatcher } from "./routing.js"
@@ -15,7 +16,12 @@ const compiled = new Map<string, Matcher | null>()
 const MAX_COMPILED = 256
 const byRegExp = new WeakMap<RegExp, Matcher | null>()
 
+/** Longest source the shared cache keeps (a longer one is remembered only by its RegExp). */
+const MAX_CACHED_SOURCE = 10_000
+
 const build = (source: string, flags: string): Matcher | null => {
+  // Parsing and compiling are linear in the source.
+  charge(1 + (source.length >> 2))
   const pattern = parsePattern(source, flags)
   if (pattern === undefined || !needsMeteredMatcher(pattern, flags)) return null
   const program = compile(pattern, flags.includes("u"), flags.includes("i"), flags.includes("s"))
@@ -31,7 +37,7 @@ export const meteredMatcher = (re: RegExp): Matcher | null => {
   if (m === undefined) {
     m = build(re.source, re.flags)
     if (compiled.size >= MAX_COMPILED) compiled.clear()
-    compiled.set(key, m)
+    if (key.length <= MAX_CACHED_SOURCE) compiled.set(key, m)
   }
   byRegExp.set(re, m)
   return m

@@ -115,6 +115,7 @@ export class Matcher {
           }
         }
         regs.fill(-1)
+        this.pending += regs.length >> 4
         if (this.stack.length !== 0) this.stack.length = 0
         this.depth = 0
         this.attempt = this.steps + this.pending
