@@ -21,7 +21,7 @@ import {
 import { BRAND, Brand, SLOT } from "../runtime/internals.js"
 import { checkListGrowth, closeAfterThrow, DONE, getIterator, ProtocolIter } from "../runtime/iterators.js"
 import { arrayTooLong, ENTRY_BYTES, reserveHeap } from "../runtime/memory.js"
-import { charge } from "../runtime/meter.js"
+import { charge, ITEM_UNITS } from "../runtime/meter.js"
 import { toInteger, toNumber } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
 import { rt } from "../runtime/state.js"
@@ -62,7 +62,8 @@ export const installCollections = (realm: Realm): void => {
     for (;;) {
       const v = it.next()
       if (v === DONE) return
-      charge(1)
+      // Each entry is hashed into the table (and the table grows): about what making an item costs.
+      charge(ITEM_UNITS)
       try {
         if (adder === "set") {
           if (!isObject(v))

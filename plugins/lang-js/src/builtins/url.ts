@@ -45,7 +45,7 @@ export const installUrl = (realm: Realm): void => {
       const init = arg(a, 0)
       const host = new URLSearchParams()
       if (typeof init === "string") {
-        charge(1 + (init.length >> 5))
+        charge(1 + init.length)
         for (const [k, v] of new URLSearchParams(init)) host.append(k, v)
       } else if (isObject(init) && init[BRAND] === Brand.URLSearchParams) {
         for (const [k, v] of init[SLOT] as URLSearchParams) host.append(k, v)
@@ -123,7 +123,7 @@ export const installUrl = (realm: Realm): void => {
   realm.URLProto = urlProto
   const parse = (input: Value, base: Value): URL => {
     const s = toStr(input)
-    charge(1 + (s.length >> 5))
+    charge(1 + s.length)
     return base === undefined
       ? new URL(s)
       : new URL(s, isObject(base) && base[BRAND] === Brand.URL ? (base[SLOT] as UrlState).url : toStr(base))
