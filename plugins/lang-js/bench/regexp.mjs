@@ -1,6 +1,7 @@
 // Benchmark: ordinary patterns with backreferences, lookarounds or the i flag, which lang-js runs on its metered
 // matcher, against the same program run by Node itself (V8's irregexp); the last ones stay on the host engine.
-// Each workload scans a generated text of about 200 KB; both must give the same checksum. Prints the best of five rounds and the ratio lang-js / Node.
+// Each workload scans a generated text of about 200 KB; both must give the same checksum. Prints the best of five
+// rounds and the ratio lang-js / Node.
 //
 // Usage: node bench/regexp.mjs [--quick]   (build first: npx tsup)
 import { performance } from "node:perf_hooks"
