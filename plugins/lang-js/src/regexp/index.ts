@@ -24,8 +24,12 @@ const build = (source: string, flags: string): Matcher | null => {
   charge(1 + (source.length >> 2))
   const pattern = parsePattern(source, flags)
   if (pattern === undefined || !needsMeteredMatcher(pattern, flags)) return null
-  const program = compile(pattern, flags.includes("u"), flags.includes("i"), flags.includes("s"))
-  return new Matcher(program, flags)
+  try {
+    return new Matcher(compile(pattern, flags.includes("u"), flags.includes("i"), flags.includes("s")), flags)
+  } catch {
+    // An atom the host refuses on its own (a form only valid in context): the host engine runs the whole pattern.
+    return null
+  }
 }
 
 /** The metered matcher for `re`, or `null` when the host engine runs it. */

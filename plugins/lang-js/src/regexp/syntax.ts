@@ -83,9 +83,9 @@ export const parsePattern = (source: string, flags: string): Pattern | undefined
   if (flags.includes("v")) return undefined
   try {
     return new Parser(source, flags).parse()
-  } catch (e) {
-    if (e instanceof Unsupported) return undefined
-    throw e
+  } catch {
+    // Unsupported syntax, or a form this parser misreads: the host engine keeps the pattern.
+    return undefined
   }
 }
 
