@@ -539,12 +539,16 @@ class Matcher {
     // Shortcuts that skip calls which could only fail at once (they are exact only while depth remains).
     if (this.depth > 0 && next.op === OP_END) return s + n
     if (this.depth > 0 && next.op === OP_END_ANCHOR) return s + n === len ? len : -1
-    if (this.depth > 0 && next.op === OP_SINGLE && next.kind === K_CHAR && next.quantifier === Q_ONE) {
-      // The rest can only match where its first literal character sits: skip the other positions.
-      const ch = next.ch
+    // The rest, after any captures it closes, starts with an item that must take a character: it can only match
+    // where that item accepts one, so the other positions are skipped (exact while the calls skipped have depth).
+    let j = i + 1
+    while (this.items[j].op === OP_CLOSE) j++
+    const first = this.items[j]
+    if (this.depth > j - i && first.op === OP_SINGLE && (first.quantifier === Q_ONE || first.quantifier === Q_PLUS)) {
       for (; n >= 0; n--) {
-        if (src.charCodeAt(s + n) !== ch) continue
-        const r = this.match(s + n, i + 1)
+        const at = s + n
+        if (at >= len || !this.accepts(first, at)) continue
+        const r = this.match(at, i + 1)
         if (r >= 0) return r
       }
       return -1
@@ -567,6 +571,19 @@ class Matcher {
       while (s < len && this.accepts(it, s)) s++
       this.steps += s - from
       return s === len ? len : -1
+    }
+    let j = i + 1
+    while (this.items[j].op === OP_CLOSE) j++
+    const star = this.items[j]
+    if (star.op === OP_SINGLE && star.quantifier === Q_STAR && this.items[j + 1].op === OP_END_ANCHOR) {
+      // The rest is captures closing, `x*` and the end (`^%s*(.-)%s*$`): it matches exactly where every character
+      // left is an `x`. Take characters up to the first such position, then match the rest there once.
+      let tail = len
+      while (tail > s && this.accepts(star, tail - 1)) tail--
+      const from = s
+      while (s < tail && this.accepts(it, s)) s++
+      this.steps += len - tail + (s - from)
+      return s < tail ? -1 : this.match(s, i + 1)
     }
     for (;;) {
       const r = this.match(s, i + 1)

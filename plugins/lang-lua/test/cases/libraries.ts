@@ -198,4 +198,9 @@ export const libraries: ReadonlyArray<Case> = [
     "ExecutionFailure",
     "field 'day' missing in date table",
   ),
+  v(
+    "patterns whose rest is closing captures then a class (gmatch (%a+)=(%d+)) or x*$ (trimming with .-)",
+    'local out = {}\nfor _, s in ipairs({ "  hi there \\t", "", "   ", "x", " a b " }) do out[#out + 1] = "[" .. s:match("^%s*(.-)%s*$") .. "]" end\nfor k, v in ("word1 key=12; ab=3 c= =4 zz=5x"):gmatch("(%a+)=(%d+)") do out[#out + 1] = k .. ":" .. v end\nout[#out + 1] = tostring(("xaaab"):match("(.-)a*$")) .. "|" .. tostring(("baaa"):match("^(.-)a*$")) .. "|" .. tostring(("ab1"):find("(%a+)()%d"))\nreturn table.concat(out, " ")',
+    "[hi there] [] [] [x] [a b] key:12 ab:3 zz:5 xaaab|b|1",
+  ),
 ]
