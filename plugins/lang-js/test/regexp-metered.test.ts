@@ -4,6 +4,7 @@
  * or the deadline's diagnostic at the program's line.
  */
 import { afterEach, describe, expect, it } from "vitest"
+import { meteredMatcher } from "../src/regexp/index.js"
 import { setWorkBudget } from "../src/runtime/meter.js"
 import { evaluate, failure } from "./harness.js"
 import { sameAsNode } from "./node.js"
@@ -33,6 +34,38 @@ describe("patterns the metered matcher runs give Node's results", () => {
   it("a subclass and a changed exec still go through the protocol", () =>
     sameAsNode(`class R extends RegExp { exec(s) { const m = super.exec(s); if (m) m[0] = m[0].toUpperCase(); return m } }
       return "abab".replace(new R("(b)(?=a|$)", "g"), "<$&>")`))
+})
+
+describe("which patterns the metered matcher takes", () => {
+  it("those the host's linear-time engine refuses, when they can backtrack", () => {
+    const metered = (re: RegExp) => meteredMatcher(re) !== null
+    for (const re of [
+      /(a)\1/,
+      /\k<n>(?<n>a)/,
+      /a(?=b)/,
+      /(?<!a)b/,
+      /a+b/i,
+      /a|b/u,
+      /a*/d,
+      /(a{1,30})+/,
+      /(?:a{1,4}){1,5}/,
+      /(?:a|b){17}/,
+    ])
+      expect(metered(re), String(re)).toBe(true)
+    for (const re of [
+      /a+b/,
+      /(a+)+$/gmsy,
+      /abc/i,
+      /\u{1F600}x/u,
+      /a{1,16}/,
+      /(?:a{1,4}){1,4}/,
+      /(a)|b/,
+      /a{2}\2/,
+      /(?<n>a)\k<n>/v,
+      /a{17}/,
+    ])
+      expect(metered(re), String(re)).toBe(false)
+  })
 })
 
 describe("a backtracking pattern cannot run without end", () => {
