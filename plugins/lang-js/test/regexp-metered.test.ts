@@ -60,8 +60,8 @@ describe("which patterns the metered matcher takes", () => {
       /a{1,16}/,
       /(?:a{1,4}){1,4}/,
       /(a)|b/,
-      /a{2}\2/,
-      /(?<n>a)\k<n>/v,
+      new RegExp("a{2}\\2"),
+      new RegExp("(?<n>a)\\k<n>", "v"),
       /a{17}/,
     ])
       expect(metered(re), String(re)).toBe(false)

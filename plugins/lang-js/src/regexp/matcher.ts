@@ -50,6 +50,12 @@ export class Matcher {
   private readonly hasIndices: boolean
   private readonly global: boolean
   private readonly memoCost: number
+  /** The instruction a match's first character must satisfy (see `Program.lead`), its op and code. */
+  private readonly lead: Instruction | null
+  private readonly leadOp: Op
+  private readonly leadCode: number
+  /** True when the lead is one code unit, found with `indexOf`. */
+  private readonly leadUnit: boolean
   private readonly sticky: boolean
   /** How many lookarounds deep the machine runs (at 0 a register write on an empty stack needs no undo). */
   private depth = 0
@@ -70,6 +76,12 @@ export class Matcher {
     this.code = program.code
     this.regs = new Array<number>(program.registers).fill(-1)
     this.memoCost = MEMO_COST + program.registers
+    const lead = program.lead
+    this.lead = lead
+    this.leadOp = lead === null ? Op.Done : lead.op === Op.Star ? lead.c : lead.op
+    this.leadCode = lead === null ? 0 : lead.op === Op.Star ? lead.d : lead.a
+    const code = this.leadCode
+    this.leadUnit = this.leadOp === Op.Char && (code < 0xd800 || (code > 0xdfff && code <= 0xffff))
     this.unicode = flags.includes("u")
     this.hasIndices = flags.includes("d")
     this.global = flags.includes("g")
@@ -91,10 +103,7 @@ export class Matcher {
     this.steps = 0
     this.remembered = 0
     const regs = this.regs
-    const lead = this.program.lead
-    const leadOp = lead === null ? Op.Done : lead.op === Op.Star ? lead.c : lead.op
-    const leadCode = lead === null ? 0 : lead.op === Op.Star ? lead.d : lead.a
-    const leadUnit = leadOp === Op.Char && (leadCode < 0xd800 || (leadCode > 0xdfff && leadCode <= 0xffff))
+    const { lead, leadOp, leadCode, leadUnit } = this
     // Like the host engine: with `u`, a lastIndex inside a surrogate pair moves back to the pair's start; the scan
     // then goes one code unit at a time.
     if (this.unicode && i > 0 && isLow(s.charCodeAt(i)) && isHigh(s.charCodeAt(i - 1))) i--
