@@ -351,6 +351,12 @@ describe("in-place array built-ins move elements as the language does", () => {
     const expected = JSON.parse(execFileSync(process.execPath, ["-e", script]).toString())
     expect(evaluate(body)).toEqual(expected)
   })
+  it("results sized before they are filled keep holes as holes", () => {
+    sameAsNode(`const a = [0, , 2, , 4]; a[70000] = 5; a[70002] = 6
+      const show = (x) => [x.length, Object.keys(x).length, Object.keys(x).slice(0, 4).join(","), String(x[70001])]
+      return [show(a.slice()), show(a.slice(1, 70003)), show(a.map((v) => v)), show(a.concat(a)), show([].concat(a, 1)),
+        show(Array.from({ length: 70003 })), show(a.slice(3, 2)), show([, 1].map((v) => v))]`)
+  })
   it("a frozen array refuses with a TypeError", () => {
     for (const op of ["reverse()", "shift()", "unshift(1)", "copyWithin(0, 1)", "splice(0, 1)"])
       expect(

@@ -475,12 +475,13 @@ export const installArray = (realm: Realm): void => {
     const count = Math.max(0, end - start)
     visit(count)
     if (count < CHECKED_INDEX && !realm.protoElements) {
+      // Sized first: a store past the end of an array whose prototype is not the host's is several times slower.
       const out = new SA()
+      out.length = count
       for (let i = 0; i < count; i++) {
         const v = o[start + i]
         if (v !== undefined || hasIndex(o, start + i)) out[i] = v
       }
-      if (out.length !== count) out.length = count
       return out
     }
     const result = new ArrayResult(realm, SA)
@@ -671,12 +672,12 @@ export const installArray = (realm: Realm): void => {
   iterateCallback("map", (o, len, fn, c, thisArg) => {
     if (len < CHECKED_INDEX && !realm.protoElements) {
       const out = new SA()
+      out.length = len
       for (let i = 0; i < len; i++) {
         const v = o[i]
         if (v === undefined && !hasIndex(o, i)) continue
         out[i] = c(thisArg, v, i, o, fn)
       }
-      if (out.length !== len) out.length = len
       return out
     }
     const result = new ArrayResult(realm, SA)

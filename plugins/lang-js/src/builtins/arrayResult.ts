@@ -44,12 +44,16 @@ export class ArrayResult {
 
   /** Make room for the indices below `end` before they are written: checked dense storage, or sparse past the bound. */
   room(end: number): void {
-    if (end <= this.reserved || this.sparse) return
+    if (end <= this.reserved || this.sparse) {
+      if (!this.sparse) this.presize(end)
+      return
+    }
     if (end <= MAX_ARRAY_LENGTH) {
       // Checked in steps of at least 64 Ki elements, so that making room one element at a time stays cheap.
       const target = Math.min(MAX_ARRAY_LENGTH, Math.max(end, this.reserved + 65536))
       reserveElements(target, RESULT_ELEMENT_BYTES)
       this.reserved = target
+      this.presize(end)
       return
     }
     // Past the bound the result can only be sparse: one already holding many elements is dense, and refused.
@@ -58,6 +62,15 @@ export class ArrayResult {
     setArrayLength(out, end)
     this.out = out
     this.sparse = true
+  }
+
+  /**
+   * Size a dense result before a large fill: a store past the end of an array whose prototype is not the host's is
+   * several times slower than one inside it. Small steps (one element at a time) are left to the stores themselves,
+   * which grow the storage geometrically.
+   */
+  private presize(end: number): void {
+    if (end > 2 * this.out.length + 16) this.out.length = end
   }
 
   /** Write element `i` (inside the room made for it). */
