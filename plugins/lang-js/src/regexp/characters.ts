@@ -11,17 +11,15 @@ const MAX_CACHED = 4096
 /** One single-character atom, answered by the host engine. */
 export class CharTest {
   private readonly re: RegExp
+  private readonly unicode: boolean
   /** 0: not asked yet, 1: no, 2: yes (made on first use: a pattern may have many classes it never reaches). */
   private latin: Uint8Array | null = null
   private readonly other = new Map<number, boolean>()
 
-  /** `source` is one single-character atom's pattern text; `flags` carries its `i` and `u`. */
-  constructor(
-    source: string,
-    private readonly unicode: boolean,
-    ignoreCase: boolean,
-  ) {
-    this.re = new RegExp(`^(?:${source})$`, (ignoreCase ? "i" : "") + (unicode ? "u" : ""))
+  /** `source` is one single-character atom's pattern text, read under `i` or not and in `mode` (none, `u` or `v`). */
+  constructor(source: string, ignoreCase: boolean, mode: "" | "u" | "v") {
+    this.unicode = mode !== ""
+    this.re = new RegExp(`^(?:${source})$`, (ignoreCase ? "i" : "") + mode)
   }
 
   /** Whether the character (a code point with `u`, else a code unit) matches. */
@@ -63,7 +61,7 @@ export class CaseEquality {
     let test = this.tests.get(a)
     if (test === undefined) {
       if (this.tests.size >= MAX_CACHED) this.tests.clear()
-      test = new CharTest(literal(a, this.unicode), this.unicode, true)
+      test = new CharTest(literal(a, this.unicode), true, this.unicode ? "u" : "")
       this.tests.set(a, test)
     }
     return test.test(b)

@@ -25,7 +25,7 @@ const build = (source: string, flags: string): Matcher | null => {
   const pattern = parsePattern(source, flags)
   if (pattern === undefined || !needsMeteredMatcher(pattern, flags)) return null
   try {
-    return new Matcher(compile(pattern, flags.includes("u"), flags.includes("i"), flags.includes("s")), flags)
+    return new Matcher(compile(pattern, flags), flags)
   } catch {
     // An atom the host refuses on its own (a form only valid in context): the host engine runs the whole pattern.
     return null

@@ -82,7 +82,7 @@ export class Matcher {
     this.leadCode = lead === null ? 0 : lead.op === Op.Star ? lead.d : lead.a
     const code = this.leadCode
     this.leadUnit = this.leadOp === Op.Char && (code < 0xd800 || (code > 0xdfff && code <= 0xffff))
-    this.unicode = flags.includes("u")
+    this.unicode = /[uv]/.test(flags)
     this.hasIndices = flags.includes("d")
     this.global = flags.includes("g")
     this.sticky = flags.includes("y")
@@ -90,7 +90,7 @@ export class Matcher {
     const ignoreCase = flags.includes("i")
     this.caseEquality = ignoreCase ? new CaseEquality(this.unicode) : null
     // With `i` and `u`, `\w` and `\b` also take the characters that fold into `[A-Za-z0-9_]`.
-    this.wordTest = ignoreCase && this.unicode ? new CharTest("\\w", true, true) : null
+    this.wordTest = ignoreCase && this.unicode ? new CharTest("\\w", true, "u") : null
   }
 
   /** The host `RegExp.prototype.exec` for `re` (made with this matcher's flags; its `lastIndex` is read and written) on `s`. */

@@ -106,8 +106,11 @@ const leadOf = (code: readonly Instruction[], from: number): Instruction | null 
   }
 }
 
-/** Compile `pattern` under the flags that change its instructions. */
-export const compile = (pattern: Pattern, unicode: boolean, ignoreCase: boolean, dotAll: boolean): Program => {
+/** Compile `pattern` under its flags. */
+export const compile = (pattern: Pattern, flags: string): Program => {
+  const ignoreCase = flags.includes("i")
+  const dotAll = flags.includes("s")
+  const mode = flags.includes("v") ? "v" : flags.includes("u") ? "u" : ""
   const code: Instruction[] = []
   let registers = pattern.groups * 2
   const tests = new Map<string, CharTest>()
@@ -132,7 +135,7 @@ export const compile = (pattern: Pattern, unicode: boolean, ignoreCase: boolean,
   const testFor = (source: string): CharTest => {
     let t = tests.get(source)
     if (t === undefined) {
-      t = new CharTest(source, unicode, ignoreCase)
+      t = new CharTest(source, ignoreCase, mode)
       tests.set(source, t)
     }
     return t

@@ -4,8 +4,8 @@
  * keeps its source text, which the host engine evaluates one character at a time (see `characters.ts`), so
  * classes, escapes, property escapes and case folding mean exactly what they mean to the host.
  *
- * `parsePattern` returns `undefined` for syntax this matcher does not take (the `v` flag, modifiers, very deep
- * nesting, escaped group names): those patterns keep running on the host engine.
+ * `parsePattern` returns `undefined` for syntax this matcher does not take (a `v`-flag class that can match a
+ * string, modifiers, very deep nesting, escaped group names): those patterns keep running on the host engine.
  */
 
 /** A node of a parsed pattern. */
@@ -51,16 +51,20 @@ const isLetter = (c: string | undefined): boolean => c !== undefined && /^[a-zA-
 const SYNTAX = "^$\\.*+?()[]{}|/"
 
 /** The capture count and names, found before parsing (a backreference may name a later group). */
-const scanGroups = (source: string): { count: number; names: Map<string, number>; byIndex: (string | undefined)[] } => {
+const scanGroups = (
+  source: string,
+  sets: boolean,
+): { count: number; names: Map<string, number>; byIndex: (string | undefined)[] } => {
   const names = new Map<string, number>()
   const byIndex: (string | undefined)[] = [undefined]
   let count = 1
-  let inClass = false
+  /** How many classes deep (with `v`, classes nest). */
+  let inClass = 0
   for (let i = 0; i < source.length; i++) {
     const c = source[i]
     if (c === "\\") i++
-    else if (inClass) inClass = c !== "]"
-    else if (c === "[") inClass = true
+    else if (inClass > 0) inClass += c === "]" ? -1 : c === "[" && sets ? 1 : 0
+    else if (c === "[") inClass = 1
     else if (c === "(") {
       if (source[i + 1] !== "?") {
         byIndex.push(undefined)
@@ -80,7 +84,6 @@ const scanGroups = (source: string): { count: number; names: Map<string, number>
 
 /** Parse `source` under `flags`, or `undefined` when the matcher does not take it. */
 export const parsePattern = (source: string, flags: string): Pattern | undefined => {
-  if (flags.includes("v")) return undefined
   try {
     return new Parser(source, flags).parse()
   } catch {
@@ -97,6 +100,8 @@ class Parser {
   /** The capture groups open at the position (a backreference to one of them always matches the empty string). */
   private readonly open: number[] = []
   private readonly unicode: boolean
+  /** The `v` flag: classes nest and take set operations. */
+  private readonly sets: boolean
   private readonly ignoreCase: boolean
   private readonly scanned: ReturnType<typeof scanGroups>
 
@@ -104,9 +109,10 @@ class Parser {
     private readonly src: string,
     flags: string,
   ) {
-    this.unicode = flags.includes("u")
+    this.sets = flags.includes("v")
+    this.unicode = this.sets || flags.includes("u")
     this.ignoreCase = flags.includes("i")
-    this.scanned = scanGroups(src)
+    this.scanned = scanGroups(src, this.sets)
   }
 
   parse(): Pattern {
@@ -230,12 +236,20 @@ class Parser {
     return { kind: "set", source }
   }
 
-  /** The end of the character class starting at `pos`. */
+  /**
+   * The end of the character class starting at `pos`. With `v`, classes nest; a class that can match a string
+   * (`\\q{...}`, a property of strings) is not one character, and stays with the host engine.
+   */
   private classEnd(): number {
     const src = this.src
-    for (let i = this.pos + 1; i < src.length; i++) {
-      if (src[i] === "\\") i++
-      else if (src[i] === "]") return i + 1
+    let depth = 0
+    for (let i = this.pos; i < src.length; i++) {
+      if (src[i] === "\\") {
+        if (this.sets && (src[i + 1] === "q" || ((src[i + 1] === "p" || src[i + 1] === "P") && stringProperty(src, i))))
+          throw new Unsupported()
+        i++
+      } else if (src[i] === "[" && (depth === 0 || this.sets)) depth++
+      else if (src[i] === "]" && --depth === 0) return i + 1
     }
     throw new Unsupported()
   }
@@ -273,6 +287,7 @@ class Parser {
     if (c === "x") return this.set(isHex(src[start + 2]) && isHex(src[start + 3]) ? start + 4 : start + 2)
     if (c === "u") return this.set(this.unicodeEscapeEnd(start))
     if ((c === "p" || c === "P") && this.unicode) {
+      if (this.sets && stringProperty(src, start)) throw new Unsupported()
       const end = src.indexOf("}", start)
       if (end < 0) throw new Unsupported()
       return this.set(end + 1)
@@ -315,6 +330,12 @@ class Parser {
     return start + 6
   }
 }
+
+/** True when the `\\p{...}` at `at` names a property of strings (only with `v`; it can match several characters). */
+const stringProperty = (src: string, at: number): boolean =>
+  /^\\p\{(?:Basic_Emoji|Emoji_Keycap_Sequence|RGI_Emoji(?:_Modifier_Sequence|_Flag_Sequence|_Tag_Sequence|_ZWJ_Sequence)?)\}/.test(
+    src.slice(at, at + 40),
+  )
 
 const unsupported = (): never => {
   throw new Unsupported()
