@@ -38,7 +38,7 @@ import {
   getIteratorMethod,
   protocolIterator,
 } from "../runtime/iterators.js"
-import { charge } from "../runtime/meter.js"
+import { charge, ITEM_UNITS } from "../runtime/meter.js"
 import { MAX_ARRAY_INDEX_LENGTH, reserveElements } from "../runtime/memory.js"
 import { sameValueZero, toInteger, toNumber, toStr } from "../runtime/operators.js"
 import { getProp, noteElementWrite, setProp } from "../runtime/properties.js"
@@ -162,7 +162,8 @@ const defaultCompare = (a: { k: string }, b: { k: string }): number => (a.k < b.
 /** Sort a host list of program values with an optional program comparator (`undefined` values last). */
 const sortValues = (values: Value[], comparator: Value): Value[] => {
   const n = values.length
-  charge(n > 1 ? Math.ceil(n * Math.log2(n)) : 1)
+  // The comparisons, and for the default order a string key and an entry made for each value.
+  charge((n > 1 ? Math.ceil(n * Math.log2(n)) : 1) + (comparator === undefined ? n * ITEM_UNITS : 0))
   const defined: Value[] = []
   let undefinedCount = 0
   for (let i = 0; i < n; i++) {

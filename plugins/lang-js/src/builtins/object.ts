@@ -190,7 +190,7 @@ export const installObject = (realm: Realm): void => {
         it.close()
         throwTypeError(`Iterator value ${toStr(entry)} is not an entry object`)
       }
-      charge(1)
+      charge(ITEM_UNITS)
       createDataProperty(o, toPropertyKey(entry[0]), entry[1])
     }
   })
