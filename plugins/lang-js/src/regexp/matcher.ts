@@ -123,7 +123,8 @@ export class Matcher {
             if (i >= n || this.one(lead, leadOp, leadCode, i) === 0) break
           }
         }
-        regs.fill(-1)
+        // A loop: `fill` is a slow call on arrays this small.
+        for (let r = 0; r < regs.length; r++) regs[r] = -1
         this.pending += regs.length >> 4
         if (this.stack.length !== 0) this.stack.length = 0
         this.depth = 0
