@@ -92,6 +92,14 @@ describe("runaway loops", () => {
       "local a, b = {}, {} for i = 1, 3e4 do a['k' .. i] = i b['k' .. i] = i end\nfor i = 1, 200 do next(a) next(b) end\nreturn 'finished'"
     hostile(fields, "ExecutionFailure", "work limit", 2, { deadline: Infinity, maxSteps: 5_000_000 })
   })
+  it("spreading ... charges the values it copies", () =>
+    hostile(
+      "local t = {} for i = 1, 2e4 do t[i] = i end\nlocal function pass(...) return ... end\nlocal function loop(...) for i = 1, 300 do pass(...) end end\nloop(table.unpack(t))\nreturn 'finished'",
+      "ExecutionFailure",
+      "work limit",
+      undefined,
+      { deadline: Infinity, maxSteps: 5_000_000 },
+    ))
   it("the production work bound is 10^9 steps and a higher one is cut to it", () => {
     const { outcome } = runLua("local n = 0 while true do n = n + 1 end", {
       maxSteps: 1e12,

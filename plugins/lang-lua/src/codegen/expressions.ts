@@ -78,7 +78,8 @@ export abstract class Expressions extends Emitter {
 
   /** An expression in a multi-value position (the caller checked {@link isMulti}): one value or a JS array. */
   protected multi(node: Node): string {
-    if (node.type === "VarargLiteral") return "va"
+    // Spreading `...` copies every value: they are charged to the work meter.
+    if (node.type === "VarargLiteral") return `((rt.budget -= va.length) <= 0 && $meter(${this.site(node)}), va)`
     return this.call(node, false)
   }
 
