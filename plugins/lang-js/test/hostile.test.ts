@@ -317,6 +317,9 @@ describe("built-ins charge the work their input makes them do", () => {
     "u.indexOf(5)",
     "u.includes(5)",
     "console.log(s, s, s, s, s, s, s)",
+    "({ ...a })",
+    "({ ...s })",
+    "{ const { x, ...rest } = a }",
   ]
   for (const op of cases) it(op, () => charged(op))
 })
@@ -469,6 +472,8 @@ describe("a memory bomb in the sandbox never takes the host process down", () =>
     contained("const m = new Map(); for (let i = 0; ; i++) m.set(i, [i])", /out of memory/))
   it("JSON.parse of a text that builds more objects than the heap holds", () =>
     contained("JSON.parse('[' + '[[],[],[],[],[],[],[],[]],'.repeat(1.2e6) + '0]')", /out of memory/))
+  it("spreading a long string into an object (a property per character)", () =>
+    contained("const o = { ...'x'.repeat(3e7) }; Object.keys(o).length", /the program ran out of memory/))
 })
 
 describe("garbage does not count as memory in use", () => {

@@ -6,9 +6,12 @@
  * `String.prototype`, so their properties are looked up on the realm's prototypes instead.
  */
 import type { Location } from "@codemode/core/sandbox"
+import { MAX_ARRAY_LENGTH } from "../limits.js"
 import { CHECKED_INDEX, checkArrayWrite, setArrayLength, toArrayLength } from "./arrays.js"
 import { throwTypeError } from "./errors.js"
 import { BRAND, Brand, isInternalKey } from "./internals.js"
+import { ENTRY_BYTES, reserveElements, reserveHeap } from "./memory.js"
+import { charge, ITEM_UNITS } from "./meter.js"
 import { isUnmaterialized, materialize, type Value, shortDescription } from "./functions.js"
 import { toNumber, toPropertyKey } from "./operators.js"
 import { settledStack } from "./stacks.js"
@@ -217,12 +220,20 @@ export const createDataProperty = (target: Value, key: PropertyKey, value: Value
 /** `CopyDataProperties(target, source, excluded)`: what object spread and rest do. */
 export const copyDataProperties = (target: Value, source: Value, excluded?: ReadonlyArray<PropertyKey>): void => {
   if (source === undefined || source === null) return
+  // Every key becomes a property of the target: checked and charged before the keys are listed.
   if (typeof source === "string") {
+    reserveHeap(source.length * ENTRY_BYTES)
+    charge(source.length * ITEM_UNITS)
     for (let i = 0; i < source.length; i++) if (!excluded?.includes(String(i))) target[i] = source[i]
     return
   }
   if (typeof source !== "object") return
+  if (Array.isArray(source)) {
+    reserveElements(Math.min(source.length, MAX_ARRAY_LENGTH), ENTRY_BYTES)
+    charge(Math.min(source.length, MAX_ARRAY_LENGTH) * ITEM_UNITS)
+  }
   const keys = Object.keys(source)
+  charge(keys.length)
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]
     if (excluded === undefined || !excluded.includes(k)) createDataProperty(target, k, source[k])
