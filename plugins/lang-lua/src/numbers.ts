@@ -5,7 +5,7 @@
  */
 import { floatMod, floatPow, scaleToDouble } from "./floats.js"
 import { formatFloat14g } from "./lstrings/numfmt.js"
-import { errorAt } from "./runtime.js"
+import { chargeAt, errorAt } from "./runtime.js"
 import { floatToInteger, LuaFloat, makeFloat, normaliseInteger, type LuaValue, shownType } from "./value.js"
 
 /** A Lua number in any representation. */
@@ -287,8 +287,14 @@ export const lessThan = (a: LuaValue, b: LuaValue, site: number): boolean => {
   const x = a instanceof LuaFloat ? a.n : a
   const y = b instanceof LuaFloat ? b.n : b
   if ((typeof x === "number" || typeof x === "bigint") && (typeof y === "number" || typeof y === "bigint")) return x < y
-  if (typeof x === "string" && typeof y === "string") return x < y
+  if (typeof x === "string" && typeof y === "string") return chargeCompare(x, y, site) && x < y
   throw compareError(a, b, site)
+}
+
+/** Charge the bytes comparing two long strings may read (true, to chain in a condition). */
+const chargeCompare = (x: string, y: string, site: number): boolean => {
+  if (x.length > 256 && y.length > 256) chargeAt(Math.min(x.length, y.length) >> 4, Math.abs(site))
+  return true
 }
 
 /** The general path of `<=`. */
@@ -297,7 +303,7 @@ export const lessEqual = (a: LuaValue, b: LuaValue, site: number): boolean => {
   const y = b instanceof LuaFloat ? b.n : b
   if ((typeof x === "number" || typeof x === "bigint") && (typeof y === "number" || typeof y === "bigint"))
     return x <= y
-  if (typeof x === "string" && typeof y === "string") return x <= y
+  if (typeof x === "string" && typeof y === "string") return chargeCompare(x, y, site) && x <= y
   throw compareError(a, b, site)
 }
 

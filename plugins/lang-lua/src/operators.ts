@@ -4,6 +4,7 @@
  */
 import { floatMod, floatPow } from "./floats.js"
 import { arith, equalSlow, intAdd, intIDiv, intMul, intSub, Op } from "./numbers.js"
+import { chargeAt } from "./runtime.js"
 import { LuaFloat, type LuaValue } from "./value.js"
 
 // ------------------------------------------------------------------------------------------------ number × number
@@ -171,8 +172,18 @@ export const floatArith = (op: Op, a: LuaValue, b: LuaValue, site: number, descA
 
 // ------------------------------------------------------------------------------------------------ equality
 
-/** `a == b` (raw equality). */
-export const luaEq = (a: LuaValue, b: LuaValue): boolean =>
-  a === b ||
-  ((typeof a === "object" || typeof b === "object" || typeof a === "bigint" || typeof b === "bigint") &&
-    equalSlow(a, b))
+/** `a == b` (raw equality). Comparing two long strings of one length reads them: that is charged. */
+export const luaEq = (a: LuaValue, b: LuaValue, site: number): boolean => {
+  if (typeof a === "string") {
+    if (typeof b === "string" && a.length > LONG_STRING && a.length === b.length) chargeAt(a.length >> 4, site)
+    return a === b
+  }
+  return (
+    a === b ||
+    ((typeof a === "object" || typeof b === "object" || typeof a === "bigint" || typeof b === "bigint") &&
+      equalSlow(a, b))
+  )
+}
+
+/** Strings longer than this are charged for the bytes a comparison may read. */
+const LONG_STRING = 256

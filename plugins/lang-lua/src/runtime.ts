@@ -116,6 +116,12 @@ export const charge = (n: number): void => {
   if (rt.budget <= 0) meter(rt.site)
 }
 
+/** Charge `n` steps of work done by an operator at `site` (a comparison of long strings). */
+export const chargeAt = (n: number, site: number): void => {
+  rt.budget -= n
+  if (rt.budget <= 0) meter(site)
+}
+
 /** Lua's position prefix for a message raised at `site` (`input:3: `), or "" when unknown. */
 export const where = (site: number): string => {
   if (site <= 0) return ""

@@ -92,6 +92,20 @@ describe("runaway loops", () => {
       "local a, b = {}, {} for i = 1, 3e4 do a['k' .. i] = i b['k' .. i] = i end\nfor i = 1, 200 do next(a) next(b) end\nreturn 'finished'"
     hostile(fields, "ExecutionFailure", "work limit", 2, { deadline: Infinity, maxSteps: 5_000_000 })
   })
+  it("comparing long strings charges the bytes it may read (==, <, <=)", () => {
+    const setup = "local a, b = string.rep('a', 1e5), string.rep('a', 1e5 - 1) .. 'a'\n"
+    for (const test of ["a == b", "a < b", "a <= b"])
+      hostile(
+        `${setup}for i = 1, 2000 do if ${test} then end end\nreturn 'finished'`,
+        "ExecutionFailure",
+        "work limit",
+        2,
+        {
+          deadline: Infinity,
+          maxSteps: 5_000_000,
+        },
+      )
+  })
   it("spreading ... charges the values it copies", () =>
     hostile(
       "local t = {} for i = 1, 2e4 do t[i] = i end\nlocal function pass(...) return ... end\nlocal function loop(...) for i = 1, 300 do pass(...) end end\nloop(table.unpack(t))\nreturn 'finished'",

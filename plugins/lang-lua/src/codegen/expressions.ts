@@ -284,7 +284,7 @@ export abstract class Expressions extends Emitter {
       const identity = [ca, cb].some(
         (c) => c !== NOT_CONSTANT && (c === undefined || typeof c === "string" || typeof c === "boolean"),
       )
-      const eq = identity ? `${a.ref} === ${b.ref}` : `$luaEq(${a.ref}, ${b.ref})`
+      const eq = identity ? `${a.ref} === ${b.ref}` : `$luaEq(${a.ref}, ${b.ref}, ${site})`
       return seq(setup, op === "==" ? eq : `!(${eq})`)
     }
     const numeric = (c: LuaValue | typeof NOT_CONSTANT, ref: string) =>

@@ -139,7 +139,11 @@ export const createTableLib = (): LuaTable => {
         cmp === undefined
           ? (a, b) => {
               if (typeof a === "number" && typeof b === "number") return a < b
-              if (typeof a === "string" && typeof b === "string") return a < b
+              if (typeof a === "string" && typeof b === "string") {
+                // comparing long strings reads up to the shorter one's length
+                if (a.length > 256 && b.length > 256) charge(Math.min(a.length, b.length) >> 4)
+                return a < b
+              }
               return lessThan(a, b, -Math.abs(site))
             }
           : (a, b) => {
