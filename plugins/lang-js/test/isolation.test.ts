@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, vi } from "vitest"
 import type { Diagnostic } from "@codemode/core/sandbox"
+import { meteredMatcher } from "../src/regexp/index.js"
 import { run } from "../src/worker.js"
 import { fakeHost, type FakeOptions, runJs } from "./harness.js"
 
@@ -120,5 +121,16 @@ describe("Math.random belongs to the execution", () => {
     expect(Math.abs(mean - 0.5)).toBeLessThan(0.03)
     // The low bits are random too (the 53 bits are filled).
     expect(all.some((x) => (x * 2 ** 53) % 2 === 1)).toBe(true)
+  })
+})
+
+describe("nothing a pattern leaves is visible to the next execution", () => {
+  it("the metered matcher compiles a pattern again for each execution (no compile to time across executions)", () => {
+    expect(runJs(`/(a)\\1/.test("aa")`).value).toBe(true)
+    const first = meteredMatcher(/(a)\1/)
+    expect(first).not.toBeNull()
+    expect(meteredMatcher(/(a)\1/)).toBe(first)
+    runJs("1")
+    expect(meteredMatcher(/(a)\1/)).not.toBe(first)
   })
 })

@@ -1,6 +1,7 @@
 /**
  * Creating a realm: every built-in, installed on fresh prototypes for one execution.
  */
+import { forgetMatchers } from "../regexp/index.js"
 import { resetArrayStorage } from "../runtime/arrays.js"
 import { Realm } from "../runtime/realm.js"
 import { installArray } from "./array.js"
@@ -35,6 +36,7 @@ let restored = false
 export const acquireRealm = (): Realm => {
   resetArrayStorage()
   reseedRandom()
+  forgetMatchers()
   if (cached !== undefined) {
     cached.activate()
     const clean = restored || restoreQuietly(cached) === undefined

@@ -14,7 +14,16 @@ import { parsePattern } from "./syntax.js"
 const compiled = new Map<string, Matcher | null>()
 /** Compiled patterns remembered at most. */
 const MAX_COMPILED = 256
-const byRegExp = new WeakMap<RegExp, Matcher | null>()
+let byRegExp = new WeakMap<RegExp, Matcher | null>()
+
+/**
+ * Forget every compiled pattern: called as each execution starts, so that no program can time a compile to learn
+ * which patterns an earlier execution on this sandbox used.
+ */
+export const forgetMatchers = (): void => {
+  compiled.clear()
+  byRegExp = new WeakMap()
+}
 
 /** Longest source the shared cache keeps (a longer one is remembered only by its RegExp). */
 const MAX_CACHED_SOURCE = 10_000
