@@ -86,3 +86,63 @@ describe("+ of a string and a number", () => {
     )
   })
 })
+
+describe("sort with a comparator, run by our own TimSort", () => {
+  // The comparator sees the same pairs in the same order as under Node, so logging and inconsistent comparators agree.
+  const seeded = `let seed = 7
+const draw = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648 }`
+  it("calls a consistent comparator with Node's pairs, in Node's order", () => {
+    sameAsNode(`${seeded}
+const out = []
+for (const n of [2, 3, 10, 33, 64, 65, 200, 1500]) {
+  const a = Array.from({ length: n }, () => Math.floor(draw() * n))
+  const log = []
+  a.sort((x, y) => { log.push(x, y); return x - y })
+  out.push([a.join(), log.length, log.join()])
+}
+return out`)
+  })
+
+  it("leaves Node's order for inconsistent comparators", () => {
+    sameAsNode(`${seeded}
+const out = []
+for (const n of [5, 40, 300, 3000]) {
+  const a = Array.from({ length: n }, (_, i) => (i * 7919) % 101)
+  const calls = []
+  out.push(a.slice().sort((x, y) => x > y).join(), a.slice().sort(() => -1).join(), a.slice().sort(() => 1).join())
+  out.push(a.slice().sort((x, y) => { calls.push(x); return draw() - 0.5 }).join(), calls.join())
+}
+return out`)
+  })
+
+  it("sorts runs that make it gallop, stably, and toSorted alike", () => {
+    sameAsNode(`const a = []
+for (let i = 0; i < 2000; i++) a.push({ k: i < 1000 ? i * 2 : (i - 1000) * 2 + 1, tie: i % 3, i })
+const byK = a.slice().sort((x, y) => x.k - y.k).map((o) => o.i)
+const byTie = a.toSorted((x, y) => x.tie - y.tie).map((o) => o.i)
+const runs = []
+for (let r = 0; r < 40; r++) for (let j = 0; j < 50; j++) runs.push(r % 2 ? 5000 - r * 50 - j : r * 50 + j)
+const log = []
+runs.sort((x, y) => { log.push(x - y); return x - y })
+return [byK.join(), byTie.join(), runs.join(), log.length, log.join()]`)
+  })
+
+  it("converts results as the language does and keeps undefined last", () => {
+    sameAsNode(`const a = [3, undefined, 1, "10", null, 2, undefined, NaN]
+const log = []
+a.sort((x, y) => { log.push(String(x) + String(y)); return { valueOf() { return Number(x) - Number(y) } } })
+return [a.map(String), log, [3, 1, 2].sort(() => NaN), [3, 1, 2].sort(() => "1")]`)
+  })
+})
+
+describe("JSON with enumerable keys on Object.prototype", () => {
+  it("stringifies and parses own keys only", () => {
+    sameAsNode(`Object.prototype.extra = { deep: [1] }
+try {
+  const parsed = JSON.parse('{"x":{"y":[1,{"z":2}]},"w":3}')
+  return [JSON.stringify({ a: 1, b: { c: [2, { d: 3 }] } }), JSON.stringify(parsed), Object.keys(parsed.x.y[1]), JSON.stringify({ a: 1 }, null, 2)]
+} finally {
+  delete Object.prototype.extra
+}`)
+  })
+})

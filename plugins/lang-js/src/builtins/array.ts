@@ -47,6 +47,7 @@ import { rt } from "../runtime/state.js"
 import { ArrayResult, defineElement } from "./arrayResult.js"
 import { createArrayIterator } from "./iteration.js"
 import { joinStrings } from "./joiner.js"
+import { timSort } from "./timsort.js"
 import { boxPrimitive } from "./object.js"
 
 const MAX_SAFE_LENGTH = Number.MAX_SAFE_INTEGER
@@ -174,15 +175,16 @@ const sortValues = (values: Value[], comparator: Value): Value[] => {
   let sorted: Value[]
   if (comparator === undefined) {
     const keyed = defined.map((v) => ({ v, k: typeof v === "string" ? v : toStr(v) }))
-    keyed.sort(defaultCompare)
+    timSort(keyed, defaultCompare)
     sorted = keyed.map((e) => e.v)
   } else {
     const c = callback3(comparator, 2)
-    sorted = defined.sort((a, b) => {
+    timSort(defined, (a, b) => {
       const r = c(undefined, a, b, undefined, comparator)
       const x = typeof r === "number" ? r : toNumber(r)
       return x !== x ? 0 : x
     })
+    sorted = defined
   }
   for (let i = 0; i < undefinedCount; i++) sorted.push(undefined)
   return sorted

@@ -25,12 +25,14 @@ const adopt = (realm: Realm, v: Value, depth: number): void => {
     }
     return
   }
-  Object.setPrototypeOf(v, realm.ObjectProto)
-  const keys = Object.keys(v)
-  for (let i = 0; i < keys.length; i++) {
-    const x = v[keys[i]]
+  // The host parser's objects have only own enumerable keys and the host's `Object.prototype` none: `for...in`
+  // lists exactly the own keys, without the key list `Object.keys` would allocate. It runs before the re-parenting
+  // (the realm's prototype may have enumerable keys a program added).
+  for (const k in v) {
+    const x = v[k]
     if (typeof x === "object" && x !== null) adopt(realm, x, depth + 1)
   }
+  Object.setPrototypeOf(v, realm.ObjectProto)
 }
 
 /** Texts shorter than this parse into little enough to need no check first. */
@@ -93,6 +95,8 @@ export const parseJson = (realm: Realm, text: string): Value => {
 }
 
 const SKIP = Symbol("skip")
+
+const hasOwn = Object.prototype.hasOwnProperty
 
 /** Characters `JSON.stringify` writes escaped: controls, quote, backslash and lone surrogates. */
 const escaped = /[\u0000-\u001f"\\\ud800-\udfff]/
@@ -185,6 +189,11 @@ const plainDataSize = (realm: Realm, value: Value, gap: number): number => {
   let chars = 0
   let numbers = 0
   let exact = false
+  let inherited = false
+  for (const _ in realm.ObjectProto) {
+    inherited = true
+    break
+  }
   const check = (): void => {
     if (size > MAX_STRING_LENGTH) stringTooLong(size)
   }
@@ -221,12 +230,13 @@ const plainDataSize = (realm: Realm, value: Value, gap: number): number => {
     } else {
       const proto = Object.getPrototypeOf(v)
       if (proto !== realm.ObjectProto && proto !== null) return false
-      const keys = Object.keys(v)
-      entries = keys.length
+      entries = 0
       size += 2
-      charge(keys.length)
-      for (let i = 0; i < keys.length; i++) {
-        const k = keys[i]
+      // `for...in` lists the own enumerable keys without allocating a key list; it also lists what the realm's
+      // `Object.prototype` has enumerable, which only a program that added such keys makes it test for.
+      for (const k in v) {
+        if (inherited && !hasOwn.call(v, k)) continue
+        entries++
         const x = v[k]
         if (exact) size += jsonStringLength(k) + 2
         else {
@@ -250,6 +260,7 @@ const plainDataSize = (realm: Realm, value: Value, gap: number): number => {
         } else if (typeof x === "bigint") return false
         else size += 5
       }
+      charge(entries)
     }
     if (gap > 0) size += (entries + 1) * (gap * stack.length + 1)
     check()
