@@ -5,7 +5,7 @@
  * the next request the fake LLM received. Two OpenCode runs cover all cases (each start costs 10-20 s).
  */
 import * as Path from "node:path"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { describe, expect, it } from "vitest"
 import { Llm, OpenCodeDriver } from "../src/index.js"
 
@@ -210,11 +210,15 @@ describe("tool control against the real OpenCode", () => {
               yield* ui.submit("Wait a long time")
               const shells = yield* tools.control("shell")
               const long = yield* shells.take("call_long")
-              // OpenCode interrupts a busy session on the second escape.
-              yield* ui.press("escape")
-              yield* Effect.sleep("300 millis")
-              yield* ui.press("escape")
-              yield* long.awaitInterrupted().pipe(Effect.timeout("60 seconds"))
+              // OpenCode interrupts a busy session on the second escape within a short window; on a loaded machine two
+              // presses a fixed time apart can miss it, so press again until the call is interrupted.
+              let interrupted = false
+              for (let press = 0; press < 40 && !interrupted; press++) {
+                yield* ui.press("escape")
+                const done = yield* long.awaitInterrupted().pipe(Effect.timeoutOption("1500 millis"))
+                interrupted = Option.isSome(done)
+              }
+              expect(interrupted).toBe(true)
               const late = yield* Effect.flip(long.succeed({ output: "too late\n" }))
               return { requests: yield* llm.requests, fetchInput: fetch.input, late: late.message }
             }),
