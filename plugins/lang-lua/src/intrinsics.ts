@@ -32,6 +32,7 @@ import {
   callSites,
   checkStringLength,
   errorAt,
+  MAX_CALL_DEPTH,
   MAX_STRING_BYTES,
   meter,
   rt,
@@ -73,6 +74,25 @@ const callFail = (fn: LuaValue, desc: string, site: number): never => {
 /** `t.name` after the inline path found nothing: guards, string methods, nil, or the index error. */
 const fieldMiss = (t: LuaValue, name: string, site: number, desc: string): LuaValue =>
   t instanceof LuaTable ? (t.guard === undefined ? undefined : t.guard(name, site, desc)) : index(t, name, site, desc)
+
+/** A Lua function's entry in compact code (small programs inline it): the call depth, its call site, one unit of work. */
+const enter = (): void => {
+  if (++rt.depth > MAX_CALL_DEPTH) throw callDepthError(rt.site)
+  callSites[rt.depth] = rt.site
+  if (--rt.budget <= 0) meter(rt.site)
+}
+
+/** Whether a value counts as true in a condition (compact code; small programs inline the test). */
+const truthy = (v: LuaValue): boolean => v !== undefined && v !== false
+
+/** `t.name` in compact code (see codegen/emit.ts): the table's field, else what {@link fieldMiss} finds. */
+const getField = (t: LuaValue, name: string, site: number, desc: string): LuaValue => {
+  if (t instanceof LuaTable) {
+    const v = t.fields[name]
+    if (v !== undefined) return v
+  }
+  return fieldMiss(t, name, site, desc)
+}
 
 /** The method `name` of `o` for `o:name(...)`: table fields (with guards), string methods, or the index error. */
 const method = (o: LuaValue, name: string, site: number, desc: string): LuaValue => {
@@ -482,6 +502,9 @@ export const INTRINSICS = {
   nth,
   callFail,
   fieldMiss,
+  enter,
+  truthy,
+  getField,
   method,
   indexAny,
   setField,

@@ -11,6 +11,9 @@ export interface VarInfo {
   readonly fn: FnInfo
   /** True when an inner function uses it (so a call may change it while an expression is evaluated). */
   captured: boolean
+  /** Its resolutions, made once (a large program uses one local many times). */
+  asLocal?: Resolution
+  asUpvalue?: Resolution
 }
 
 /** A function being compiled (the main chunk is one too). */
@@ -22,7 +25,7 @@ export interface FnInfo {
   readonly free: Set<VarInfo>
 }
 
-/** How a name use resolved. */
+/** How a name use resolved; a name that is not in {@link Resolved.uses} is a global. */
 export type Resolution =
   | { readonly kind: "local"; readonly v: VarInfo }
   | { readonly kind: "upvalue"; readonly v: VarInfo }
@@ -39,7 +42,7 @@ interface Scope {
 export interface Resolved {
   /** Declaring identifiers (locals, parameters, loop variables, `self`) → their variable. */
   readonly declarations: Map<Node, VarInfo>
-  /** Identifier uses → how they resolved. */
+  /** Identifier uses of locals → how they resolved (the other uses are globals). */
   readonly uses: Map<Node, Resolution>
   /** Function nodes (and the chunk) → their function info. */
   readonly functions: Map<Node, FnInfo>
@@ -47,7 +50,8 @@ export interface Resolved {
   readonly selfParams: Map<Node, VarInfo>
 }
 
-const GLOBAL: Resolution = { kind: "global" }
+/** The resolution of every global name. */
+export const GLOBAL: Resolution = { kind: "global" }
 
 /** Resolve every name in `chunk`, in time linear in its size. */
 export const resolve = (chunk: Chunk): Resolved => {
@@ -83,16 +87,13 @@ export const resolve = (chunk: Chunk): Resolved => {
     const here = scope!.fn
     const stack = visible.get(id.name)
     const v = stack === undefined || stack.length === 0 ? undefined : stack[stack.length - 1]
-    if (v === undefined) {
-      out.uses.set(id, GLOBAL)
-      return
-    }
+    if (v === undefined) return
     if (v.fn === here) {
-      out.uses.set(id, { kind: "local", v })
+      out.uses.set(id, (v.asLocal ??= { kind: "local", v }))
       return
     }
     v.captured = true
-    out.uses.set(id, { kind: "upvalue", v })
+    out.uses.set(id, (v.asUpvalue ??= { kind: "upvalue", v }))
     // Every function between the use and the declaration needs the local; stop where it is already known.
     for (let f: FnInfo | undefined = here; f !== undefined && f !== v.fn && !f.free.has(v); f = f.parent) f.free.add(v)
   }

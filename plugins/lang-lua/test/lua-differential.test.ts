@@ -4,6 +4,7 @@
  * run is `node bench/differential.mjs`.
  */
 import { describe, expect, it } from "vitest"
+import { COMPACT_FROM } from "../src/codegen/emit.js"
 import { run } from "../src/worker.js"
 import { differences } from "./support/differential.mjs"
 import { generateProgram } from "./support/generate.mjs"
@@ -17,4 +18,13 @@ describe("random programs against lua5.4", () => {
       const found = differences(run, generateProgram, from, 1000)
       expect(found.map(show).slice(0, 3)).toEqual([])
     })
+})
+
+describe("random programs compiled compact against lua5.4", () => {
+  // A trailing comment makes each program large enough to be compiled compact (operations as intrinsic calls).
+  const padding = `\n--${"x".repeat(COMPACT_FROM)}`
+  it("programs 1 to 1000 print what lua5.4 prints", { timeout: 60_000 }, () => {
+    const found = differences(run, (seed: number) => generateProgram(seed) + padding, 1, 1000)
+    expect(found.map((d) => show({ ...d, program: d.program.slice(0, -padding.length) })).slice(0, 3)).toEqual([])
+  })
 })

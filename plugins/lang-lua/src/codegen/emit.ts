@@ -15,7 +15,7 @@ import { compileTimeout, ParenFinder, ParseFailure, type Parsed } from "../parse
 import type { Location } from "@codemode/core/sandbox"
 import { CHUNK_NAME } from "../runtime.js"
 import { type BlockPlan, type GotoPlan, planGotos } from "../gotos.js"
-import { resolve, type Resolution, type Resolved, type VarInfo } from "../scope.js"
+import { GLOBAL, resolve, type Resolution, type Resolved, type VarInfo } from "../scope.js"
 import { LuaFloat, type LuaValue, toDouble } from "../value.js"
 
 /** Compile-time context of one block. */
@@ -87,6 +87,13 @@ export const foldArith = (op: Op, a: LuaNumber, b: LuaNumber): LuaValue | typeof
   return r
 }
 
+/**
+ * From this source size on (in bytes), a program is compiled compact: operations call their intrinsic (which handles
+ * every case) instead of inlining the common case. The generated source is several times smaller, so a program near
+ * the source bound compiles in a fraction of the time; the small programs that run hot loops keep the inline paths.
+ */
+export const COMPACT_FROM = 64 * 1024
+
 /** Join the non-empty parts of a comma expression. */
 export const seq = (...parts: Array<string>): string => `(${parts.filter((p) => p !== "").join(", ")})`
 
@@ -118,6 +125,9 @@ export abstract class Emitter {
 
   protected fn!: FnCtx
 
+  /** Compile operations as intrinsic calls (see {@link COMPACT_FROM}). */
+  protected readonly compact: boolean
+
   /** Nodes compiled since the last look at the deadline. */
   protected work = 0
 
@@ -130,6 +140,7 @@ export abstract class Emitter {
     this.start = parsed.start
     this.parens = new ParenFinder(parsed.source)
     this.source = parsed.source
+    this.compact = parsed.source.length >= COMPACT_FROM
   }
 
   protected uid(): number {
@@ -200,7 +211,7 @@ export abstract class Emitter {
   }
 
   protected use(node: Node): Resolution {
-    return this.resolved.uses.get(node) ?? { kind: "global" }
+    return this.resolved.uses.get(node) ?? GLOBAL
   }
 
   protected decl(node: Node): VarInfo {
@@ -357,6 +368,21 @@ export abstract class Emitter {
   protected copy(node: Node): Held {
     const code = this.expr(node)
     return this.unchangeable(node) ? { setup: "", ref: code } : this.holdCode(code)
+  }
+
+  /**
+   * True when compact code can pass `nodes` to an intrinsic in place, as call arguments: JS evaluates them in order
+   * and reads a local where it appears, so every operand but the last must be evaluated where it appears in Lua too
+   * (not a register, see {@link register}) or be unchangeable.
+   */
+  protected inPlace(...nodes: Array<Node>): boolean {
+    for (let i = 0; i < nodes.length - 1; i++) if (this.register(nodes[i]) && !this.unchangeable(nodes[i])) return false
+    return true
+  }
+
+  /** Operands passed in place (see {@link inPlace}): their code, unheld. */
+  protected placed(node: Node): Held {
+    return { setup: "", ref: this.expr(node) }
   }
 
   /** Evaluate already generated code once, into a temporary. */

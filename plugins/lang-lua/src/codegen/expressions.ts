@@ -103,6 +103,7 @@ export abstract class Expressions extends Emitter {
 
   /** `base.name` for generated base code. */
   protected field(base: string, name: string, site: number, desc: string): string {
+    if (this.compact) return `$getField(${base}, ${this.k(name)}, ${site}, ${this.k(desc)})`
     const t = this.temp()
     const v = this.temp()
     return `((${t} = ${base}) instanceof $LuaTable && (${v} = ${t}.fields${this.prop(name)}) !== undefined ? ${v} : $fieldMiss(${t}, ${this.k(name)}, ${site}, ${this.k(desc)}))`
@@ -113,6 +114,12 @@ export abstract class Expressions extends Emitter {
     const desc = this.describe(node.base)
     const k = this.constant(node.index)
     if (typeof k === "string") return this.field(this.expr(node.base), k, site, desc)
+    if (this.compact) {
+      const inPlace = this.inPlace(node.base, node.index)
+      const obj = inPlace ? this.placed(node.base) : this.hold(node.base)
+      const key = inPlace ? this.placed(node.index) : this.hold(node.index)
+      return seq(obj.setup, key.setup, `$indexAny(${obj.ref}, ${key.ref}, ${site}, ${this.k(desc)})`)
+    }
     const t = this.temp()
     const i = this.temp()
     if (typeof k === "number" && Number.isSafeInteger(k) && k >= 1 && k <= 2 ** 31)
@@ -250,6 +257,8 @@ export abstract class Expressions extends Emitter {
     const t = this.temp()
     const a = this.expr(node.left)
     const b = this.expr(node.right)
+    if (this.compact)
+      return node.operator === "and" ? `($truthy(${t} = ${a}) ? ${b} : ${t})` : `($truthy(${t} = ${a}) ? ${t} : ${b})`
     return node.operator === "and"
       ? `((${t} = ${a}) === undefined || ${t} === false ? ${t} : ${b})`
       : `((${t} = ${a}) !== undefined && ${t} !== false ? ${t} : ${b})`
@@ -263,6 +272,7 @@ export abstract class Expressions extends Emitter {
       return `(${this.test(node.left)} ${node.operator === "and" ? "&&" : "||"} ${this.test(node.right)})`
     const c = this.constant(node)
     if (c !== NOT_CONSTANT) return c === undefined || c === false ? "false" : "true"
+    if (this.compact) return `$truthy(${this.expr(node)})`
     const v = this.hold(node)
     return seq(v.setup, `${v.ref} !== undefined && ${v.ref} !== false`)
   }
@@ -277,7 +287,11 @@ export abstract class Expressions extends Emitter {
   protected comparison(node: Node): string {
     const op = node.operator as string
     const site = this.site(node)
-    const [setup, a, b] = this.operands(node)
+    // `>` and `>=` pass their operands swapped: they are held.
+    const [setup, a, b] =
+      this.compact && op !== ">" && op !== ">=" && this.inPlace(node.left, node.right)
+        ? ["", this.placed(node.left), this.placed(node.right)]
+        : this.operands(node)
     const ca = this.constant(node.left)
     const cb = this.constant(node.right)
     if (op === "==" || op === "~=") {
@@ -301,18 +315,21 @@ export abstract class Expressions extends Emitter {
           : op === ">"
             ? `$lessThan(${b.ref}, ${a.ref}, ${site})`
             : `$lessEqual(${b.ref}, ${a.ref}, ${site})`
-    return seq(setup, `${checks} ? ${x} ${op} ${y} : ${slow}`)
+    return seq(setup, this.compact ? slow : `${checks} ? ${x} ${op} ${y} : ${slow}`)
   }
 
   protected binary(node: Node): string {
     const op = node.operator as string
     if (COMPARISONS.has(op)) return this.comparison(node)
     if (op === "..") return this.concat(node)
-    if (this.isFloat(node)) return this.boxed(this.raw(node))
+    if (!this.compact && this.isFloat(node)) return this.boxed(this.raw(node))
     const code = ARITH_OPS.get(op)
     if (code === undefined) return this.fail(node, `unsupported operator ${op}`)
     const site = this.site(node)
-    const [setup, a, b] = this.operands(node)
+    const [setup, a, b] =
+      this.compact && this.inPlace(node.left, node.right)
+        ? ["", this.placed(node.left), this.placed(node.right)]
+        : this.operands(node)
     const ca = this.constant(node.left)
     const cb = this.constant(node.right)
     const descs = `${site}, ${this.k(this.describe(node.left))}, ${this.k(this.describe(node.right))}`
@@ -324,6 +341,7 @@ export abstract class Expressions extends Emitter {
         : anyFn !== undefined
           ? `${anyFn}(${a.ref}, ${b.ref}, ${descs})`
           : `$arith(${code}, ${a.ref}, ${b.ref}, ${descs})`
+    if (this.compact) return seq(setup, slow)
     const numbers =
       [
         typeof ca === "number" ? "" : `typeof ${a.ref} === "number"`,
@@ -477,6 +495,7 @@ export abstract class Expressions extends Emitter {
     }
     const site = this.site(node)
     const descs = operands.map((o) => this.describe(o))
+    if (this.compact) return `$concatMany([${operands.map((o) => this.expr(o)).join(", ")}], ${this.k(descs)}, ${site})`
     if (operands.length === 2) {
       const [setup, a, b] = this.operands(
         { type: "BinaryExpression", left: operands[0], right: operands[1] } as Node,
@@ -514,9 +533,17 @@ export abstract class Expressions extends Emitter {
     const site = this.site(node)
     if (op === "-" && node.argument.type === "NumericLiteral")
       return this.literal(arith(Op.Unm, this.number(node.argument), 0, site))
-    if (op === "-" && this.isFloat(node.argument)) return this.boxed(`-${this.raw(node.argument)}`)
-    const v = this.hold(node.argument)
+    if (op === "-" && !this.compact && this.isFloat(node.argument)) return this.boxed(`-${this.raw(node.argument)}`)
+    // In compact code `#` reads its operand once: in place.
+    const v = this.compact && op === "#" ? this.placed(node.argument) : this.hold(node.argument)
     const d = this.k(this.describe(node.argument))
+    if (this.compact)
+      return seq(
+        v.setup,
+        op === "#"
+          ? `$lengthOf(${v.ref}, ${site}, ${d})`
+          : `$arith(${op === "-" ? Op.Unm : Op.BNot}, ${v.ref}, ${v.ref}, ${site}, ${d}, ${d})`,
+      )
     switch (op) {
       case "-":
         return seq(

@@ -60,19 +60,26 @@ export class Generator extends Expressions {
     this.block = undefined
     if (vararg) names.push("...va")
     let code = this.blockOf(body)
-    if (this.fn.looped) code = `T${jsName}: for (;;) {\n${code}\nrt.depth--;\nreturn $EMPTY;\n}`
+    const looped = this.fn.looped
+    if (looped) code = `T${jsName}: for (;;) {\n${code}\nrt.depth--;\nreturn $EMPTY;\n}`
     const temps = Array.from({ length: this.fn.maxTemps }, (_, i) => `t${i}`)
     this.fn = outerFn
     this.block = outerBlock
+    const entry = this.compact
+      ? ["$enter();"]
+      : [
+          `if (++rt.depth > ${MAX_CALL_DEPTH}) throw $callDepthError(rt.site);`,
+          "$callSites[rt.depth] = rt.site;",
+          "if (--rt.budget <= 0) $meter(rt.site);",
+        ]
+    // A body that ends with a return statement does not reach the end of the function.
+    const returns = !looped && body.length > 0 && body[body.length - 1].type === "ReturnStatement"
     return [
       `function ${jsName}(${names.join(", ")}) {`,
-      `if (++rt.depth > ${MAX_CALL_DEPTH}) throw $callDepthError(rt.site);`,
-      "$callSites[rt.depth] = rt.site;",
-      "if (--rt.budget <= 0) $meter(rt.site);",
+      ...entry,
       temps.length > 0 ? `let ${temps.join(", ")};` : "",
       code,
-      "rt.depth--;",
-      "return $EMPTY;",
+      returns ? "" : "rt.depth--;\nreturn $EMPTY;",
       "}",
     ].join("\n")
   }
@@ -355,12 +362,30 @@ export class Generator extends Expressions {
       const site = this.site(t)
       const v = held ? value : this.temp()
       const setup = held ? "" : `${v} = ${value};\n`
+      if (this.compact) return `$setGlobal(GT, ${this.k(name)}, ${value}, ${site});`
       const p = this.prop(name)
       return `${setup}if (${v} !== undefined && G${p} !== undefined) G${p} = ${v}; else $setGlobal(GT, ${this.k(name)}, ${v}, ${site});`
     }
     // Lua evaluates the table and key expressions, then the value; a local table or key is read when storing.
     const site = this.site(t)
     const desc = this.k(this.describe(t.base))
+    if (this.compact) {
+      // The value is evaluated after the table and key and before a local table or key is read.
+      const member = t.type === "MemberExpression"
+      const inPlace = member ? this.inPlace(t.base, t) : this.inPlace(t.base, t.index, t)
+      const obj = inPlace ? this.placed(t.base) : this.hold(t.base)
+      const o = obj.ref
+      const lines = obj.setup === "" ? [] : [`${obj.setup};`]
+      const index = member ? undefined : inPlace ? this.placed(t.index) : this.hold(t.index)
+      if (index !== undefined && index.setup !== "") lines.push(`${index.setup};`)
+      const v = held || inPlace ? value : this.temp()
+      if (v !== value) lines.push(`${v} = ${value};`)
+      const store =
+        index === undefined
+          ? `$setField(${o}, ${this.k(t.identifier.name)}, ${v}, ${site}, ${desc});`
+          : `$setAny(${o}, ${index.ref}, ${v}, ${site}, ${desc});`
+      return [...lines, store].join("\n")
+    }
     const obj = this.hold(t.base)
     const o = obj.ref
     const lines = obj.setup === "" ? [] : [`${obj.setup};`]
