@@ -6,6 +6,7 @@
  */
 import { MAX_ARRAY_LENGTH } from "../limits.js"
 import {
+  appendOne,
   CHECKED_INDEX,
   checkArrayGrowth,
   newHoleyArray,
@@ -349,11 +350,14 @@ export const installArray = (realm: Realm): void => {
 
   mutator("push", 1, (o, a) => {
     const count = a.length
-    if (Array.isArray(o) && o.length + count < MAX_ARRAY_INDEX_LENGTH) {
+    if (count === 1) {
+      // The same append as \`o.push(x)\` compiled at its call site.
+      const length = appendOne(o, a[0])
+      if (length >= 0) return length
+    } else if (Array.isArray(o) && o.length + count < MAX_ARRAY_INDEX_LENGTH) {
       const n = o.length
       checkArrayGrowth(o, count)
-      if (count === 1) o[n] = a[0]
-      else for (let i = 0; i < count; i++) o[n + i] = a[i]
+      for (let i = 0; i < count; i++) o[n + i] = a[i]
       return o.length
     }
     let len = lengthOf(o)
