@@ -25,7 +25,7 @@ export interface FnInfo {
   readonly free: Set<VarInfo>
 }
 
-/** How a name use resolved; a name that is not in {@link Resolved.uses} is a global. */
+/** How a name use resolved. */
 export type Resolution =
   | { readonly kind: "local"; readonly v: VarInfo }
   | { readonly kind: "upvalue"; readonly v: VarInfo }
@@ -42,20 +42,28 @@ interface Scope {
 export interface Resolved {
   /** Declaring identifiers (locals, parameters, loop variables, `self`) → their variable. */
   readonly declarations: Map<Node, VarInfo>
-  /** Identifier uses of locals → how they resolved (the other uses are globals). */
-  readonly uses: Map<Node, Resolution>
   /** Function nodes (and the chunk) → their function info. */
   readonly functions: Map<Node, FnInfo>
   /** Method definitions (`function a:m()`) → their implicit `self` parameter. */
   readonly selfParams: Map<Node, VarInfo>
 }
 
-/** The resolution of every global name. */
-export const GLOBAL: Resolution = { kind: "global" }
+const GLOBAL: Resolution = { kind: "global" }
+
+/**
+ * Where the resolution of a use of a local is kept: on its identifier node (a large program has hundreds of thousands
+ * of uses, and a Map of them is slow to fill and to read).
+ */
+const RESOLUTION: unique symbol = Symbol("resolution")
+
+type Resolvable = { [RESOLUTION]?: Resolution }
+
+/** How the identifier `node` (a use, not a declaration) resolved: a name that is no local's is a global. */
+export const resolution = (node: Node): Resolution => (node as Resolvable)[RESOLUTION] ?? GLOBAL
 
 /** Resolve every name in `chunk`, in time linear in its size. */
 export const resolve = (chunk: Chunk): Resolved => {
-  const out: Resolved = { declarations: new Map(), uses: new Map(), functions: new Map(), selfParams: new Map() }
+  const out: Resolved = { declarations: new Map(), functions: new Map(), selfParams: new Map() }
   let scope: Scope | undefined
   /** The visible locals by name, innermost last. */
   const visible = new Map<string, Array<VarInfo>>()
@@ -89,11 +97,11 @@ export const resolve = (chunk: Chunk): Resolved => {
     const v = stack === undefined || stack.length === 0 ? undefined : stack[stack.length - 1]
     if (v === undefined) return
     if (v.fn === here) {
-      out.uses.set(id, (v.asLocal ??= { kind: "local", v }))
+      ;(id as Resolvable)[RESOLUTION] = v.asLocal ??= { kind: "local", v }
       return
     }
     v.captured = true
-    out.uses.set(id, (v.asUpvalue ??= { kind: "upvalue", v }))
+    ;(id as Resolvable)[RESOLUTION] = v.asUpvalue ??= { kind: "upvalue", v }
     // Every function between the use and the declaration needs the local; stop where it is already known.
     for (let f: FnInfo | undefined = here; f !== undefined && f !== v.fn && !f.free.has(v); f = f.parent) f.free.add(v)
   }

@@ -15,7 +15,7 @@ import { compileTimeout, ParenFinder, ParseFailure, type Parsed } from "../parse
 import type { Location } from "@codemode/core/sandbox"
 import { CHUNK_NAME } from "../runtime.js"
 import { type BlockPlan, type GotoPlan, planGotos } from "../gotos.js"
-import { GLOBAL, resolve, type Resolution, type Resolved, type VarInfo } from "../scope.js"
+import { resolution, resolve, type Resolution, type Resolved, type VarInfo } from "../scope.js"
 import { LuaFloat, type LuaValue, toDouble } from "../value.js"
 
 /** Compile-time context of one block. */
@@ -211,7 +211,7 @@ export abstract class Emitter {
   }
 
   protected use(node: Node): Resolution {
-    return this.resolved.uses.get(node) ?? GLOBAL
+    return resolution(node)
   }
 
   protected decl(node: Node): VarInfo {

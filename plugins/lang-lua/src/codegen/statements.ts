@@ -16,12 +16,13 @@ export class Generator extends Expressions {
   /** The factory's source: binds the intrinsics and constants, returns the main function. */
   program(chunk: Chunk): string {
     const main = this.functionBody([], true, chunk.body)
-    // Bind only the intrinsics the program uses: small programs compile faster with a short prelude.
-    const used = new Set(main.match(/\$[A-Za-z]+/g))
+    // Bind only the intrinsics the program uses: small programs compile faster with a short prelude (for a large
+    // one, finding them would cost more than binding them all).
+    const used = this.compact ? undefined : new Set(main.match(/\$[A-Za-z]+/g))
     const intrinsics = [
       "rt = $.rt",
       ...Object.keys(INTRINSICS)
-        .filter((name) => used.has(`$${name}`))
+        .filter((name) => used === undefined || used.has(`$${name}`))
         .map((name) => `$${name} = $.${name}`),
     ].join(", ")
     const constants = this.constants.map((_, i) => `k${i} = K[${i}]`)
