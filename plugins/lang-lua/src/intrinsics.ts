@@ -85,6 +85,34 @@ const enter = (): void => {
 /** Whether a value counts as true in a condition (compact code; small programs inline the test). */
 const truthy = (v: LuaValue): boolean => v !== undefined && v !== false
 
+/**
+ * Calls with up to three arguments in compact code (small programs inline them): the call site is recorded, then
+ * the callee is called, or Lua's error raised for a value that is no function.
+ */
+const call0 = (f: LuaValue, desc: string, site: number): LuaValue | Array<LuaValue> => {
+  rt.site = site
+  return typeof f === "function" ? f() : callFail(f, desc, site)
+}
+const call1 = (f: LuaValue, desc: string, site: number, a: LuaValue): LuaValue | Array<LuaValue> => {
+  rt.site = site
+  return typeof f === "function" ? f(a) : callFail(f, desc, site)
+}
+const call2 = (f: LuaValue, desc: string, site: number, a: LuaValue, b: LuaValue): LuaValue | Array<LuaValue> => {
+  rt.site = site
+  return typeof f === "function" ? f(a, b) : callFail(f, desc, site)
+}
+const call3 = (
+  f: LuaValue,
+  desc: string,
+  site: number,
+  a: LuaValue,
+  b: LuaValue,
+  c: LuaValue,
+): LuaValue | Array<LuaValue> => {
+  rt.site = site
+  return typeof f === "function" ? f(a, b, c) : callFail(f, desc, site)
+}
+
 /** `t.name` in compact code (see codegen/emit.ts): the table's field, else what {@link fieldMiss} finds. */
 const getField = (t: LuaValue, name: string, site: number, desc: string): LuaValue => {
   if (t instanceof LuaTable) {
@@ -502,6 +530,10 @@ export const INTRINSICS = {
   nth,
   callFail,
   fieldMiss,
+  call0,
+  call1,
+  call2,
+  call3,
   enter,
   truthy,
   getField,

@@ -157,12 +157,20 @@ export abstract class Expressions extends Emitter {
     const last = argNodes.length - 1
     const spread = last >= 0 && this.isMulti(argNodes[last], last === 0 ? ownParen : -1)
     let code: string
+    const compactCall = this.compact && !spread && argNodes.length <= 3
     if (base.type === "MemberExpression" && base.indexer === ":")
       code = this.methodCall(base, argNodes, spread, ownParen, site)
     else {
       const desc = this.k(this.describe(base))
-      const callee = this.copy(base)
-      if (spread) {
+      const callee = compactCall ? undefined : this.copy(base)
+      if (callee === undefined) {
+        // JS evaluates a call's arguments in order, each where it appears: as Lua copies a callee and arguments.
+        const values = [base, ...argNodes].map((a) => this.expr(a))
+        code = `$call${argNodes.length}(${values[0]}, ${desc}, ${site}${values
+          .slice(1)
+          .map((v) => `, ${v}`)
+          .join("")})`
+      } else if (spread) {
         const a = this.temp()
         code = seq(
           callee.setup,
