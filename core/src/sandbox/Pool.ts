@@ -76,6 +76,13 @@ const V8_OPTIONS = ["--enable-experimental-regexp-engine-on-excessive-backtracks
 /** The environment of a sandbox process: nothing of the host's (no tokens, no NODE_OPTIONS), only the time zone. */
 const sandboxEnv = (): NodeJS.ProcessEnv => (process.env.TZ ? { TZ: process.env.TZ } : {})
 
+/**
+ * The most messages of one sandbox handled in one turn of the host's event loop. A program that starts calls without
+ * waiting fills a pipe chunk with hundreds of them (each handled in ~0.1 ms); the rest wait for the next turn, with
+ * reading paused, so that one sandbox cannot hold the host's event loop.
+ */
+const MESSAGES_PER_TURN = 64
+
 /** One sandbox process. */
 export class Sandbox {
   private readonly child: ChildProcess
@@ -83,6 +90,10 @@ export class Sandbox {
   private readonly output: Readable
   private readonly reader = new FrameReader()
   private listener: ((event: SandboxEvent) => void) | undefined
+  /** Messages received and not yet handled (from `next` on), and whether a later turn will handle them. */
+  private backlog: Array<{ readonly message: unknown; readonly bytes: number }> = []
+  private next = 0
+  private draining = false
   private current = 0
   private runs = 0
   private stderrTail = ""
@@ -134,17 +145,36 @@ export class Sandbox {
       this.kill()
       return
     }
-    for (const frame of messages) {
-      const message = frame.message as SandboxMessage
-      if (message.t === "ready") continue
-      if (message.t === "crash") {
-        this.crashReport = { reason: message.reason, outOfMemory: message.outOfMemory }
-        continue
-      }
-      // Only the run in progress is heard; anything else is a leftover of a finished run.
-      if (message.run !== this.current || this.listener === undefined) continue
-      this.listener({ type: "message", message, bytes: frame.bytes })
+    for (const frame of messages) this.backlog.push(frame)
+    if (!this.draining) this.drain()
+  }
+
+  /** Handle up to {@link MESSAGES_PER_TURN} received messages; the rest in a later turn, reading paused until then. */
+  private readonly drain = (): void => {
+    this.draining = false
+    const end = Math.min(this.backlog.length, this.next + MESSAGES_PER_TURN)
+    while (this.next < end) this.deliver(this.backlog[this.next++])
+    if (this.next < this.backlog.length) {
+      this.draining = true
+      this.output.pause()
+      setImmediate(this.drain)
+      return
     }
+    this.backlog = []
+    this.next = 0
+    this.output.resume()
+  }
+
+  private deliver(frame: { readonly message: unknown; readonly bytes: number }): void {
+    const message = frame.message as SandboxMessage
+    if (message.t === "ready") return
+    if (message.t === "crash") {
+      this.crashReport = { reason: message.reason, outOfMemory: message.outOfMemory }
+      return
+    }
+    // Only the run in progress is heard; anything else is a leftover of a finished run.
+    if (message.run !== this.current || this.listener === undefined) return
+    this.listener({ type: "message", message, bytes: frame.bytes })
   }
 
   private gone(reason: string): void {
