@@ -146,3 +146,33 @@ try {
 }`)
   })
 })
+
+describe("built-ins called without an argument list", () => {
+  // A call with at most three arguments reaches these built-ins' list-free entries, which see the argument count.
+  it("String.fromCharCode counts its arguments, explicit undefined included", () => {
+    sameAsNode(`const u = undefined
+const f = String.fromCharCode
+return [String.fromCharCode(), String.fromCharCode(97), String.fromCharCode(97, u), String.fromCharCode(u),
+  String.fromCharCode(97, 98, 99), String.fromCharCode("98", { valueOf() { return 99 } }), f(100), String.fromCharCode(65601),
+  String.fromCharCode(97, 98, 99, 100), [97, 98].map(String.fromCharCode), String.fromCharCode.length]`)
+  })
+
+  it("charAt and charCodeAt convert this and the position as the language does", () => {
+    sameAsNode(`const o = { charAt: String.prototype.charAt, charCodeAt: String.prototype.charCodeAt, toString() { return "xyz" } }
+const errors = []
+for (const f of [String.prototype.charAt, String.prototype.charCodeAt]) { try { f(0) } catch (e) { errors.push(e.message) } }
+const s = "héllo"
+return [s.charAt(), s.charAt(1), s.charAt(-1), s.charAt(9), s.charAt("2"), s.charAt(1.7, 0, 0), s.charCodeAt(), s.charCodeAt(1),
+  String(s.charCodeAt(99)), s.charCodeAt({ valueOf() { return 4 } }), o.charAt(1), o.charCodeAt(2), new String("ab").charAt(1),
+  errors, ["ab", "cd"].map((x) => x.charCodeAt(1))]`)
+  })
+
+  it("Math's functions count their arguments and convert them", () => {
+    sameAsNode(`const u = undefined
+const v = { valueOf() { return 2.5 } }
+return [Math.max(), Math.min(), Math.max(1), Math.max(1, 2), Math.min(1, 2), Math.max(1, u), Math.min(u, 1), Math.max(1, 2, 3),
+  Math.min(3, 2, 1), Math.max(0, -0), Math.min(0, -0), Math.max(NaN, 1), Math.max("3", 2), Math.min(v, 3), Math.floor(),
+  Math.floor(2.5), Math.round(v), Math.abs("-3"), Math.sqrt(16, 0), [1.5, 2.5].map(Math.round), [3, 1, 2].sort(Math.min),
+  [[1, 5], [7, 2]].map(([a, b]) => Math.max(a, b)), [4, 9].map(Math.max)].map((x) => (Object.is(x, -0) ? "-0" : String(x)))`)
+  })
+})

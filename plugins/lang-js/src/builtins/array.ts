@@ -181,7 +181,7 @@ const sortValues = (values: Value[], comparator: Value): Value[] => {
   } else {
     const c = callback3(comparator, 2)
     timSort(defined, (a, b) => {
-      const r = c(undefined, a, b, undefined, comparator)
+      const r = c(undefined, a, b, undefined, comparator, 2)
       const x = typeof r === "number" ? r : toNumber(r)
       return x !== x ? 0 : x
     })
@@ -673,7 +673,7 @@ export const installArray = (realm: Realm): void => {
     for (let i = 0; i < len; i++) {
       const v = o[i]
       if (v === undefined && !hasIndex(o, i)) continue
-      c(thisArg, v, i, o, fn)
+      c(thisArg, v, i, o, fn, 3)
     }
     return undefined
   })
@@ -683,7 +683,7 @@ export const installArray = (realm: Realm): void => {
       for (let i = 0; i < len; i++) {
         const v = o[i]
         if (v === undefined && !hasIndex(o, i)) continue
-        out[i] = c(thisArg, v, i, o, fn)
+        out[i] = c(thisArg, v, i, o, fn, 3)
       }
       return out
     }
@@ -692,7 +692,7 @@ export const installArray = (realm: Realm): void => {
     for (let i = 0; i < len; i++) {
       const v = o[i]
       if (v === undefined && !hasIndex(o, i)) continue
-      result.put(i, c(thisArg, v, i, o, fn))
+      result.put(i, c(thisArg, v, i, o, fn, 3))
     }
     return result.finish(len)
   })
@@ -703,7 +703,7 @@ export const installArray = (realm: Realm): void => {
       for (let i = 0; i < len; i++) {
         const v = o[i]
         if (v === undefined && !hasIndex(o, i)) continue
-        if (c(thisArg, v, i, o, fn)) out[n++] = v
+        if (c(thisArg, v, i, o, fn, 3)) out[n++] = v
       }
       return out
     }
@@ -711,7 +711,7 @@ export const installArray = (realm: Realm): void => {
     for (let i = 0; i < len; i++) {
       const v = o[i]
       if (v === undefined && !hasIndex(o, i)) continue
-      if (c(thisArg, v, i, o, fn)) result.push(v)
+      if (c(thisArg, v, i, o, fn, 3)) result.push(v)
     }
     return result.finish()
   })
@@ -719,7 +719,7 @@ export const installArray = (realm: Realm): void => {
     for (let i = 0; i < len; i++) {
       const v = o[i]
       if (v === undefined && !hasIndex(o, i)) continue
-      if (c(thisArg, v, i, o, fn)) return true
+      if (c(thisArg, v, i, o, fn, 3)) return true
     }
     return false
   })
@@ -727,30 +727,30 @@ export const installArray = (realm: Realm): void => {
     for (let i = 0; i < len; i++) {
       const v = o[i]
       if (v === undefined && !hasIndex(o, i)) continue
-      if (!c(thisArg, v, i, o, fn)) return false
+      if (!c(thisArg, v, i, o, fn, 3)) return false
     }
     return true
   })
   iterateCallback("find", (o, len, fn, c, thisArg) => {
     for (let i = 0; i < len; i++) {
       const v = o[i]
-      if (c(thisArg, v, i, o, fn)) return v
+      if (c(thisArg, v, i, o, fn, 3)) return v
     }
     return undefined
   })
   iterateCallback("findIndex", (o, len, fn, c, thisArg) => {
-    for (let i = 0; i < len; i++) if (c(thisArg, o[i], i, o, fn)) return i
+    for (let i = 0; i < len; i++) if (c(thisArg, o[i], i, o, fn, 3)) return i
     return -1
   })
   iterateCallback("findLast", (o, len, fn, c, thisArg) => {
     for (let i = len - 1; i >= 0; i--) {
       const v = o[i]
-      if (c(thisArg, v, i, o, fn)) return v
+      if (c(thisArg, v, i, o, fn, 3)) return v
     }
     return undefined
   })
   iterateCallback("findLastIndex", (o, len, fn, c, thisArg) => {
-    for (let i = len - 1; i >= 0; i--) if (c(thisArg, o[i], i, o, fn)) return i
+    for (let i = len - 1; i >= 0; i--) if (c(thisArg, o[i], i, o, fn, 3)) return i
     return -1
   })
   const reduce = (name: string, right: boolean) =>
@@ -817,7 +817,7 @@ export const installArray = (realm: Realm): void => {
     for (let i = 0; i < len; i++) {
       const v = o[i]
       if (v === undefined && !hasIndex(o, i)) continue
-      const r = c(thisArg, v, i, o, fn)
+      const r = c(thisArg, v, i, o, fn, 3)
       if (Array.isArray(r)) flatten(result, r, 0)
       else result.push(r)
     }

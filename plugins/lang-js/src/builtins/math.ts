@@ -6,6 +6,7 @@ import { defineMethod, defineValue, defineTag } from "../runtime/functions.js"
 import { charge } from "../runtime/meter.js"
 import { toNumber } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
+import { argumentsOf, giveEntry3, listEntry } from "./entry3.js"
 import { random } from "./random.js"
 
 const unaryNames = [
@@ -46,16 +47,17 @@ export const installMath = (realm: Realm): void => {
     defineValue(math, k, Math[k], false)
   for (const name of unaryNames) {
     const f = Math[name] as (x: number) => number
-    defineMethod(math, name, 1, (_t, a) => {
+    const fn = defineMethod(math, name, 1, (_t, a) => {
       const x = a.length > 0 ? a[0] : undefined
       return f(typeof x === "number" ? x : toNumber(x))
     })
+    giveEntry3(fn, (_t, x) => f(typeof x === "number" ? x : toNumber(x)))
   }
   const num = (x: unknown) => (typeof x === "number" ? x : toNumber(x))
   defineMethod(math, "atan2", 2, (_t, a) => Math.atan2(num(a[0]), num(a[1])))
   defineMethod(math, "pow", 2, (_t, a) => Math.pow(num(a[0]), num(a[1])))
   defineMethod(math, "imul", 2, (_t, a) => Math.imul(num(a[0]), num(a[1])))
-  defineMethod(math, "max", 2, (_t, a) => {
+  const max = defineMethod(math, "max", 2, (_t, a) => {
     if (a.length === 2 && typeof a[0] === "number" && typeof a[1] === "number") return Math.max(a[0], a[1])
     charge(a.length)
     let m = -Infinity
@@ -66,7 +68,7 @@ export const installMath = (realm: Realm): void => {
     }
     return m
   })
-  defineMethod(math, "min", 2, (_t, a) => {
+  const min = defineMethod(math, "min", 2, (_t, a) => {
     if (a.length === 2 && typeof a[0] === "number" && typeof a[1] === "number") return Math.min(a[0], a[1])
     charge(a.length)
     let m = Infinity
@@ -77,6 +79,17 @@ export const installMath = (realm: Realm): void => {
     }
     return m
   })
+  for (const [fn, pick] of [
+    [max, Math.max],
+    [min, Math.min],
+  ] as const) {
+    const list = listEntry(fn)
+    giveEntry3(fn, (t, a0, a1, a2, self, count) =>
+      count === 2 && typeof a0 === "number" && typeof a1 === "number"
+        ? pick(a0, a1)
+        : list(t, argumentsOf(count, a0, a1, a2), self),
+    )
+  }
   defineMethod(math, "hypot", 2, (_t, a) => Math.hypot(...a.map(num)))
   defineMethod(math, "random", 0, () => random())
   defineTag(math, "Math")

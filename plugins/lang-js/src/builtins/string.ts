@@ -22,6 +22,7 @@ import { concat, toInteger, toNumber, toStr } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
 import { getProp } from "../runtime/properties.js"
 import { rt } from "../runtime/state.js"
+import { argumentsOf, giveEntry3, listEntry } from "./entry3.js"
 import { createHostIterator } from "./iteration.js"
 import { localeOf } from "./locale.js"
 import { isRegExpLike } from "./regexp.js"
@@ -157,10 +158,16 @@ export const installString = (realm: Realm): void => {
     for (let i = 0; i < codes.length; i += 4096) pieces.push(build(codes.slice(i, i + 4096)))
     return pieces.join("")
   }
-  defineMethod(ctor, "fromCharCode", 1, (_t, a) => {
+  const fromCharCode = defineMethod(ctor, "fromCharCode", 1, (_t, a) => {
     if (a.length === 1 && typeof a[0] === "number") return String.fromCharCode(a[0])
     return fromCodes(a, 1, (codes) => String.fromCharCode(...codes))
   })
+  const fromCharCodeList = listEntry(fromCharCode)
+  giveEntry3(fromCharCode, (t, a0, a1, a2, self, count) =>
+    count === 1 && typeof a0 === "number"
+      ? String.fromCharCode(a0)
+      : fromCharCodeList(t, argumentsOf(count, a0, a1, a2), self),
+  )
   defineMethod(ctor, "fromCodePoint", 1, (_t, a) => fromCodes(a, 2, (codes) => String.fromCodePoint(...codes)))
   defineMethod(ctor, "raw", 1, (_t, a) => {
     const strings = arg(a, 0)
@@ -194,8 +201,10 @@ export const installString = (realm: Realm): void => {
     if (i < 0) i += s.length
     return i < 0 || i >= s.length ? undefined : s[i]
   })
-  method("charAt", 1, (s, a) => s.charAt(toInteger(arg(a, 0))))
-  method("charCodeAt", 1, (s, a) => s.charCodeAt(toInteger(arg(a, 0))))
+  const charAt = method("charAt", 1, (s, a) => s.charAt(toInteger(arg(a, 0))))
+  giveEntry3(charAt, (t, a0) => thisString(t, "charAt").charAt(toInteger(a0)))
+  const charCodeAt = method("charCodeAt", 1, (s, a) => s.charCodeAt(toInteger(arg(a, 0))))
+  giveEntry3(charCodeAt, (t, a0) => thisString(t, "charCodeAt").charCodeAt(toInteger(a0)))
   method("codePointAt", 1, (s, a) => s.codePointAt(toInteger(arg(a, 0))))
   method("concat", 1, (s, a) => {
     let r = s

@@ -223,7 +223,7 @@ export const callExpression = (ctx: CompileContext, n: Node, chain: boolean): Ex
       rt.loc = loc
       if (typeof f === "object" && f !== null) {
         const c3 = f[CALL3]
-        if (c3 !== undefined) return c3(undefined, a0, a1, a2, f)
+        if (c3 !== undefined) return c3(undefined, a0, a1, a2, f, count)
         const c = f[CALL]
         if (c !== undefined)
           return c(undefined, count === 0 ? NO_ARGS : count === 1 ? [a0] : count === 2 ? [a0, a1] : [a0, a1, a2], f)
@@ -293,7 +293,7 @@ const methodCall = (ctx: CompileContext, n: Node, chain: boolean): Expr => {
       rt.loc = loc
       if (typeof f === "object" && f !== null) {
         const c3 = f[CALL3]
-        if (c3 !== undefined) return c3(obj, a0, a1, a2, f)
+        if (c3 !== undefined) return c3(obj, a0, a1, a2, f, count)
         const c = f[CALL]
         if (c !== undefined)
           return c(obj, count === 0 ? NO_ARGS : count === 1 ? [a0] : count === 2 ? [a0, a1] : [a0, a1, a2], f)
@@ -343,7 +343,7 @@ const pushCall = (
     }
     if (typeof f === "object" && f !== null) {
       const c3 = f[CALL3]
-      if (c3 !== undefined) return c3(obj, a0, undefined, undefined, f)
+      if (c3 !== undefined) return c3(obj, a0, undefined, undefined, f, 1)
       const c = f[CALL]
       if (c !== undefined) return c(obj, [a0], f)
     }

@@ -14,8 +14,11 @@ export type Value = any
 
 /** How a function object is called. */
 export type CallImpl = (thisValue: Value, args: Value[], self: Value) => Value
-/** How a function object is called with at most three arguments and no argument list. */
-export type Call3Impl = (thisValue: Value, a0: Value, a1: Value, a2: Value, self: Value) => Value
+/**
+ * How a function object is called with at most three arguments, without an argument list: `count` is how many the
+ * call passed (the rest are `undefined`); program functions ignore it, built-ins with a variable arity read it.
+ */
+export type Call3Impl = (thisValue: Value, a0: Value, a1: Value, a2: Value, self: Value, count: number) => Value
 /** How a function object is constructed. */
 export type ConstructImpl = (args: Value[], newTarget: Value, self: Value) => Value
 
