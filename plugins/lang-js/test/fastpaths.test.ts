@@ -175,4 +175,13 @@ return [Math.max(), Math.min(), Math.max(1), Math.max(1, 2), Math.min(1, 2), Mat
   Math.floor(2.5), Math.round(v), Math.abs("-3"), Math.sqrt(16, 0), [1.5, 2.5].map(Math.round), [3, 1, 2].sort(Math.min),
   [[1, 5], [7, 2]].map(([a, b]) => Math.max(a, b)), [4, 9].map(Math.max)].map((x) => (Object.is(x, -0) ? "-0" : String(x)))`)
   })
+  it("Array.prototype.slice converts this and its bounds as the language does", () => {
+    sameAsNode(`const a = [1, 2, , 4, 5]
+const like = { length: 3, 0: "a", 2: "c", slice: Array.prototype.slice }
+const order = []
+const lo = { valueOf() { order.push("start"); return 1 } }
+const hi = { valueOf() { order.push("end"); return -1 } }
+const sliced = [a.slice(), a.slice(1), a.slice(-2), a.slice(1, undefined), a.slice(undefined, 2), a.slice(lo, hi), a.slice(1, 3, 9)]
+return [sliced.map((x) => [x.length, Object.keys(x)]), like.slice(1).join(), Object.keys(like.slice(1)), Object.keys(like.slice()), order]`)
+  })
 })

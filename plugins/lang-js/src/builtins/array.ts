@@ -47,6 +47,7 @@ import type { Realm } from "../runtime/realm.js"
 import { rt } from "../runtime/state.js"
 import { ArrayResult, defineElement } from "./arrayResult.js"
 import { createArrayIterator } from "./iteration.js"
+import { giveEntry3 } from "./entry3.js"
 import { joinStrings } from "./joiner.js"
 import { timSort } from "./timsort.js"
 import { boxPrimitive } from "./object.js"
@@ -476,10 +477,10 @@ export const installArray = (realm: Realm): void => {
     setLength(o, newLength)
     return deleted
   })
-  method("slice", 2, (o, a) => {
+  const sliceOf = (o: Value, startArg: Value, endArg: Value): Value[] => {
     const len = lengthOf(o)
-    const start = relativeIndex(arg(a, 0), len, 0)
-    const end = relativeIndex(arg(a, 1), len, len)
+    const start = relativeIndex(startArg, len, 0)
+    const end = relativeIndex(endArg, len, len)
     const count = Math.max(0, end - start)
     visit(count)
     if (count < CHECKED_INDEX && !realm.protoElements) {
@@ -499,7 +500,9 @@ export const installArray = (realm: Realm): void => {
       if (v !== undefined || hasIndex(o, start + i)) result.put(i, v)
     }
     return result.finish(count)
-  })
+  }
+  const slice = method("slice", 2, (o, a) => sliceOf(o, arg(a, 0), arg(a, 1)))
+  giveEntry3(slice, (t, a0, a1) => sliceOf(thisObject(t, "slice"), a0, a1))
   method("concat", 1, (o, a) => {
     const result = new ArrayResult(realm, SA)
     let n = 0
