@@ -46,9 +46,8 @@ export const compile = (code: string, deadline = Infinity, scope = ""): Compiled
     cache.set(key, known)
     return known
   }
-  const parsed = parse(code, deadline)
-  const generator = new Generator(parsed, deadline)
-  const source = generator.program(parsed.chunk)
+  // The syntax tree is garbage once the source is generated: V8 may collect it while it compiles that source.
+  const { source, constants, locations } = generate(code, deadline)
   let factory: Compiled["factory"]
   try {
     factory = new Function("$", "K", "G", "GT", source) as Compiled["factory"]
@@ -61,8 +60,8 @@ export const compile = (code: string, deadline = Infinity, scope = ""): Compiled
   }
   const compiled: Compiled = {
     factory,
-    constants: generator.constants,
-    locations: generator.locations,
+    constants,
+    locations,
     bytes: code.length + source.length,
   }
   cache.set(key, compiled)
@@ -73,6 +72,14 @@ export const compile = (code: string, deadline = Infinity, scope = ""): Compiled
     cachedBytes -= old.bytes
   }
   return compiled
+}
+
+/** Parse `code` and generate its factory's source. */
+const generate = (code: string, deadline: number) => {
+  const parsed = parse(code, deadline)
+  const generator = new Generator(parsed, deadline)
+  const source = generator.program(parsed.chunk)
+  return { source, constants: generator.constants, locations: generator.locations }
 }
 
 /** Make the program's main function for one run, over that run's globals table. */

@@ -149,6 +149,54 @@ const syntaxHint = (source: string, index: number): string | undefined => {
   return undefined
 }
 
+/**
+ * The fields that hold the syntax nodes inside a node, by node type, in luaparse's order (a large program has a
+ * million nodes: naming the fields is faster than listing every node's keys). A type missing here has its keys
+ * listed.
+ */
+const CHILDREN = new Map<string, ReadonlyArray<string>>([
+  ["Chunk", ["body"]],
+  ["Identifier", []],
+  ["NumericLiteral", []],
+  ["StringLiteral", []],
+  ["BooleanLiteral", []],
+  ["NilLiteral", []],
+  ["VarargLiteral", []],
+  ["BreakStatement", []],
+  ["LabelStatement", ["label"]],
+  ["GotoStatement", ["label"]],
+  ["ReturnStatement", ["arguments"]],
+  ["IfStatement", ["clauses"]],
+  ["IfClause", ["condition", "body"]],
+  ["ElseifClause", ["condition", "body"]],
+  ["ElseClause", ["body"]],
+  ["WhileStatement", ["condition", "body"]],
+  ["DoStatement", ["body"]],
+  ["RepeatStatement", ["condition", "body"]],
+  ["LocalStatement", ["variables", "init"]],
+  ["AssignmentStatement", ["variables", "init"]],
+  ["CallStatement", ["expression"]],
+  ["FunctionDeclaration", ["identifier", "parameters", "body"]],
+  ["ForNumericStatement", ["variable", "start", "end", "step", "body"]],
+  ["ForGenericStatement", ["variables", "iterators", "body"]],
+  ["TableKey", ["key", "value"]],
+  ["TableKeyString", ["key", "value"]],
+  ["TableValue", ["value"]],
+  ["TableConstructorExpression", ["fields"]],
+  ["BinaryExpression", ["left", "right"]],
+  ["LogicalExpression", ["left", "right"]],
+  ["UnaryExpression", ["argument"]],
+  ["MemberExpression", ["identifier", "base"]],
+  ["IndexExpression", ["base", "index"]],
+  ["CallExpression", ["base", "arguments"]],
+  ["TableCallExpression", ["base", "arguments"]],
+  ["StringCallExpression", ["base", "argument"]],
+])
+
+/** The keys of a node of a type missing from {@link CHILDREN} that may hold syntax nodes. */
+const keysOf = (node: Node): Array<string> =>
+  Object.keys(node).filter((k) => k !== "loc" && k !== "range" && k !== "type" && k !== "raw" && k !== "name")
+
 /** Syntax nodes that do not add a nesting level of their own (they only group their parent's parts). */
 const transparent = new Set(["IfClause", "ElseifClause", "ElseClause", "TableKey", "TableKeyString", "TableValue"])
 
@@ -167,10 +215,11 @@ const checkDepth = (chunk: Chunk, start: Parsed["start"]): void => {
         column + 1,
       )
     }
+    const keys = CHILDREN.get(node.type) ?? keysOf(node)
+    if (keys.length === 0) continue
     const next = transparent.has(node.type) ? depth : depth + 1
-    for (const key in node) {
-      if (key === "loc" || key === "range" || key === "type" || key === "raw" || key === "name") continue
-      const child = node[key]
+    for (let k = 0; k < keys.length; k++) {
+      const child = node[keys[k]]
       if (child === null || typeof child !== "object") continue
       if (Array.isArray(child)) {
         for (let i = 0; i < child.length; i++) {
