@@ -162,18 +162,23 @@ const callback3 = (fn: Value, count = 3): Call3Impl => {
 /** Compare for the default sort: by string value. */
 const defaultCompare = (a: { k: string }, b: { k: string }): number => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0)
 
-/** Sort a host list of program values with an optional program comparator (`undefined` values last). */
+/**
+ * Sort a host list of program values (the caller's own, reordered in place) with an optional program comparator
+ * (`undefined` values last).
+ */
 const sortValues = (values: Value[], comparator: Value): Value[] => {
   const n = values.length
   // The comparisons, and for the default order a string key and an entry made for each value.
   charge((n > 1 ? Math.ceil(n * Math.log2(n)) : 1) + (comparator === undefined ? n * ITEM_UNITS : 0))
-  const defined: Value[] = []
-  let undefinedCount = 0
+  // The defined values move to the front, in order.
+  const defined = values
+  let kept = 0
   for (let i = 0; i < n; i++) {
     const v = values[i]
-    if (v === undefined) undefinedCount++
-    else defined.push(v)
+    if (v !== undefined) values[kept++] = v
   }
+  const undefinedCount = n - kept
+  if (undefinedCount > 0) values.length = kept
   let sorted: Value[]
   if (comparator === undefined) {
     const keyed = defined.map((v) => ({ v, k: typeof v === "string" ? v : toStr(v) }))
