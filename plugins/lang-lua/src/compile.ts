@@ -12,7 +12,7 @@
 import { Generator } from "./codegen/statements.js"
 import { INTRINSICS } from "./intrinsics.js"
 import { parse, ParseFailure } from "./parse.js"
-import type { Location } from "@codemode/core/sandbox"
+import type { Locations } from "./runtime.js"
 import type { LuaFunction, LuaTable } from "./value.js"
 
 /**
@@ -23,7 +23,7 @@ export interface Compiled {
   readonly factory: (...args: Array<unknown>) => LuaFunction
   readonly constants: ReadonlyArray<unknown>
   /** Source locations by id, for the run-time state. */
-  readonly locations: Array<Location | undefined>
+  readonly locations: Locations
   readonly bytes: number
 }
 

@@ -19,7 +19,15 @@ export interface Parsed {
   readonly chunk: Chunk
   readonly source: string
   /** Where a node starts: its 1-based line and 0-based byte column (luaparse is run without locations). */
-  readonly start: (node: Node) => { readonly line: number; readonly column: number }
+  readonly start: (node: Node) => Position
+  /** The position of a byte offset (a node's start is `start(node)`). */
+  readonly position: (offset: number) => Position
+}
+
+/** A 1-based line and a 0-based byte column. */
+export interface Position {
+  readonly line: number
+  readonly column: number
 }
 
 /**
@@ -38,11 +46,10 @@ const lineStarts = (source: string): Int32Array => {
   return Int32Array.from(starts)
 }
 
-/** The position finder for `source`. */
-const positions = (source: string): Parsed["start"] => {
+/** The position finder for `source` (it keeps only the line starts, not the source). */
+const positions = (source: string): Parsed["position"] => {
   const starts = lineStarts(source)
-  return (node) => {
-    const offset = node.range?.[0] ?? 0
+  return (offset) => {
     let lo = 0
     let hi = starts.length - 1
     while (lo < hi) {
@@ -103,9 +110,10 @@ export const parse = (code: string, deadline = Infinity): Parsed => {
       throw parseError(`the program nests too deeply (the syntax depth limit is ${MAX_SYNTAX_DEPTH} levels)`)
     throw translateSyntaxError(e, source)
   }
-  const start = positions(source)
+  const position = positions(source)
+  const start = (node: Node) => position(node.range?.[0] ?? 0)
   checkDepth(chunk, start)
-  return { chunk, source, start }
+  return { chunk, source, start, position }
 }
 
 /** Turn luaparse's `[line:col] message` error into a Lua-worded ParseError. */

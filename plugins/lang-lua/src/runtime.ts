@@ -26,6 +26,14 @@ export const MAX_STRING_BYTES = 16 * 1024 * 1024
 /** Steps between two looks at the clock. */
 const CHUNK = 16384
 
+/** The source locations of a compiled program's sites, by id (0 means "unknown"). */
+export interface Locations {
+  at(site: number): Location | undefined
+}
+
+/** The locations of no program. */
+const NO_LOCATIONS: Locations = { at: () => undefined }
+
 /** Mutable state shared by compiled code and the standard library. */
 export const rt = {
   /** Steps left before the next look at the meter. */
@@ -39,7 +47,7 @@ export const rt = {
   /** `Date.now()` after which the run times out. */
   deadline: Infinity,
   /** Source locations by id (id 0 means "unknown"). */
-  locations: [undefined] as Array<Location | undefined>,
+  locations: NO_LOCATIONS as Locations,
   /** The work bound of this run: {@link MAX_STEPS}, lower only in tests (see `runWithWorkBound`). */
   maxSteps: MAX_STEPS,
   /** Calls the program made to the host (tools, search, extensions). */
@@ -68,7 +76,7 @@ export const callSites: Array<number> = new Array(MAX_CALL_DEPTH + 2).fill(0)
 
 /** Reset the state for a new run. */
 export const resetRuntime = (
-  locations: Array<Location | undefined>,
+  locations: Locations,
   deadline: number,
   warn?: (diagnostic: Diagnostic) => void,
   maxSteps = MAX_STEPS,
@@ -89,7 +97,7 @@ export const resetRuntime = (
  * The source location of a location id. Ids are positive; a negative id `-s` means "location `s`, but reached from a
  * library function" (for example a function called by `pcall` itself), where Lua gives messages no position prefix.
  */
-export const locationOf = (site: number): Location | undefined => rt.locations[site < 0 ? -site : site]
+export const locationOf = (site: number): Location | undefined => rt.locations.at(site < 0 ? -site : site)
 
 /** Called when the step budget of a chunk runs out: account, enforce the work bound and the deadline. */
 export const meter = (site: number): void => {
@@ -125,7 +133,7 @@ export const chargeAt = (n: number, site: number): void => {
 /** Lua's position prefix for a message raised at `site` (`input:3: `), or "" when unknown. */
 export const where = (site: number): string => {
   if (site <= 0) return ""
-  const loc = rt.locations[site]
+  const loc = rt.locations.at(site)
   return loc === undefined ? "" : `${CHUNK_NAME}:${loc.line}: `
 }
 

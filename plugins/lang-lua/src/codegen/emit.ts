@@ -12,8 +12,7 @@ import type { Node } from "luaparse"
 import { decodeStringLiteral, needsOwnDecoding } from "../literals.js"
 import { arith, type LuaNumber, Op, stringToNumber, toIntegerExact } from "../numbers.js"
 import { compileTimeout, ParenFinder, ParseFailure, type Parsed } from "../parse.js"
-import type { Location } from "@codemode/core/sandbox"
-import { CHUNK_NAME } from "../runtime.js"
+import { CHUNK_NAME, type Locations } from "../runtime.js"
 import { type BlockPlan, type GotoPlan, planGotos } from "../gotos.js"
 import { resolution, resolve, type Resolution, type Resolved, type VarInfo } from "../scope.js"
 import { LuaFloat, type LuaValue, toDouble } from "../value.js"
@@ -102,7 +101,11 @@ export const charge = (site: number | string) => `if (--rt.budget <= 0) $meter($
 
 /** The generator's state and the helpers every part of it uses. */
 export abstract class Emitter {
-  readonly locations: Array<Location | undefined> = [undefined]
+  /** The byte offset of every site (id 0 is "unknown"), made into locations only when a run asks. */
+  private readonly offsets: Array<number> = [0]
+
+  /** The source locations of the sites, by id. */
+  readonly locations: Locations
 
   readonly constants: Array<unknown> = []
 
@@ -141,6 +144,15 @@ export abstract class Emitter {
     this.parens = new ParenFinder(parsed.source)
     this.source = parsed.source
     this.compact = parsed.source.length >= COMPACT_FROM
+    const offsets = this.offsets
+    const position = parsed.position
+    this.locations = {
+      at: (site) => {
+        if (site <= 0 || site >= offsets.length) return undefined
+        const { line, column } = position(offsets[site])
+        return { line, column: column + 1 }
+      },
+    }
   }
 
   protected uid(): number {
@@ -157,9 +169,8 @@ export abstract class Emitter {
 
   /** A location id for `node`. */
   protected site(node: Node): number {
-    const start = this.start(node)
-    this.locations.push({ line: start.line, column: start.column + 1 })
-    return this.locations.length - 1
+    this.offsets.push(node.range?.[0] ?? 0)
+    return this.offsets.length - 1
   }
 
   /** The name of a constant in the generated source. */
