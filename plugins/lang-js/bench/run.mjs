@@ -1,11 +1,12 @@
 // Benchmark: the lang-js interpreter (built dist, metering on) against QuickJS (quickjs-emscripten), sval and
 // js-interpreter on five workloads. Every engine runs the same ES5 source (js-interpreter only knows ES5) and must
-// produce the same checksum. Prints each engine's best time over five rounds (engines alternate within a round),
-// the ratio of each peer to lang-js, and geometric means.
+// produce the same checksum. Prints each engine's best time over five rounds (`--rounds=n`; engines alternate within
+// a round), the ratio of each peer to lang-js, and geometric means.
 //
 // Times are wall-clock times, or the process's CPU time with `--cpu` (see `time`).
 //
-// Usage: node bench/run.mjs [--quick] [--only=name,...] [--cpu] [--no-compile] [--no-cold]   (build first: npx tsup)
+// Usage: node bench/run.mjs [--quick] [--only=name,...] [--cpu] [--rounds=n] [--no-compile] [--no-cold]
+//   (build first: npx tsup; more rounds than the default five steady the best times on a loaded machine)
 // Then the compile-time table of bench/compile.mjs, and the cold start of a typical tool program (bench/cold.mjs).
 import { createRequire } from "node:module"
 import { performance } from "node:perf_hooks"
@@ -183,7 +184,7 @@ const main = async () => {
   }
   // Workloads outside, engines inside, and repetitions round-robin across the fast engines: a change in machine
   // load affects every engine of a workload alike. Each engine keeps its best time.
-  const rounds = 5
+  const rounds = Number(args.find((a) => a.startsWith("--rounds="))?.slice(9) ?? 5)
   for (const w of workloads) {
     const code = program(w.body)
     const fast = []
