@@ -321,6 +321,12 @@ if (!only || only.includes("compile")) {
       (i) =>
         `for i = 1, 2 do if i == 1 then goto c${i} end n = n + 1 ::c${i}:: end do goto b${i} ::a${i}:: n = n + 1 ::b${i}:: if n % 7 == ${i % 7} then goto a${i} end end`,
     ),
+    // One short statement repeated: the most operations a 1 MiB program can hold.
+    "1 MiB of x = x + 1": fill(() => "x = x + 1"),
+    "1 MiB of x = t[#t]": fill(() => "x = t[#t]"),
+    "1 MiB of a.b = c.d": fill(() => "a.b = c.d"),
+    "1 MiB of f(x)": fill(() => "f(x)"),
+    "1 MiB of local functions": fill(() => "local function g() return 1 end"),
     // The deepest nesting of each form that the syntax depth bound (200 levels) accepts.
     "nested parentheses at the depth bound": `return ${"'a' .. (".repeat(198)}'b'${")".repeat(198)}`,
     "nested calls at the depth bound": `local function f(x) return x end return ${"f(".repeat(198)}1${")".repeat(198)}`,
@@ -331,7 +337,7 @@ if (!only || only.includes("compile")) {
   for (const [name, body] of Object.entries(programs)) {
     const times = []
     for (let i = 0; i < 3; i++) {
-      const code = `local t, n = nil, 0 -- ${name} ${i} ${Date.now()}\n${body}`
+      const code = `local t, n, x, a, c = {1}, 0, 0, {}, {d = 1} local function f() end -- ${name} ${i} ${Date.now()}\n${body}`
       const t0 = cpu()
       const outcome = run({ ...oursRequest("fib"), code }, host)
       times.push(cpu() - t0)
