@@ -53,16 +53,10 @@ const VAR_SCOPE = 1 | 2 | 256 | 512
 const ARROW_SCOPE = 16
 
 /** Acorn's recursive methods that every level of nesting passes through, counted by the parser below. */
-interface Descents {
-  parseStatement(...args: unknown[]): unknown
-  parseMaybeAssign(...args: unknown[]): unknown
-  parseMaybeUnary(...args: unknown[]): unknown
-  parseExprOp(...args: unknown[]): unknown
-  parseBindingAtom(...args: unknown[]): unknown
-}
+const DESCENTS = ["parseStatement", "parseMaybeAssign", "parseMaybeUnary", "parseExprOp", "parseBindingAtom"] as const
 
 /**
- * The most of acorn's {@link Descents} in flight at once. Every syntax level passes through at least one and a
+ * The most of acorn's {@link DESCENTS} in flight at once. Every syntax level passes through at least one and a
  * program within {@link MAX_SYNTAX_DEPTH} needs at most a few per level, so this refuses only programs the depth
  * check would refuse anyway, and it does so before acorn's recursion nears the thread's stack limit: a stack overflow
  * there is not always a catchable RangeError (V8 aborts the whole process when it strikes while a regular expression
@@ -116,48 +110,22 @@ const LinearParser = Parser.extend(
       descend(): void {
         if (++this.descent > MAX_DESCENT) throw new TooDeep(this.start)
       }
-      parseStatement(...args: unknown[]): unknown {
-        this.descend()
-        try {
-          return (Base.prototype as unknown as Descents).parseStatement.apply(this, args)
-        } finally {
-          this.descent--
-        }
-      }
-      parseMaybeAssign(...args: unknown[]): unknown {
-        this.descend()
-        try {
-          return (Base.prototype as unknown as Descents).parseMaybeAssign.apply(this, args)
-        } finally {
-          this.descent--
-        }
-      }
-      parseMaybeUnary(...args: unknown[]): unknown {
-        this.descend()
-        try {
-          return (Base.prototype as unknown as Descents).parseMaybeUnary.apply(this, args)
-        } finally {
-          this.descent--
-        }
-      }
-      parseExprOp(...args: unknown[]): unknown {
-        this.descend()
-        try {
-          return (Base.prototype as unknown as Descents).parseExprOp.apply(this, args)
-        } finally {
-          this.descent--
-        }
-      }
-      parseBindingAtom(...args: unknown[]): unknown {
-        this.descend()
-        try {
-          return (Base.prototype as unknown as Descents).parseBindingAtom.apply(this, args)
-        } finally {
-          this.descent--
-        }
-      }
     } as unknown as typeof Parser,
 )
+
+// Each of the descents counts itself in and out around acorn's own method.
+for (const name of DESCENTS) {
+  const proto = LinearParser.prototype as unknown as Record<string, (...args: unknown[]) => unknown>
+  const inner = proto[name]
+  proto[name] = function (this: { descend(): void; descent: number }, ...args: unknown[]) {
+    this.descend()
+    try {
+      return inner.apply(this, args)
+    } finally {
+      this.descent--
+    }
+  }
+}
 
 const LINE_BREAK = /\r\n?|\n|\u2028|\u2029/g
 
