@@ -147,6 +147,7 @@ const build = <R>(options: Options<any, any>, extra: ReadonlyArray<string> = [])
       }
       return signature
     },
+    comment: (text) => Signature.lineComment(text, language.dialect),
   }
   let catalog: ReadonlyArray<CatalogEntry> | undefined
   let index: Search.Index | undefined

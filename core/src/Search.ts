@@ -12,7 +12,8 @@
  * Everything a program sends is bounded before any work: the query and namespace lengths and the number of query
  * words; tokenizing is one linear pass. Pages are compact and bounded in bytes: each hit shows its path, its
  * description (shortened) and its signature with the input complete and a large output summarised; an exact-path
- * query returns that one tool with its full description and signature.
+ * query returns that one tool with its full description and signature, a signature longer than
+ * {@link maxExactSignature} in parts (one a page, `next` continuing).
  */
 import type { DataValue } from "./Data.js"
 import type { Entry } from "./ToolTree.js"
@@ -56,10 +57,21 @@ export const maxPageSignature = 1_600
  */
 export const maxPageBytes = 48 * 1024
 
-/** How a page renders a hit: `full` for an exact-path lookup, `summary` for ranked and browsed pages. */
+/**
+ * The longest part of a signature an exact-path lookup shows on one page, in characters: a longer signature is cut
+ * at line ends into parts of at most this many, one a page (`offset` 0, 1, …), each but the last ending with a
+ * comment that says how to read on. 16,000 characters are about 4,000 tokens.
+ */
+export const maxExactSignature = 16_000
+
+/**
+ * How a page renders a hit: `full` for an exact-path lookup, `summary` for ranked and browsed pages, and `comment`
+ * for a line of explanation inside a signature.
+ */
 export interface Renderer {
   readonly full: (entry: Entry) => string
   readonly summary: (entry: Entry) => string
+  readonly comment: (text: string) => string
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -447,6 +459,38 @@ const page = (ranked: ReadonlyArray<Doc>, request: Request, renderer: Renderer):
   return { items, remaining, next: remaining > 0 ? { offset: end } : null }
 }
 
+/**
+ * `signature` cut at line ends into parts of at most `max` characters (a line longer than that is cut inside it).
+ * Every part but the last leaves room for the continuation comment.
+ */
+export const signatureParts = (signature: string, max: number): ReadonlyArray<string> => {
+  if (signature.length <= max) return [signature]
+  const room = max - 200
+  const parts: string[] = []
+  let start = 0
+  while (signature.length - start > max) {
+    const cut = signature.lastIndexOf("\n", start + room)
+    const end = cut > start ? cut + 1 : start + room
+    parts.push(signature.slice(start, end))
+    start = end
+  }
+  parts.push(signature.slice(start))
+  return parts
+}
+
+/** The page of an exact-path lookup: the tool alone, its signature in parts when it is long. */
+const exactPage = (entry: Entry, offset: number, renderer: Renderer): Page => {
+  const parts = signatureParts(renderer.full(entry), maxExactSignature)
+  if (offset >= parts.length) return { items: [], remaining: 0, next: null }
+  const last = offset === parts.length - 1
+  const more = `signature part ${offset + 1} of ${parts.length}: search for the same path with offset ${offset + 1} for part ${offset + 2}`
+  const signature = last
+    ? parts[offset]
+    : `${parts[offset]}${parts[offset].endsWith("\n") ? "" : "\n"}${renderer.comment(more)}`
+  const item = { path: entry.path, description: offset === 0 ? entry.tool.description : "", signature }
+  return { items: [item], remaining: parts.length - 1 - offset, next: last ? null : { offset: offset + 1 } }
+}
+
 /** True when `path` is `scope` or inside it (every path is inside an absent scope). */
 const within = (path: string, scope: string | undefined) =>
   !scope || path === scope || (path.startsWith(scope) && path[scope.length] === ".")
@@ -460,11 +504,7 @@ export const run = (idx: Index, request: Request, renderer: Renderer): Page => {
   const written = pathOf(query)
   if (written) {
     const exact = idx.byPath.get(written.path) ?? (scope ? idx.byPath.get(`${scope}.${written.path}`) : undefined)
-    if (exact && inScope(exact)) {
-      const { entry } = exact
-      const item = { path: entry.path, description: entry.tool.description, signature: renderer.full(entry) }
-      return { items: request.offset === 0 ? [item] : [], remaining: 0, next: null }
-    }
+    if (exact && inScope(exact)) return exactPage(exact.entry, request.offset, renderer)
     // `tools.orders` browses the namespace.
     if (written.expression && idx.namespaces.has(written.path) && within(written.path, scope))
       return page(

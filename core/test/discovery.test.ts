@@ -128,6 +128,45 @@ describe("search requests", () => {
     expect(paths(runtime.search({ query: "tools.billing" }))).toEqual(["billing.invoices.list"])
   })
 
+  it("an exact path whose signature is long returns it in parts, one a page, that put it back together", () => {
+    const properties = Object.fromEntries(
+      Array.from({ length: 400 }, (_, i) => [
+        `field_${i}`,
+        { type: "string", description: `What field ${i} holds, described at some length. `.repeat(2) },
+      ]),
+    )
+    const wide = { type: "object", properties }
+    const rt = CodeMode.make({ language: lineLanguage(), tools: { wide: tool("A wide record", wide, wide) } })
+    const whole = rt.catalog[0].signature
+    expect(whole.length).toBeGreaterThan(3 * Search.maxExactSignature)
+    const parts: string[] = []
+    let offset: number | undefined = 0
+    while (offset !== undefined) {
+      const page: Search.Page = rt.search({ query: "wide", offset })
+      expect(page.items).toHaveLength(1)
+      expect(page.items[0].path).toBe("wide")
+      expect(page.items[0].description).toBe(offset === 0 ? "A wide record" : "")
+      const signature = page.items[0].signature
+      expect(signature.length).toBeLessThanOrEqual(Search.maxExactSignature)
+      parts.push(signature)
+      expect(page.remaining).toBe(page.next ? page.remaining : 0)
+      offset = page.next?.offset
+    }
+    expect(parts.length).toBeGreaterThan(3)
+    // Every part but the last ends with a line that says how to read on; without those lines, the parts are the whole.
+    const note = /\n\S+ signature part (\d+) of (\d+): search for the same path with offset (\d+) for part \d+$/
+    for (const [i, part] of parts.slice(0, -1).entries())
+      expect(part.match(note)?.slice(1)).toEqual([`${i + 1}`, `${parts.length}`, `${i + 1}`])
+    expect(parts.map((p, i) => (i < parts.length - 1 ? p.replace(note, "\n") : p)).join("")).toBe(whole)
+    expect(rt.search({ query: "wide", offset: parts.length })).toEqual({ items: [], remaining: 0, next: null })
+    // A short signature is one page, as before.
+    expect(runtime.search({ query: "orders.lookup", offset: 1 })).toEqual({ items: [], remaining: 0, next: null })
+    // A line longer than a part is cut inside it.
+    const cut = Search.signatureParts(`${"x".repeat(40_000)}\ny`, 16_000)
+    expect(cut.join("")).toBe(`${"x".repeat(40_000)}\ny`)
+    expect(Math.max(...cut.map((p) => p.length))).toBeLessThanOrEqual(16_000)
+  })
+
   it("a plain string is the query", () => {
     expect(runtime.search("order lookup")).toEqual(runtime.search({ query: "order lookup" }))
     expect(Search.parseRequest("order lookup")).toEqual({ query: "order lookup", limit: 10, offset: 0 })
