@@ -7,6 +7,7 @@ import { DataProblem, toData } from "./data.js"
 import { LuaError, LuaFatal } from "./errors.js"
 import { resetIntrinsics } from "./intrinsics.js"
 import { resetNext } from "./lib/base.js"
+import { forgetFormats } from "./lstrings/index.js"
 import { createEnvironment } from "./lib/index.js"
 import { JSON_NULL, resetValues, tostring } from "./ops.js"
 import { ParseFailure } from "./parse.js"
@@ -105,12 +106,13 @@ const warnAboutResult = (r: LuaValue | Array<LuaValue>, value: LuaValue): void =
 
 /**
  * Start a run from a clean slate: nothing an earlier run left in module-level state (`json.null`, pseudo-addresses,
- * the `next` cursor, loop scratch) is visible to it.
+ * the `next` cursor, loop scratch, parsed format strings) is visible to it.
  */
 const resetModuleState = (): void => {
   resetValues()
   resetNext()
   resetIntrinsics()
+  forgetFormats()
 }
 
 /** Run one Lua program. */

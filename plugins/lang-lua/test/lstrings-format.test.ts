@@ -3,7 +3,14 @@
  * calls in PUC Lua 5.4.4 (Linux x86-64, glibc).
  */
 import { describe, expect, it } from "vitest"
-import { format, FormatError, type FormatAdapter, formatNumber14g, type LuaNumberValue } from "../src/lstrings/index.js"
+import {
+  forgetFormats,
+  format,
+  FormatError,
+  type FormatAdapter,
+  formatNumber14g,
+  type LuaNumberValue,
+} from "../src/lstrings/index.js"
 
 /** A float argument (Lua's float subtype, even when integral). */
 class FloatArg {
@@ -615,5 +622,25 @@ describe("format details", () => {
   })
   it("ignores extra arguments", () => {
     expect(format("%d", [1, 2, 3], adapter)).toBe("1")
+  })
+  it("gives the same results and errors from a format string parsed before, whichever conversion fails first", () => {
+    const outcome = (fmt: string, args: ReadonlyArray<unknown>) => {
+      try {
+        return format(fmt, args, adapter)
+      } catch (e) {
+        return `error: ${(e as Error).message}`
+      }
+    }
+    forgetFormats()
+    const first = formatCases.map((c) => outcome(c.fmt, c.args))
+    expect(formatCases.map((c) => outcome(c.fmt, c.args))).toEqual(first)
+    forgetFormats()
+    // One format, its errors reached in order: the argument of %d, then the invalid %-5.1q, then the missing value.
+    expect(outcome("%d %-5.1q %s", ["x"])).toBe("error: bad argument #2 to 'format' (number expected, got string)")
+    expect(outcome("%d %-5.1q %s", [1, "a"])).toBe("error: specifier '%q' cannot have modifiers")
+    expect(outcome("%d %5.1s %#s %y", [1])).toBe("error: bad argument #3 to 'format' (no value)")
+    expect(outcome("%d %5.1s %#s %y", [1, "abc", "x"])).toBe("error: invalid conversion specification: '%#s'")
+    expect(outcome("%d %5.1s %s %y", [1, "abc", "x", 2])).toBe("error: invalid conversion '%y' to 'format'")
+    expect(outcome("%d %5.1s %s", [1, "abc", "x"])).toBe("1     a x")
   })
 })

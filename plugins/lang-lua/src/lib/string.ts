@@ -57,6 +57,10 @@ const formatAdapter = {
     if (n instanceof LuaFloat) return { float: n.n }
     return Number.isSafeInteger(n) ? { int: n } : { float: n }
   },
+  numeric(v: unknown): number | bigint | null {
+    const n = typeof v === "number" ? v : toNumeric(v as LuaValue)
+    return n === undefined ? null : n instanceof LuaFloat ? n.n : n
+  },
   tostring: (v: unknown) => tostring(v as LuaValue),
   typeName: (v: unknown) => typeName(v as LuaValue),
   stringAddress: stringAddressOf,

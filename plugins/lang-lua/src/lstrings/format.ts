@@ -15,6 +15,11 @@ export interface FormatAdapter {
    * them; null for anything else.
    */
   toNumber(v: unknown): LuaNumberValue | null
+  /**
+   * The same coercion without the subtype, for the conversions that do not need it (all but `%q`): an integer as a
+   * safe-integer number or a bigint, a float as its double; null for anything else. Without it, `toNumber` is used.
+   */
+  numeric?(v: unknown): number | bigint | null
   /** Lua's `tostring` (used by `%s`, and by `%q` for nil and booleans). */
   tostring(v: unknown): string
   /** Lua's `type()` name (`"nil"`, `"number"`, `"string"`, `"table"`, ...). */
@@ -199,40 +204,152 @@ const HEX_FLOAT: FloatSpec = {
 }
 
 /**
- * Lua 5.4's `string.format(fmt, ...)`. `args` are the arguments after the format string (argument #2 onwards).
- * Throws {@link FormatError} with PUC Lua's wording for invalid specifications and bad arguments.
+ * One conversion of a format string, parsed once: its letter, its specification text, and what parsing it gave.
+ * Errors are raised when the conversion is reached, where PUC Lua raises them (so an earlier argument's error comes
+ * first): `early` (a specification too long, an invalid letter, `%q` with modifiers) once its argument is known to
+ * exist, `error` (flags, width or precision the conversion does not accept) where the conversion checks its spec.
  */
-export const format = (fmt: string, args: ReadonlyArray<unknown>, adapter: FormatAdapter): string => {
+interface Conversion {
+  readonly conversion: string
+  readonly body: string
+  readonly early: FormatError | undefined
+  /** The parsed spec; undefined for `%q`, and when {@link error} or {@link early} is set. */
+  readonly spec: Spec | undefined
+  readonly error: FormatError | undefined
+}
+
+/** A parsed format string: its literal text and conversions in order, literal text as strings. */
+type Plan = ReadonlyArray<string | Conversion>
+
+/** The flags each conversion accepts and whether it takes a precision; absent for an invalid conversion. */
+const RULES: Record<string, readonly [string, boolean]> = {
+  c: [FLAGS_CHAR, false],
+  d: [FLAGS_SIGNED, true],
+  i: [FLAGS_SIGNED, true],
+  u: [FLAGS_UNSIGNED, true],
+  o: [FLAGS_HEX, true],
+  x: [FLAGS_HEX, true],
+  X: [FLAGS_HEX, true],
+  a: [FLAGS_FLOAT, true],
+  A: [FLAGS_FLOAT, true],
+  e: [FLAGS_FLOAT, true],
+  E: [FLAGS_FLOAT, true],
+  f: [FLAGS_FLOAT, true],
+  g: [FLAGS_FLOAT, true],
+  G: [FLAGS_FLOAT, true],
+  p: [FLAGS_CHAR, false],
+  s: [FLAGS_CHAR, true],
+}
+
+/** Parse one conversion (`body` between `%` and the letter) into its spec or the errors it raises when reached. */
+const conversionOf = (body: string, conversion: string, tooLong: boolean): Conversion => {
+  const failed = (early: FormatError | undefined, error?: FormatError): Conversion => ({
+    conversion,
+    body,
+    early,
+    spec: undefined,
+    error,
+  })
+  if (tooLong) return failed(new FormatError("invalid format (too long)"))
+  if (conversion === "q")
+    return failed(body.length > 0 ? new FormatError("specifier '%q' cannot have modifiers") : undefined)
+  const rule = RULES[conversion]
+  if (rule === undefined) {
+    const shown = conversion === "\0" ? body : body + conversion
+    return failed(new FormatError(`invalid conversion '%${shown}' to 'format'`))
+  }
+  try {
+    return { conversion, body, early: undefined, spec: parseSpec(body, conversion, rule[0], rule[1]), error: undefined }
+  } catch (e) {
+    if (e instanceof FormatError) return failed(undefined, e)
+    throw e
+  }
+}
+
+/** Parse a format string into its plan (linear in its length). */
+const planOf = (fmt: string): Plan => {
+  const plan: Array<string | Conversion> = []
   const n = fmt.length
-  let out = ""
+  let text = ""
   let i = 0
-  let next = 0 // index into args of the next argument
-  const check = adapter.checkLength
   while (i < n) {
-    if (check !== undefined) check(out.length)
     const at = fmt.indexOf("%", i)
     if (at < 0) {
-      out += fmt.slice(i)
+      text += fmt.slice(i)
       break
     }
-    if (at > i) out += fmt.slice(i, at)
+    if (at > i) text += fmt.slice(i, at)
     if (fmt.charCodeAt(at + 1) === 37) {
-      out += "%"
+      text += "%"
       i = at + 2
+      continue
+    }
+    if (text !== "") plan.push(text)
+    text = ""
+    let j = at + 1
+    while (j < n && isSpecChar(fmt.charCodeAt(j))) j++
+    plan.push(conversionOf(fmt.slice(at + 1, j), j < n ? fmt[j] : "", j - at >= MAX_SPEC))
+    i = j + 1
+  }
+  if (text !== "") plan.push(text)
+  return plan
+}
+
+/** Plans of recent format strings; {@link forgetFormats} empties it before each execution. */
+const plans = new Map<string, Plan>()
+/** How many plans {@link plans} keeps, and the longest format string it keeps one for. */
+const MAX_PLANS = 256
+const MAX_PLANNED_LENGTH = 4096
+
+/**
+ * Forget every parsed format string, so that how fast a format runs never tells an execution which formats an
+ * earlier one used.
+ */
+export const forgetFormats = (): void => plans.clear()
+
+const planFor = (fmt: string): Plan => {
+  let plan = plans.get(fmt)
+  if (plan === undefined) {
+    plan = planOf(fmt)
+    if (fmt.length <= MAX_PLANNED_LENGTH) {
+      if (plans.size >= MAX_PLANS) plans.clear()
+      plans.set(fmt, plan)
+    }
+  }
+  return plan
+}
+
+/** The conversion's spec, or its error raised now. */
+const specOf = (c: Conversion): Spec => {
+  if (c.spec === undefined) throw c.error
+  return c.spec
+}
+
+/**
+ * Lua 5.4's `string.format(fmt, ...)`. `args` are the arguments after the format string (argument #2 onwards).
+ * Throws {@link FormatError} with PUC Lua's wording for invalid specifications and bad arguments, each when the
+ * conversion that has it is reached.
+ */
+export const format = (fmt: string, args: ReadonlyArray<unknown>, adapter: FormatAdapter): string => {
+  const plan = planFor(fmt)
+  let out = ""
+  let next = 0 // index into args of the next argument
+  const check = adapter.checkLength
+  for (let p = 0; p < plan.length; p++) {
+    if (check !== undefined) check(out.length)
+    const piece = plan[p]
+    if (typeof piece === "string") {
+      out += piece
       continue
     }
     const argument = next + 2
     if (next >= args.length) throw argError(argument, "no value")
     const arg = args[next++]
-    let j = at + 1
-    while (j < n && isSpecChar(fmt.charCodeAt(j))) j++
-    if (j - at >= MAX_SPEC) throw new FormatError("invalid format (too long)")
-    const body = fmt.slice(at + 1, j)
-    const conversion = j < n ? fmt[j] : ""
-    i = j + 1
+    if (piece.early !== undefined) throw piece.early
+    const { conversion } = piece
     switch (conversion) {
       case "c": {
-        const spec = parseSpec(body, conversion, FLAGS_CHAR, false)
+        const spec = specOf(piece)
         const v = checkInteger(arg, argument, adapter)
         const code = typeof v === "number" ? ((v % 256) + 256) % 256 : Number(BigInt.asUintN(8, v))
         out += padSpaces(String.fromCharCode(code), spec)
@@ -244,22 +361,18 @@ export const format = (fmt: string, args: ReadonlyArray<unknown>, adapter: Forma
       case "o":
       case "x":
       case "X": {
-        if (body.length === 0 && conversion === "d" && typeof arg === "number" && Number.isSafeInteger(arg)) {
+        if (piece.body.length === 0 && conversion === "d" && typeof arg === "number" && Number.isSafeInteger(arg)) {
           out += String(arg)
           break
         }
         const v = checkInteger(arg, argument, adapter)
-        const flags =
-          conversion === "d" || conversion === "i" ? FLAGS_SIGNED : conversion === "u" ? FLAGS_UNSIGNED : FLAGS_HEX
-        const spec = parseSpec(body, conversion, flags, true)
-        out += formatInteger(v, conversion, spec)
+        out += formatInteger(v, conversion, specOf(piece))
         break
       }
       case "a":
       case "A": {
-        const spec = parseSpec(body, conversion, FLAGS_FLOAT, true)
-        const x = checkNumber(arg, argument, adapter)
-        out += formatFloat(x, spec)
+        const spec = specOf(piece)
+        out += formatFloat(checkNumber(arg, argument, adapter), spec)
         break
       }
       case "e":
@@ -268,60 +381,58 @@ export const format = (fmt: string, args: ReadonlyArray<unknown>, adapter: Forma
       case "g":
       case "G": {
         const x = checkNumber(arg, argument, adapter)
-        const spec = parseSpec(body, conversion, FLAGS_FLOAT, true)
-        out += formatFloat(x, spec)
+        out += formatFloat(x, specOf(piece))
         break
       }
       case "p": {
-        const spec = parseSpec(body, conversion, FLAGS_CHAR, false)
+        const spec = specOf(piece)
         out += padSpaces(pointerText(arg, adapter), spec)
         break
       }
       case "q":
-        if (body.length > 0) throw new FormatError("specifier '%q' cannot have modifiers")
         if (check !== undefined && adapter.typeName(arg) === "string")
           check(out.length + quotedLengthBound(adapter.tostring(arg)))
         out += literal(arg, argument, adapter)
         break
       case "s": {
-        const s = adapter.tostring(arg)
+        const s = typeof arg === "string" ? arg : adapter.tostring(arg)
         if (check !== undefined) check(out.length + s.length)
-        if (body.length === 0) {
+        if (piece.body.length === 0) {
           out += s
           break
         }
         if (s.indexOf("\0") >= 0) throw argError(argument, "string contains zeros")
-        const spec = parseSpec(body, conversion, FLAGS_CHAR, true)
+        const spec = specOf(piece)
         if (spec.precision < 0 && s.length >= 100) out += s
         else out += padSpaces(spec.precision >= 0 ? s.slice(0, spec.precision) : s, spec)
         break
-      }
-      default: {
-        const shown = conversion === "\0" ? body : body + conversion
-        throw new FormatError(`invalid conversion '%${shown}' to 'format'`)
       }
     }
   }
   return out
 }
 
+/** The argument as a number (an integer as a safe-integer number or a bigint, a float as its double), or null. */
+const numericOf = (arg: unknown, adapter: FormatAdapter): number | bigint | null => {
+  if (adapter.numeric !== undefined) return adapter.numeric(arg)
+  const v = adapter.toNumber(arg)
+  return v === null ? null : "int" in v ? v.int : v.float
+}
+
 /** Lua's `luaL_checkinteger` for argument number `argument`. */
 const checkInteger = (arg: unknown, argument: number, adapter: FormatAdapter): number | bigint => {
-  const v = adapter.toNumber(arg)
+  const v = numericOf(arg, adapter)
   if (v === null) throw argError(argument, `number expected, got ${adapter.typeName(arg)}`)
-  if ("int" in v) return v.int
-  const f = v.float
-  if (Number.isInteger(f) && f >= MIN_INTEGER_FLOAT && f < -MIN_INTEGER_FLOAT) {
-    return Number.isSafeInteger(f) ? f + 0 : BigInt(f)
-  }
+  if (typeof v === "bigint" || Number.isSafeInteger(v)) return v
+  if (Number.isInteger(v) && v >= MIN_INTEGER_FLOAT && v < -MIN_INTEGER_FLOAT) return BigInt(v)
   throw argError(argument, "number has no integer representation")
 }
 
 /** Lua's `luaL_checknumber` for argument number `argument`, as a double. */
 const checkNumber = (arg: unknown, argument: number, adapter: FormatAdapter): number => {
-  const v = adapter.toNumber(arg)
+  const v = numericOf(arg, adapter)
   if (v === null) throw argError(argument, `number expected, got ${adapter.typeName(arg)}`)
-  return "int" in v ? Number(v.int) : v.float
+  return typeof v === "bigint" ? Number(v) : v
 }
 
 /** `%q`: the value written as a Lua literal that reads back as the same value. */

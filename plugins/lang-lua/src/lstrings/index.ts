@@ -12,5 +12,5 @@ export {
   gsub,
   match,
 } from "./pattern.js"
-export { type FormatAdapter, type LuaNumberValue, FormatError, format } from "./format.js"
+export { type FormatAdapter, type LuaNumberValue, FormatError, forgetFormats, format } from "./format.js"
 export { type FloatSpec, formatFloat, formatFloat14g, formatNumber14g } from "./numfmt.js"
