@@ -53,7 +53,7 @@ export const machineDefaults = (
 export type SandboxEvent =
   | {
       readonly type: "message"
-      readonly message: Exclude<SandboxMessage, { t: "ready" } | { t: "crash" }>
+      readonly message: Exclude<SandboxMessage, { t: "ready" } | { t: "crash" } | { t: "idle" } | { t: "retire" }>
       readonly bytes: number
     }
   | { readonly type: "crash"; readonly reason: string; readonly outOfMemory: boolean }
@@ -83,6 +83,13 @@ const sandboxEnv = (): NodeJS.ProcessEnv => (process.env.TZ ? { TZ: process.env.
  */
 const MESSAGES_PER_TURN = 64
 
+/**
+ * The longest a sandbox may take to put its state back after a run (`LanguageRuntime.afterRun` and a garbage
+ * collection; well under a millisecond as a rule) before the pool kills it and starts a replacement, so that a
+ * program that left a huge cleanup behind delays the next execution by a respawn at most.
+ */
+export const CLEANUP_LIMIT_MS = 1_000
+
 /** One sandbox process. */
 export class Sandbox {
   private readonly child: ChildProcess
@@ -100,6 +107,12 @@ export class Sandbox {
   private crashReport: { reason: string; outOfMemory: boolean } | undefined
   private finished = false
   private readonly drainWaiters: Array<() => void> = []
+  /** True from the start of a run until the sandbox says it has cleaned up after it (its `idle` message). */
+  private cleaning = false
+  private whenCleanListener: (() => void) | undefined
+  private cleanupTimer: ReturnType<typeof setTimeout> | undefined
+  /** Set when the sandbox asked to retire while a run was in progress: it is killed when released. */
+  private retiring = false
   /** The modules this sandbox has loaded or been asked to load. */
   readonly modules = new Set<string>()
   /** True once the process is killed or gone. */
@@ -168,6 +181,16 @@ export class Sandbox {
   private deliver(frame: { readonly message: unknown; readonly bytes: number }): void {
     const message = frame.message as SandboxMessage
     if (message.t === "ready") return
+    if (message.t === "idle") {
+      if (message.run === this.runs && this.cleaning) this.cleaned()
+      return
+    }
+    if (message.t === "retire") {
+      // Nothing may run here any more; a run in progress (possible only after a warm-up) ends first.
+      if (this.listener === undefined) this.kill()
+      else this.retiring = true
+      return
+    }
     if (message.t === "crash") {
       this.crashReport = { reason: message.reason, outOfMemory: message.outOfMemory }
       return
@@ -177,9 +200,18 @@ export class Sandbox {
     this.listener({ type: "message", message, bytes: frame.bytes })
   }
 
+  private cleaned(): void {
+    this.cleaning = false
+    clearTimeout(this.cleanupTimer)
+    const then = this.whenCleanListener
+    this.whenCleanListener = undefined
+    then?.()
+  }
+
   private gone(reason: string): void {
     if (this.finished) return
     this.finished = true
+    clearTimeout(this.cleanupTimer)
     // A sandbox the host killed on purpose has no listener left; any other death is reported to the run.
     const listener = this.dead ? undefined : this.listener
     this.dead = true
@@ -205,7 +237,8 @@ export class Sandbox {
       stream?.unref?.()
   }
 
-  private busy(): void {
+  /** Keep the host alive while this sandbox is running or a run waits for it. */
+  busy(): void {
     this.child.ref()
     for (const stream of [this.input, this.output, this.child.stderr, this.child.stdin] as Array<
       { ref?: () => void } | null | undefined
@@ -223,9 +256,11 @@ export class Sandbox {
 
   /** Start running `request` with the language runtime at `module`; events go to `listener`. Returns the run id. */
   start(module: string, request: RunRequest, deadline: number, listener: (event: SandboxEvent) => void): number {
+    if (this.cleaning) throw new Error("internal: a run was started on a sandbox still cleaning up after the last one")
     const run = ++this.runs
     this.current = run
     this.listener = listener
+    this.cleaning = true
     this.modules.add(module)
     // A running program keeps the host alive, like any pending I/O.
     this.busy()
@@ -270,6 +305,27 @@ export class Sandbox {
     this.idle()
   }
 
+  /** True while the sandbox is still cleaning up after its last run; it must not be given another run yet. */
+  get busyCleaning(): boolean {
+    return this.cleaning
+  }
+
+  /** True when the sandbox asked to retire: it must not be given another run. */
+  get mustRetire(): boolean {
+    return this.retiring
+  }
+
+  /**
+   * Call `then` once the sandbox has cleaned up after its last run (at once when it has). One that takes longer than
+   * {@link CLEANUP_LIMIT_MS} is killed instead, and `then` is never called.
+   */
+  whenClean(then: () => void): void {
+    if (!this.cleaning) return then()
+    this.whenCleanListener = then
+    this.cleanupTimer = setTimeout(() => this.kill(), CLEANUP_LIMIT_MS)
+    this.cleanupTimer.unref()
+  }
+
   /** Kill the sandbox process now. */
   kill(): void {
     if (this.dead) return
@@ -282,6 +338,8 @@ export class Sandbox {
 /** A pool of sandbox processes. */
 export class SandboxPool {
   private readonly idle: Sandbox[] = []
+  /** Sandboxes whose run ended and which are still cleaning up after it; each goes to a waiter or the idle list. */
+  private readonly cleaning = new Set<Sandbox>()
   private readonly waiting: Array<(sandbox: Sandbox) => void> = []
   private alive = 0
   private closed = false
@@ -312,14 +370,17 @@ export class SandboxPool {
 
   private forget(sandbox: Sandbox): void {
     this.alive--
+    this.cleaning.delete(sandbox)
     const index = this.idle.indexOf(sandbox)
     if (index >= 0) this.idle.splice(index, 1)
     this.pump()
     this.replenish()
   }
 
+  /** Start sandboxes for the waiters that no sandbox still cleaning up will serve. */
   private pump(): void {
-    while (this.waiting.length > 0 && !this.closed && this.alive < this.maxWorkers) this.waiting.shift()!(this.spawn())
+    while (this.waiting.length > this.cleaning.size && !this.closed && this.alive < this.maxWorkers)
+      this.waiting.shift()!(this.spawn())
   }
 
   /**
@@ -349,23 +410,38 @@ export class SandboxPool {
       deliver(sandbox)
       return () => {}
     }
-    if (this.alive < this.maxWorkers) {
+    // A sandbox whose run just ended is free within moments of its cleanup: wait for it rather than start another.
+    if (this.alive < this.maxWorkers && this.cleaning.size <= this.waiting.length) {
       deliver(this.spawn())
       // The first execution also starts the pool's warm sandboxes, so that the next ones find them ready.
       if (first) this.replenish()
       return () => {}
     }
     this.waiting.push(deliver)
+    // The host stays alive while a run waits for a sandbox that is cleaning up (a busy one holds it anyway).
+    for (const cleaning of this.cleaning) cleaning.busy()
     return () => {
       const index = this.waiting.indexOf(deliver)
       if (index >= 0) this.waiting.splice(index, 1)
     }
   }
 
-  /** Give back a sandbox whose run ended cleanly. */
+  /**
+   * Give back a sandbox whose run ended cleanly. It serves the next waiter or goes idle once it has cleaned up after
+   * the run (see `LanguageRuntime.afterRun`); never before.
+   */
   release(sandbox: Sandbox): void {
     sandbox.detach()
     if (sandbox.dead) return
+    if (sandbox.mustRetire) return this.discard(sandbox)
+    if (sandbox.busyCleaning) {
+      this.cleaning.add(sandbox)
+      sandbox.whenClean(() => {
+        this.cleaning.delete(sandbox)
+        this.release(sandbox)
+      })
+      return
+    }
     const next = this.waiting.shift()
     if (next) return next(sandbox)
     if (this.closed || this.idle.length >= this.keepIdle) return sandbox.kill()
@@ -382,6 +458,7 @@ export class SandboxPool {
   close(): void {
     this.closed = true
     for (const sandbox of this.idle.splice(0)) sandbox.kill()
+    for (const sandbox of this.cleaning) sandbox.kill()
   }
 }
 

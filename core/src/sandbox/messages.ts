@@ -72,6 +72,22 @@ export type SandboxMessage =
       readonly retire?: string
     }
   | {
+      /**
+       * After the `done` of run `run`: the sandbox has put back what the run changed (`LanguageRuntime.afterRun`,
+       * garbage collection) and reads its next message. The host gives it no other run before this arrives.
+       */
+      readonly t: "idle"
+      readonly run: number
+    }
+  | {
+      /**
+       * The sandbox could not put its state back after its last run (or its warm-up) and must not run another
+       * program: the host kills it (at the end of a run in progress) and the pool starts a replacement.
+       */
+      readonly t: "retire"
+      readonly reason: string
+    }
+  | {
       /** The sandbox is about to die: `outOfMemory` when its heap limit was reached. */
       readonly t: "crash"
       readonly reason: string

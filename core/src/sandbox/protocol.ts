@@ -136,6 +136,14 @@ export interface LanguageRuntime {
    * use calls it once after loading the module, while no run waits; it must leave nothing a run can see.
    */
   warm?(): void
+  /**
+   * Optional: put back what the last run (or `warm`) changed, after the run's result went to the host: the caller
+   * has its result while this runs, and the host gives the sandbox no other run until it returns. Returns why the
+   * sandbox must not run another program when its state could not be put back (the sandbox then retires and the pool
+   * starts a replacement), `undefined` when it is clean. A runtime without it must leave nothing of a run that the
+   * next could see by the time `run` returns.
+   */
+  afterRun?(): string | undefined
 }
 
 export type { DataValue, Diagnostic, Kind, Location }

@@ -181,11 +181,16 @@ const internalFailure = (error: unknown): RunOutcome => {
   }
 }
 
-const execute = async (message: RunMessage): Promise<void> => {
+/**
+ * Run one program and send its `done`. Returns the runtime to clean up after, or `undefined` when the sandbox retires
+ * with this run (the host discards it; nothing is left to clean).
+ */
+const execute = async (message: RunMessage): Promise<LanguageRuntime | undefined> => {
   const bridge = new Bridge(message.run, message.deadline)
   let outcome: RunOutcome
+  let runtime: LanguageRuntime | undefined
   try {
-    const runtime = await load(message.module)
+    runtime = await load(message.module)
     try {
       outcome = runtime.run(message.request, bridge)
     } finally {
@@ -199,6 +204,23 @@ const execute = async (message: RunMessage): Promise<void> => {
   // A huge message (a program throwing a huge string) is cut here, so that it never crosses the channel.
   const bounded: RunOutcome = outcome.ok ? outcome : { ok: false, error: boundDiagnostic(outcome.error) }
   send({ t: "done", run: message.run, outcome: bounded, ...(bridge.retired ? { retire: bridge.retired } : {}) })
+  return bridge.retired ? undefined : runtime
+}
+
+/**
+ * Put back what a run or a warm-up left, after its result has gone: the language's own reset (`afterRun`), then the
+ * garbage, so that it does not count against the next run's heap. Returns why the sandbox must retire, if it must.
+ */
+const cleanUp = (runtime: LanguageRuntime | undefined): string | undefined => {
+  let reason: string | undefined
+  try {
+    const returned = runtime?.afterRun?.()
+    if (returned !== undefined) reason = String(returned)
+  } catch (error) {
+    reason = `resetting the language after the run failed: ${error instanceof Error ? error.message : String(error)}`
+  }
+  collectBetweenRuns()
+  return reason
 }
 
 const serve = async (): Promise<void> => {
@@ -206,9 +228,11 @@ const serve = async (): Promise<void> => {
   for (;;) {
     const message = reader.next() as HostMessage
     if (message.t === "run") {
-      await execute(message)
-      // Before reading the next run: what this one left must not count against the next one's heap.
-      collectBetweenRuns()
+      const runtime = await execute(message)
+      if (runtime === undefined) continue
+      // The caller has its result; the host sends the next run only once this sandbox says it is clean.
+      const reason = cleanUp(runtime)
+      send(reason === undefined ? { t: "idle", run: message.run } : { t: "retire", reason })
     } else if (message.t === "preload") {
       for (const module of message.modules) {
         const runtime = await load(module).catch(() => undefined)
@@ -218,6 +242,8 @@ const serve = async (): Promise<void> => {
           } catch {
             // Warming is an optimisation: a runtime that fails at it still runs programs.
           }
+          const reason = cleanUp(runtime)
+          if (reason !== undefined) send({ t: "retire", reason })
         }
       }
     }
