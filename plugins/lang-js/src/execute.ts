@@ -2,7 +2,7 @@
  * Running one program: parse, analyse, compile, run the top level and the event loop, then turn the outcome into
  * data and diagnostics.
  */
-import { acquireRealm, releaseRealm } from "./builtins/index.js"
+import { acquireRealm } from "./builtins/index.js"
 import { analyze } from "./compiler/analyze.js"
 import { type CompiledProgram, compileProgram } from "./compiler/compiler.js"
 import { CompileError, RETURN } from "./compiler/shared.js"
@@ -187,8 +187,6 @@ export const runProgram = (request: RunRequest, host: SandboxHost): RunOutcome =
     warnings.push(kindOf(r.value) === undefined ? d : { ...d, message: `Unhandled promise rejection: ${d.message}` })
   }
   for (const w of warnings) host.warn(w)
-  // The realm is put back for the next program now; one that cannot be must not meet another program.
-  const unusable = releaseRealm()
-  if (unusable !== undefined) host.retire(unusable)
+  // The realm is put back after the result is sent (the worker's `afterRun`), or by the next `acquireRealm`.
   return outcome
 }

@@ -1,7 +1,8 @@
 /**
  * The sandbox worker module of `@codemode/lang-js`: the sandbox worker imports it and calls `run` for each
- * execution, and `warm` once, while idle, before the first.
+ * execution, `afterRun` after each once its result is sent, and `warm` once, while idle, before the first.
  */
+import { releaseRealm } from "./builtins/index.js"
 import { runProgram } from "./execute.js"
 import type { RunOutcome, RunRequest, SandboxHost } from "@codemode/core/sandbox"
 import { warmUp } from "./warm.js"
@@ -16,3 +17,9 @@ export const run = (request: RunRequest, host: SandboxHost): RunOutcome => runPr
 export const warm = (rounds?: number): void => {
   warmUp(run, rounds)
 }
+
+/**
+ * Put the realm back for the next program (see `releaseRealm`); the sandbox calls it after each run's result is
+ * sent and after `warm`. Returns why the sandbox must retire when the realm's state is unknown.
+ */
+export const afterRun = (): string | undefined => releaseRealm()

@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from "vitest"
 import type { Diagnostic } from "@codemode/core/sandbox"
 import { meteredMatcher } from "../src/regexp/index.js"
-import { run } from "../src/worker.js"
+import { afterRun, run } from "../src/worker.js"
 import { fakeHost, type FakeOptions, runJs } from "./harness.js"
 
 const tools: FakeOptions = {
@@ -65,12 +65,18 @@ describe("un-awaited calls at the end of a program", () => {
   })
 })
 
-/** Run programs one after another on this worker, recording what each asked the host to retire. */
+/**
+ * Run programs one after another on this worker as the sandbox does (`run`, then `afterRun` once the result is
+ * sent), recording why each would retire the worker: asked during the run, or returned by the cleanup after it.
+ */
 const runInWorker = (code: string): { outcome: ReturnType<typeof run>; retired: string[]; warnings: Diagnostic[] } => {
   const f = fakeHost({})
   const retired: string[] = []
   const host = { ...f.host, retire: (reason: string) => void retired.push(reason) }
-  return { outcome: run(f.request(code), host), retired, warnings: f.warnings }
+  const outcome = run(f.request(code), host)
+  const reason = afterRun()
+  if (reason !== undefined) retired.push(reason)
+  return { outcome, retired, warnings: f.warnings }
 }
 
 const prototypes =
@@ -95,6 +101,25 @@ describe("a realm that cannot be put back", () => {
     expect(frozen.retired).toEqual([])
     const next = runInWorker("const a = [1]; a.push(2); Object.isFrozen(Array.prototype) ? 'frozen' : a.length")
     expect(next.outcome).toEqual({ ok: true, value: 2 })
+  })
+
+  it("without the cleanup in between (a caller of run alone), the next run restores the realm itself", () => {
+    const f = fakeHost({})
+    expect(run(f.request("Array.prototype.extra = 1; Object.freeze(Object.prototype); 1"), f.host)).toEqual({
+      ok: true,
+      value: 1,
+    })
+    const next = run(f.request("[typeof Array.prototype.extra, Object.isFrozen(Object.prototype)]"), f.host)
+    expect(next).toEqual({ ok: true, value: ["undefined", false] })
+    expect(afterRun()).toBeUndefined()
+  })
+
+  it("the cleanup after a run that changed nothing, or failed to parse, leaves the realm as it is", () => {
+    const first = runInWorker("const o = {}; o.x = 1; o.x")
+    expect(first.outcome).toEqual({ ok: true, value: 1 })
+    expect(runInWorker("(").outcome.ok).toBe(false)
+    expect(afterRun()).toBeUndefined()
+    expect(runInWorker("typeof Array.prototype.map").outcome).toEqual({ ok: true, value: "function" })
   })
 })
 

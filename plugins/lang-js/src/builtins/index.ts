@@ -26,12 +26,12 @@ import { installSymbol } from "./symbol.js"
 import { installUrl } from "./url.js"
 
 let cached: Realm | undefined
-/** True when `cached` was restored after its last execution (`releaseRealm`) and nothing ran since. */
+/** True when `cached` was put back after its last execution (`releaseRealm`) and nothing ran since. */
 let restored = false
 
 /**
- * The realm for the next execution, activated: the worker's realm restored to its pristine state, or a new one when
- * the previous execution left it unrestorable.
+ * The realm for the next execution, activated: the worker's realm as `releaseRealm` left it, or restored now when it
+ * was not (a caller that runs programs without `releaseRealm` in between), or a new one when it cannot be.
  */
 export const acquireRealm = (): Realm => {
   resetArrayStorage()
@@ -44,10 +44,8 @@ export const acquireRealm = (): Realm => {
     if (clean) return cached
     cached = undefined
   }
-  const realm = createRealm()
-  realm.seal()
-  cached = realm
-  return realm
+  cached = newRealm()
+  return cached
 }
 
 /** Restore a realm; why it cannot be reused, if it cannot. */
@@ -60,12 +58,13 @@ const restoreQuietly = (realm: Realm): string | undefined => {
 }
 
 /**
- * Put the worker's realm back in its pristine state after an execution. Returns why this worker must not run
- * another program when the restore threw (its state is unknown); a realm that merely cannot be restored is
- * dropped and the next execution builds a new one.
+ * Put the worker's realm back in its pristine state after an execution (the sandbox calls it once the execution's
+ * result is sent). A realm that cannot be restored (a program froze a built-in) is replaced by a new one, built now
+ * so that the next execution does not wait for it. Returns why this worker must not run another program when the
+ * restore threw (its state is unknown).
  */
 export const releaseRealm = (): string | undefined => {
-  if (cached === undefined) return undefined
+  if (cached === undefined || restored) return undefined
   try {
     if (cached.restore()) {
       restored = true
@@ -75,8 +74,16 @@ export const releaseRealm = (): string | undefined => {
     cached = undefined
     return `restoring the built-in objects failed: ${e instanceof Error ? e.message : String(e)}`
   }
-  cached = undefined
+  cached = newRealm()
+  restored = true
   return undefined
+}
+
+/** A new realm with all built-ins, its pristine state recorded. */
+const newRealm = (): Realm => {
+  const realm = createRealm()
+  realm.seal()
+  return realm
 }
 
 /** Create and activate a realm with all built-ins. */
