@@ -167,6 +167,31 @@ return [s.charAt(), s.charAt(1), s.charAt(-1), s.charAt(9), s.charAt("2"), s.cha
   errors, ["ab", "cd"].map((x) => x.charCodeAt(1))]`)
   })
 
+  it("String.prototype's methods give the same results with and without a list, and convert as the language does", () => {
+    sameAsNode(`const s = "Hello, wörld, hello"
+const o = { toString() { return "a-b-c" } }
+const pos = { valueOf() { return 2 } }
+const calls = [["indexOf", "l"], ["indexOf", "l", 5], ["indexOf", "l", pos], ["indexOf"], ["lastIndexOf", "l"], ["lastIndexOf", "l", 4],
+  ["includes", "wör"], ["includes", "wör", 9], ["startsWith", "ello", 1], ["endsWith", "wörld", 12], ["slice", -5], ["slice", 2, -3],
+  ["slice"], ["substring", 5, 2], ["substring", pos], ["substr", -5, 2], ["at", -1], ["at", pos], ["codePointAt", 8], ["trim"],
+  ["trimStart"], ["trimEnd"], ["toUpperCase"], ["toLowerCase"], ["padStart", 22, "*-"], ["padEnd", 21], ["repeat", 2],
+  ["split", ","], ["split", ",", 2], ["split"], ["split", /l+/], ["replace", "l", "L"], ["replace", /l/g, "$&$&"],
+  ["replaceAll", "l", (m, i) => i], ["match", /l+/g], ["search", "w"], ["localeCompare", "Hello"], ["concat", 1, 2, 3]]
+const out = []
+for (const [name, ...args] of calls) {
+  const f = String.prototype[name]
+  const direct = args.length === 0 ? s[name]() : args.length === 1 ? s[name](args[0]) : args.length === 2 ? s[name](args[0], args[1]) : s[name](args[0], args[1], args[2])
+  out.push(JSON.stringify([direct, f.apply(s, args), f.call(o, ...args)]))
+}
+const errors = []
+for (const name of ["indexOf", "slice", "split", "replace", "toUpperCase", "padStart"]) {
+  try { String.prototype[name].call(null, "x") } catch (e) { errors.push(e.constructor.name + ": " + e.message) }
+  try { String.prototype[name].call(undefined) } catch (e) { errors.push(e.constructor.name + ": " + e.message) }
+}
+try { s.startsWith(/x/) } catch (e) { errors.push(e.constructor.name + ": " + e.message) }
+return [out, errors, ["ab", "cd"].map((x) => x.slice(1)), String.prototype.slice.length, String.prototype.indexOf.length]`)
+  })
+
   it("Math's functions count their arguments and convert them", () => {
     sameAsNode(`const u = undefined
 const v = { valueOf() { return 2.5 } }

@@ -186,6 +186,16 @@ export const installString = (realm: Realm): void => {
 
   const method = (name: string, length: number, impl: (s: string, a: Value[]) => Value) =>
     defineMethod(proto, name, length, (t, a) => impl(thisString(t, name), a))
+  /**
+   * A method that reads at most three arguments: `impl` is its list-free entry (a call site with at most three
+   * arguments passes them one by one), and its list entry unpacks the list; missing arguments are `undefined` either
+   * way. Each method's own `impl` is the entry, so the host compiles every one on its own feedback.
+   */
+  const method3 = (name: string | symbol, length: number, impl: (t: Value, a0: Value, a1: Value) => Value) => {
+    const fn = defineMethod(proto, name, length, (t, a) => impl(t, a[0], a[1]))
+    giveEntry3(fn, impl)
+    return fn
+  }
   const optionalInt = (v: Value, fallback: number) => (v === undefined ? fallback : toInteger(v))
 
   /** `thisStringValue`: the string itself or a String object's string (no conversion). */
@@ -196,16 +206,17 @@ export const installString = (realm: Realm): void => {
   }
   defineMethod(proto, "toString", 0, (t) => thisStringValue(t, "toString"))
   defineMethod(proto, "valueOf", 0, (t) => thisStringValue(t, "valueOf"))
-  method("at", 1, (s, a) => {
-    let i = toInteger(arg(a, 0))
+  method3("at", 1, (t, a0) => {
+    const s = thisString(t, "at")
+    let i = toInteger(a0)
     if (i < 0) i += s.length
     return i < 0 || i >= s.length ? undefined : s[i]
   })
-  const charAt = method("charAt", 1, (s, a) => s.charAt(toInteger(arg(a, 0))))
-  giveEntry3(charAt, (t, a0) => thisString(t, "charAt").charAt(toInteger(a0)))
-  const charCodeAt = method("charCodeAt", 1, (s, a) => s.charCodeAt(toInteger(arg(a, 0))))
-  giveEntry3(charCodeAt, (t, a0) => thisString(t, "charCodeAt").charCodeAt(toInteger(a0)))
-  method("codePointAt", 1, (s, a) => s.codePointAt(toInteger(arg(a, 0))))
+  method3("charAt", 1, (t, a0) => thisString(t, "charAt").charAt(typeof a0 === "number" ? a0 : toInteger(a0)))
+  method3("charCodeAt", 1, (t, a0) =>
+    thisString(t, "charCodeAt").charCodeAt(typeof a0 === "number" ? a0 : toInteger(a0)),
+  )
+  method3("codePointAt", 1, (t, a0) => thisString(t, "codePointAt").codePointAt(toInteger(a0)))
   method("concat", 1, (s, a) => {
     let r = s
     charge(a.length)
@@ -217,47 +228,55 @@ export const installString = (realm: Realm): void => {
       return throwTypeError(`First argument to String.prototype.${name} must not be a regular expression`)
     return toStr(v)
   }
-  method("includes", 1, (s, a) => {
+  method3("includes", 1, (t, a0, a1) => {
+    const s = thisString(t, "includes")
     chargeChars(s.length)
-    return s.includes(searchString(arg(a, 0), "includes"), optionalInt(a[1], 0))
+    return s.includes(searchString(a0, "includes"), optionalInt(a1, 0))
   })
-  method("startsWith", 1, (s, a) => {
-    const search = searchString(arg(a, 0), "startsWith")
+  method3("startsWith", 1, (t, a0, a1) => {
+    const s = thisString(t, "startsWith")
+    const search = searchString(a0, "startsWith")
     chargeChars(Math.min(search.length, s.length))
-    return s.startsWith(search, optionalInt(a[1], 0))
+    return s.startsWith(search, optionalInt(a1, 0))
   })
-  method("endsWith", 1, (s, a) => {
-    const search = searchString(arg(a, 0), "endsWith")
+  method3("endsWith", 1, (t, a0, a1) => {
+    const s = thisString(t, "endsWith")
+    const search = searchString(a0, "endsWith")
     chargeChars(Math.min(search.length, s.length))
-    return s.endsWith(search, optionalInt(a[1], s.length))
+    return s.endsWith(search, optionalInt(a1, s.length))
   })
-  method("indexOf", 1, (s, a) => {
+  method3("indexOf", 1, (t, a0, a1) => {
+    const s = thisString(t, "indexOf")
     chargeChars(s.length)
-    return s.indexOf(toStr(arg(a, 0)), optionalInt(a[1], 0))
+    return s.indexOf(typeof a0 === "string" ? a0 : toStr(a0), optionalInt(a1, 0))
   })
-  method("lastIndexOf", 1, (s, a) => {
+  method3("lastIndexOf", 1, (t, a0, a1) => {
+    const s = thisString(t, "lastIndexOf")
     chargeChars(s.length)
-    const pos = a[1] === undefined ? Infinity : toNumber(a[1])
-    return s.lastIndexOf(toStr(arg(a, 0)), pos !== pos ? Infinity : pos)
+    const pos = a1 === undefined ? Infinity : toNumber(a1)
+    return s.lastIndexOf(toStr(a0), pos !== pos ? Infinity : pos)
   })
-  method("slice", 2, (s, a) => {
-    const r = s.slice(optionalInt(a[0], 0), optionalInt(a[1], s.length))
+  method3("slice", 2, (t, a0, a1) => {
+    const s = thisString(t, "slice")
+    const r = s.slice(optionalInt(a0, 0), optionalInt(a1, s.length))
     chargeChars(r.length)
     return r
   })
-  method("substring", 2, (s, a) => {
-    const r = s.substring(optionalInt(a[0], 0), optionalInt(a[1], s.length))
+  method3("substring", 2, (t, a0, a1) => {
+    const s = thisString(t, "substring")
+    const r = s.substring(optionalInt(a0, 0), optionalInt(a1, s.length))
     chargeChars(r.length)
     return r
   })
-  method("substr", 2, (s, a) => {
-    const r = s.substr(optionalInt(a[0], 0), a[1] === undefined ? undefined : toInteger(a[1]))
+  method3("substr", 2, (t, a0, a1) => {
+    const s = thisString(t, "substr")
+    const r = s.substr(optionalInt(a0, 0), a1 === undefined ? undefined : toInteger(a1))
     chargeChars(r.length)
     return r
   })
   const upperCase = (s: string): string => boundedTransform(s, 3, (p) => p.toUpperCase(), caseCut)
-  method("toLowerCase", 0, lowerCase)
-  method("toUpperCase", 0, upperCase)
+  method3("toLowerCase", 0, (t) => lowerCase(thisString(t, "toLowerCase")))
+  method3("toUpperCase", 0, (t) => upperCase(thisString(t, "toUpperCase")))
   // A locale's case mapping (Turkish dotted and dotless i, Lithuanian dots) can lengthen a string three times.
   method("toLocaleLowerCase", 0, (s, a) => {
     const locale = localeOf(a[0])
@@ -268,14 +287,16 @@ export const installString = (realm: Realm): void => {
     return boundedTransform(s, 3, (p) => p.toLocaleUpperCase(locale), caseCut)
   })
   // Trimming reads the whole string (the host flattens it first).
-  method("trim", 0, (s) => {
+  method3("trim", 0, (t) => {
+    const s = thisString(t, "trim")
     chargeChars(s.length)
     return s.trim()
   })
   defineValue(
     proto,
     "trimLeft",
-    method("trimStart", 0, (s) => {
+    method3("trimStart", 0, (t) => {
+      const s = thisString(t, "trimStart")
       chargeChars(s.length)
       return s.trimStart()
     }),
@@ -283,7 +304,8 @@ export const installString = (realm: Realm): void => {
   defineValue(
     proto,
     "trimRight",
-    method("trimEnd", 0, (s) => {
+    method3("trimEnd", 0, (t) => {
+      const s = thisString(t, "trimEnd")
       chargeChars(s.length)
       return s.trimEnd()
     }),
@@ -310,19 +332,21 @@ export const installString = (realm: Realm): void => {
   html("strike", "strike")
   html("sub", "sub")
   html("sup", "sup")
-  const pad = (atStart: boolean) => (s: string, a: Value[]) => {
-    const n = toLength(arg(a, 0))
+  const pad = (atStart: boolean) => (t: Value, a0: Value, a1: Value) => {
+    const s = thisString(t, atStart ? "padStart" : "padEnd")
+    const n = toLength(a0)
     if (n <= s.length) return s
-    const filler = a[1] === undefined ? " " : toStr(a[1])
+    const filler = a1 === undefined ? " " : toStr(a1)
     if (filler === "") return s
     reserveChars(n)
     chargeChars(n)
     return atStart ? s.padStart(n, filler) : s.padEnd(n, filler)
   }
-  method("padStart", 1, pad(true))
-  method("padEnd", 1, pad(false))
-  method("repeat", 1, (s, a) => {
-    const n = toInteger(arg(a, 0))
+  method3("padStart", 1, pad(true))
+  method3("padEnd", 1, pad(false))
+  method3("repeat", 1, (t, a0) => {
+    const s = thisString(t, "repeat")
+    const n = toInteger(a0)
     if (n < 0 || n === Infinity) throwRangeError(`Invalid count value: ${n}`)
     if (s.length === 0 || n === 0) return ""
     reserveChars(s.length * n)
@@ -335,8 +359,9 @@ export const installString = (realm: Realm): void => {
     if (factor === undefined) return throwRangeError(`The normalization form should be one of NFC, NFD, NFKC, NFKD.`)
     return boundedTransform(s, factor, (p) => p.normalize(form), normalizationCut)
   })
-  method("localeCompare", 1, (s, a) => {
-    const other = toStr(arg(a, 0))
+  method3("localeCompare", 1, (t, a0) => {
+    const s = thisString(t, "localeCompare")
+    const other = toStr(a0)
     chargeChars(s.length + other.length)
     return s.localeCompare(other, "en")
   })
@@ -369,11 +394,9 @@ export const installString = (realm: Realm): void => {
   }
   const replace =
     (all: boolean) =>
-    (t: Value, a: Value[]): Value => {
+    (t: Value, pattern: Value, replacement: Value): Value => {
       const name = all ? "replaceAll" : "replace"
       const o = coercible(t, name)
-      const pattern = arg(a, 0)
-      const replacement = arg(a, 1)
       if (pattern !== undefined && pattern !== null) {
         if (all) requireGlobal(pattern, name)
         const replacer = protocolMethod(pattern, Symbol.replace)
@@ -390,14 +413,13 @@ export const installString = (realm: Realm): void => {
       charge(result.length)
       return result
     }
-  defineMethod(proto, "replace", 2, replace(false))
-  defineMethod(proto, "replaceAll", 2, replace(true))
+  method3("replace", 2, replace(false))
+  method3("replaceAll", 2, replace(true))
   /** `match`, `search`: the argument's own protocol method, else a new RegExp's. */
   const viaRegExp =
     (name: string, symbol: symbol, flags: string) =>
-    (t: Value, a: Value[]): Value => {
+    (t: Value, regexp: Value): Value => {
       const o = coercible(t, name)
-      const regexp = arg(a, 0)
       if (regexp !== undefined && regexp !== null) {
         if (flags === "g") requireGlobal(regexp, name)
         const method = protocolMethod(regexp, symbol)
@@ -407,13 +429,11 @@ export const installString = (realm: Realm): void => {
       const rx = realm.makeRegExp(regexp === undefined ? "" : toStr(regexp), flags)
       return call(getProp(rx, symbol), rx, [s])
     }
-  defineMethod(proto, "match", 1, viaRegExp("match", Symbol.match, ""))
-  defineMethod(proto, "matchAll", 1, viaRegExp("matchAll", Symbol.matchAll, "g"))
-  defineMethod(proto, "search", 1, viaRegExp("search", Symbol.search, ""))
-  defineMethod(proto, "split", 2, (t, a) => {
+  method3("match", 1, viaRegExp("match", Symbol.match, ""))
+  method3("matchAll", 1, viaRegExp("matchAll", Symbol.matchAll, "g"))
+  method3("search", 1, viaRegExp("search", Symbol.search, ""))
+  method3("split", 2, (t, sep, limitArg) => {
     const o = coercible(t, "split")
-    const sep = arg(a, 0)
-    const limitArg = arg(a, 1)
     if (sep !== undefined && sep !== null) {
       const splitter = protocolMethod(sep, Symbol.split)
       if (splitter !== undefined) return call(splitter, sep, [o, limitArg])
