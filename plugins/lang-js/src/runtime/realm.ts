@@ -56,6 +56,14 @@ const makeClasses = (state: CreationState) => {
   Object.setPrototypeOf(ArrayProto, ObjectProto)
 
   const SF = class {
+    // Declared, so that the constructor's stores are to own fields: a store that adds a symbol-keyed property
+    // depends on the prototype chain and went megamorphic in the host JIT (a third of the cost of a closure).
+    [CALL]: CallImpl | undefined = undefined;
+    [CALL3]: Call3Impl | undefined = undefined;
+    [CONSTRUCT]: ConstructImpl | undefined = undefined;
+    [ENV]: unknown = undefined;
+    [META]: FunctionMeta | undefined = undefined;
+    [HOME]: Value = undefined
     constructor(
       call: CallImpl | undefined,
       construct: ConstructImpl | undefined,
