@@ -5,7 +5,7 @@
 //
 // Times are wall-clock times, or the process's CPU time with `--cpu` (see `time`).
 //
-// Usage: node bench/run.mjs [--quick] [--only=name,...] [--cpu] [--rounds=n] [--no-compile] [--no-cold]
+// Usage: node bench/run.mjs [--quick] [--only=engine-or-workload,...] [--cpu] [--rounds=n] [--no-compile] [--no-cold]
 //   (build first: npx tsup; more rounds than the default five steady the best times on a loaded machine)
 // Then the compile-time table of bench/compile.mjs, and the cold start of a typical tool program (bench/cold.mjs).
 import { createRequire } from "node:module"
@@ -17,7 +17,7 @@ import { compileBench } from "./compile.mjs"
 const require = createRequire(import.meta.url)
 const args = process.argv.slice(2)
 const quick = args.includes("--quick")
-const only = args
+const onlyList = args
   .find((a) => a.startsWith("--only="))
   ?.slice(7)
   .split(",")
@@ -79,6 +79,15 @@ const workloads = [
       return JSON.stringify(grouped).length + out.length`,
   },
 ]
+
+// `--only=` names engines (`lang-js,quickjs`) and workloads (by the start of their name: `fib,array`) to run.
+const engineNames = ["lang-js", "quickjs", "sval", "js-interpreter"]
+const onlyEngines = onlyList?.filter((n) => engineNames.includes(n))
+const only = onlyEngines?.length ? onlyEngines : undefined
+const onlyWorkloads = onlyList?.filter((n) => !engineNames.includes(n))
+const selected = onlyWorkloads?.length
+  ? workloads.filter((w) => onlyWorkloads.some((prefix) => w.name.startsWith(prefix)))
+  : workloads
 
 const program = (body) => `function main() {${body}\n}\nmain()`
 const capMs = Number(args.find((a) => a.startsWith("--cap="))?.slice(6) ?? 120_000)
@@ -185,7 +194,7 @@ const main = async () => {
   // Workloads outside, engines inside, and repetitions round-robin across the fast engines: a change in machine
   // load affects every engine of a workload alike. Each engine keeps its best time.
   const rounds = Number(args.find((a) => a.startsWith("--rounds="))?.slice(9) ?? 5)
-  for (const w of workloads) {
+  for (const w of selected) {
     const code = program(w.body)
     const fast = []
     for (const name of names) {
@@ -214,7 +223,7 @@ const main = async () => {
   }
   const base = results["lang-js"]
   let mismatch = false
-  for (const w of workloads) {
+  for (const w of selected) {
     const values = names.filter((n) => !results[n][w.name].capped).map((n) => results[n][w.name].value)
     if (values.some((v) => v !== values[0])) {
       mismatch = true
@@ -229,7 +238,7 @@ const main = async () => {
       .join("")}`,
   )
   const logs = Object.fromEntries(names.map((n) => [n, 0]))
-  for (const w of workloads) {
+  for (const w of selected) {
     let line = w.name.padEnd(28)
     for (const n of names) line += col(`${results[n][w.name].capped ? ">" : ""}${results[n][w.name].ms.toFixed(1)}`)
     for (const n of names.slice(1)) {
@@ -241,8 +250,8 @@ const main = async () => {
     console.log(line)
   }
   let gm = "geometric mean".padEnd(28)
-  for (const n of names) gm += col(Math.exp(logs[`${n}:ms`] / workloads.length).toFixed(1))
-  for (const n of names.slice(1)) gm += col(`${Math.exp(logs[n] / workloads.length).toFixed(2)}x`, 24)
+  for (const n of names) gm += col(Math.exp(logs[`${n}:ms`] / selected.length).toFixed(1))
+  for (const n of names.slice(1)) gm += col(`${Math.exp(logs[n] / selected.length).toFixed(2)}x`, 24)
   console.log(gm)
   console.log("\n(ratios > 1 mean the peer is slower than lang-js; lang-js runs with its work meter on;")
   console.log(` ">" marks an engine stopped at the ${capMs} ms cap: its time and ratio are lower bounds)`)

@@ -11,6 +11,7 @@ import { getProp, setComputed, setProp } from "../runtime/properties.js"
 import { assignWriter, identifier, plainLocalSlot, readResolved } from "./bindings.js"
 import type { CompileContext, Env, Expr, Writer } from "./context.js"
 import { memberKey, superParts } from "./members.js"
+import { OperandKind as K, operand } from "./operand.js"
 import { binaryOperator, logicalShortCircuits } from "./operators.js"
 import { privateGet, privateSet, superGet, superSet } from "./ops.js"
 import { unconvertedKeyText } from "./printer.js"
@@ -96,10 +97,11 @@ export const assignTarget = (ctx: CompileContext, target: Node): Writer => {
 }
 
 /** `target.key = value` for a member target. */
-export const memberAssignment = (ctx: CompileContext, target: Node, v: Expr): Expr => {
+export const memberAssignment = (ctx: CompileContext, target: Node, valueNode: Node): Expr => {
   const loc = ctx.loc(target)
   if (target.object.type === "Super" || target.property.type === "PrivateIdentifier") {
     const ref = reference(ctx, target)
+    const v = ctx.expr(valueNode)
     return (env) => {
       const r = ref(env)
       const value = v(env)
@@ -107,27 +109,38 @@ export const memberAssignment = (ctx: CompileContext, target: Node, v: Expr): Ex
       return value
     }
   }
-  const o = ctx.expr(target.object)
-  if (!target.computed) {
-    const key = target.property.name
-    // An array's length converts its value and is checked before the array grows: `setProp` does both.
-    if (key === "length") {
-      return (env) => {
-        const obj = o(env)
-        const value = v(env)
-        setProp(obj, key, value, loc)
-        return value
-      }
-    }
+  if (!target.computed && target.property.name !== "length") {
+    const key: string = target.property.name
+    const O = operand(ctx, target.object)
+    const V = operand(ctx, valueNode)
+    const ok = O.kind
+    const os = O.slot
+    const oe = O.expr
+    const vk = V.kind
+    const vs = V.slot
+    const vv = V.value
+    const ve = V.expr
     return (env) => {
-      const obj = o(env)
-      const value = v(env)
+      const obj = ok === K.Local ? env[os] : ok === K.Parent ? env[0][os] : oe(env)
+      const value = vk === K.Local ? env[vs] : vk === K.Constant ? vv : vk === K.Parent ? env[0][vs] : ve(env)
       if (typeof obj === "object" && obj !== null) obj[key] = value
       else setProp(obj, key, value, loc)
       return value
     }
   }
+  const o = ctx.expr(target.object)
+  if (!target.computed) {
+    // An array's length converts its value and is checked before the array grows: `setProp` does both.
+    const v = ctx.expr(valueNode)
+    return (env) => {
+      const obj = o(env)
+      const value = v(env)
+      setProp(obj, "length", value, loc)
+      return value
+    }
+  }
   const k = ctx.expr(target.property)
+  const v = ctx.expr(valueNode)
   return (env) => {
     const obj = o(env)
     const key = k(env)
@@ -200,7 +213,7 @@ export const assignment = (ctx: CompileContext, n: Node): Expr => {
         return value
       }
     }
-    if (target.type === "MemberExpression") return memberAssignment(ctx, target, ctx.expr(n.right))
+    if (target.type === "MemberExpression") return memberAssignment(ctx, target, n.right)
     const bind = ctx.pattern(target, "assign", n.right)
     const v = ctx.expr(n.right)
     return (env) => {

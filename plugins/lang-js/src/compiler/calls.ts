@@ -213,24 +213,7 @@ export const callExpression = (ctx: CompileContext, n: Node, chain: boolean): Ex
   const fs = F.slot
   const fe = F.expr
   const { list: args, direct } = argumentList(ctx, n.arguments)
-  if (direct) {
-    const { n: count, k0, s0, v0, e0, k1, s1, v1, e1, k2, s2, v2, e2 } = direct
-    return (env) => {
-      const f = fk === K.Local ? env[fs] : fk === K.Parent ? env[0][fs] : fe(env)
-      const a0 = k0 === K.Local ? env[s0] : k0 === K.Constant ? v0 : k0 === K.Parent ? env[0][s0] : e0(env)
-      const a1 = k1 === K.Local ? env[s1] : k1 === K.Constant ? v1 : k1 === K.Parent ? env[0][s1] : e1(env)
-      const a2 = k2 === K.Local ? env[s2] : k2 === K.Constant ? v2 : k2 === K.Parent ? env[0][s2] : e2(env)
-      rt.loc = loc
-      if (typeof f === "object" && f !== null) {
-        const c3 = f[CALL3]
-        if (c3 !== undefined) return c3(undefined, a0, a1, a2, f, count)
-        const c = f[CALL]
-        if (c !== undefined)
-          return c(undefined, count === 0 ? NO_ARGS : count === 1 ? [a0] : count === 2 ? [a0, a1] : [a0, a1, a2], f)
-      }
-      return notFunction(text, f, loc)
-    }
-  }
+  if (direct) return plainDirectCall(F, direct, text, loc)
   return (env) => {
     const f = fk === K.Local ? env[fs] : fk === K.Parent ? env[0][fs] : fe(env)
     const a = args(env)
@@ -282,25 +265,7 @@ const methodCall = (ctx: CompileContext, n: Node, chain: boolean): Expr => {
   const oe = O.expr
   const { list: args, direct } = argumentList(ctx, n.arguments)
   if (direct && direct.n === 1 && key === "push") return pushCall(ctx, O, direct, text, loc, memberLoc)
-  if (direct) {
-    const { n: count, k0, s0, v0, e0, k1, s1, v1, e1, k2, s2, v2, e2 } = direct
-    return (env) => {
-      const obj = ok === K.Local ? env[os] : ok === K.Parent ? env[0][os] : oe(env)
-      const f = typeof obj === "object" && obj !== null ? obj[key] : getPrimitiveProp(obj, key, memberLoc)
-      const a0 = k0 === K.Local ? env[s0] : k0 === K.Constant ? v0 : k0 === K.Parent ? env[0][s0] : e0(env)
-      const a1 = k1 === K.Local ? env[s1] : k1 === K.Constant ? v1 : k1 === K.Parent ? env[0][s1] : e1(env)
-      const a2 = k2 === K.Local ? env[s2] : k2 === K.Constant ? v2 : k2 === K.Parent ? env[0][s2] : e2(env)
-      rt.loc = loc
-      if (typeof f === "object" && f !== null) {
-        const c3 = f[CALL3]
-        if (c3 !== undefined) return c3(obj, a0, a1, a2, f, count)
-        const c = f[CALL]
-        if (c !== undefined)
-          return c(obj, count === 0 ? NO_ARGS : count === 1 ? [a0] : count === 2 ? [a0, a1] : [a0, a1, a2], f)
-      }
-      return notFunction(text, f, loc)
-    }
-  }
+  if (direct) return methodDirectCall(O, key, direct, text, loc, memberLoc)
   return (env) => {
     const obj = ok === K.Local ? env[os] : ok === K.Parent ? env[0][os] : oe(env)
     const f = typeof obj === "object" && obj !== null ? obj[key] : getPrimitiveProp(obj, key, memberLoc)
@@ -311,6 +276,148 @@ const methodCall = (ctx: CompileContext, n: Node, chain: boolean): Expr => {
       if (c !== undefined) return c(obj, a, f)
     }
     return notFunction(text, f, loc)
+  }
+}
+
+/**
+ * `f(a0, ...)` with at most three plain arguments, one closure per argument count: the callee's `CALL3` entry when it
+ * has one, else `CALL` with a list built here.
+ */
+const plainDirectCall = (F: Operand, direct: DirectArguments, text: string, loc: Location): Expr => {
+  const fk = F.kind
+  const fs = F.slot
+  const fe = F.expr
+  const { k0, s0, v0, e0, k1, s1, v1, e1, k2, s2, v2, e2 } = direct
+  switch (direct.n) {
+    case 0:
+      return (env) => {
+        const f = fk === K.Local ? env[fs] : fk === K.Parent ? env[0][fs] : fe(env)
+        rt.loc = loc
+        if (typeof f === "object" && f !== null) {
+          const c3 = f[CALL3]
+          if (c3 !== undefined) return c3(undefined, undefined, undefined, undefined, f, 0)
+          const c = f[CALL]
+          if (c !== undefined) return c(undefined, NO_ARGS, f)
+        }
+        return notFunction(text, f, loc)
+      }
+    case 1:
+      return (env) => {
+        const f = fk === K.Local ? env[fs] : fk === K.Parent ? env[0][fs] : fe(env)
+        const a0 = k0 === K.Local ? env[s0] : k0 === K.Constant ? v0 : k0 === K.Parent ? env[0][s0] : e0(env)
+        rt.loc = loc
+        if (typeof f === "object" && f !== null) {
+          const c3 = f[CALL3]
+          if (c3 !== undefined) return c3(undefined, a0, undefined, undefined, f, 1)
+          const c = f[CALL]
+          if (c !== undefined) return c(undefined, [a0], f)
+        }
+        return notFunction(text, f, loc)
+      }
+    case 2:
+      return (env) => {
+        const f = fk === K.Local ? env[fs] : fk === K.Parent ? env[0][fs] : fe(env)
+        const a0 = k0 === K.Local ? env[s0] : k0 === K.Constant ? v0 : k0 === K.Parent ? env[0][s0] : e0(env)
+        const a1 = k1 === K.Local ? env[s1] : k1 === K.Constant ? v1 : k1 === K.Parent ? env[0][s1] : e1(env)
+        rt.loc = loc
+        if (typeof f === "object" && f !== null) {
+          const c3 = f[CALL3]
+          if (c3 !== undefined) return c3(undefined, a0, a1, undefined, f, 2)
+          const c = f[CALL]
+          if (c !== undefined) return c(undefined, [a0, a1], f)
+        }
+        return notFunction(text, f, loc)
+      }
+    default:
+      return (env) => {
+        const f = fk === K.Local ? env[fs] : fk === K.Parent ? env[0][fs] : fe(env)
+        const a0 = k0 === K.Local ? env[s0] : k0 === K.Constant ? v0 : k0 === K.Parent ? env[0][s0] : e0(env)
+        const a1 = k1 === K.Local ? env[s1] : k1 === K.Constant ? v1 : k1 === K.Parent ? env[0][s1] : e1(env)
+        const a2 = k2 === K.Local ? env[s2] : k2 === K.Constant ? v2 : k2 === K.Parent ? env[0][s2] : e2(env)
+        rt.loc = loc
+        if (typeof f === "object" && f !== null) {
+          const c3 = f[CALL3]
+          if (c3 !== undefined) return c3(undefined, a0, a1, a2, f, 3)
+          const c = f[CALL]
+          if (c !== undefined) return c(undefined, [a0, a1, a2], f)
+        }
+        return notFunction(text, f, loc)
+      }
+  }
+}
+
+/** `o.m(a0, ...)` with at most three plain arguments, one closure per argument count (see `plainDirectCall`). */
+const methodDirectCall = (
+  O: Operand,
+  key: string,
+  direct: DirectArguments,
+  text: string,
+  loc: Location,
+  memberLoc: Location,
+): Expr => {
+  const ok = O.kind
+  const os = O.slot
+  const oe = O.expr
+  const { k0, s0, v0, e0, k1, s1, v1, e1, k2, s2, v2, e2 } = direct
+  switch (direct.n) {
+    case 0:
+      return (env) => {
+        const obj = ok === K.Local ? env[os] : ok === K.Parent ? env[0][os] : oe(env)
+        const f = typeof obj === "object" && obj !== null ? obj[key] : getPrimitiveProp(obj, key, memberLoc)
+        rt.loc = loc
+        if (typeof f === "object" && f !== null) {
+          const c3 = f[CALL3]
+          if (c3 !== undefined) return c3(obj, undefined, undefined, undefined, f, 0)
+          const c = f[CALL]
+          if (c !== undefined) return c(obj, NO_ARGS, f)
+        }
+        return notFunction(text, f, loc)
+      }
+    case 1:
+      return (env) => {
+        const obj = ok === K.Local ? env[os] : ok === K.Parent ? env[0][os] : oe(env)
+        const f = typeof obj === "object" && obj !== null ? obj[key] : getPrimitiveProp(obj, key, memberLoc)
+        const a0 = k0 === K.Local ? env[s0] : k0 === K.Constant ? v0 : k0 === K.Parent ? env[0][s0] : e0(env)
+        rt.loc = loc
+        if (typeof f === "object" && f !== null) {
+          const c3 = f[CALL3]
+          if (c3 !== undefined) return c3(obj, a0, undefined, undefined, f, 1)
+          const c = f[CALL]
+          if (c !== undefined) return c(obj, [a0], f)
+        }
+        return notFunction(text, f, loc)
+      }
+    case 2:
+      return (env) => {
+        const obj = ok === K.Local ? env[os] : ok === K.Parent ? env[0][os] : oe(env)
+        const f = typeof obj === "object" && obj !== null ? obj[key] : getPrimitiveProp(obj, key, memberLoc)
+        const a0 = k0 === K.Local ? env[s0] : k0 === K.Constant ? v0 : k0 === K.Parent ? env[0][s0] : e0(env)
+        const a1 = k1 === K.Local ? env[s1] : k1 === K.Constant ? v1 : k1 === K.Parent ? env[0][s1] : e1(env)
+        rt.loc = loc
+        if (typeof f === "object" && f !== null) {
+          const c3 = f[CALL3]
+          if (c3 !== undefined) return c3(obj, a0, a1, undefined, f, 2)
+          const c = f[CALL]
+          if (c !== undefined) return c(obj, [a0, a1], f)
+        }
+        return notFunction(text, f, loc)
+      }
+    default:
+      return (env) => {
+        const obj = ok === K.Local ? env[os] : ok === K.Parent ? env[0][os] : oe(env)
+        const f = typeof obj === "object" && obj !== null ? obj[key] : getPrimitiveProp(obj, key, memberLoc)
+        const a0 = k0 === K.Local ? env[s0] : k0 === K.Constant ? v0 : k0 === K.Parent ? env[0][s0] : e0(env)
+        const a1 = k1 === K.Local ? env[s1] : k1 === K.Constant ? v1 : k1 === K.Parent ? env[0][s1] : e1(env)
+        const a2 = k2 === K.Local ? env[s2] : k2 === K.Constant ? v2 : k2 === K.Parent ? env[0][s2] : e2(env)
+        rt.loc = loc
+        if (typeof f === "object" && f !== null) {
+          const c3 = f[CALL3]
+          if (c3 !== undefined) return c3(obj, a0, a1, a2, f, 3)
+          const c = f[CALL]
+          if (c !== undefined) return c(obj, [a0, a1, a2], f)
+        }
+        return notFunction(text, f, loc)
+      }
   }
 }
 

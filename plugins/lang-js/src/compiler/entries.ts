@@ -3,8 +3,8 @@
  * work meter (`steps` units, in proportion to the size of the body), enforces the call depth, builds the callee's
  * environment and runs the compiled body.
  *
- * The hot entry of a function with plain parameters builds its environment as one array literal (the host JIT
- * allocates it inline); every other function goes through its `setup`.
+ * The entries of a function with plain parameters and no `arguments` build its environment as one array literal
+ * (its frame, see `frames.ts`); every other function goes through its `setup`.
  */
 import { MAX_CALL_DEPTH } from "../limits.js"
 import type { Location } from "@codemode/core/sandbox"
@@ -16,6 +16,7 @@ import { makeAsyncGenerator, makeGenerator, runAsync, type Body } from "../runti
 import { newPromise, rejectPromise, resolvePromise } from "../runtime/promises.js"
 import type { Realm } from "../runtime/realm.js"
 import { rt } from "../runtime/state.js"
+import { environment3, environmentOf, type Frame } from "./frames.js"
 import { initializeInstance, prototypeFor, superConstruct, tdzError } from "./ops.js"
 import { type Env, type Expr, TDZ } from "./shared.js"
 
@@ -33,120 +34,60 @@ export const genericCall =
     return r
   }
 
-/**
- * `CALL` of a function whose environment is its parent link, its parameters in slots 1..np and other slots
- * starting undefined (`size` slots in all, at most 8), with `this` in `thisSlot` when it reads `this`.
- */
-export const inlineEnvironmentCall = (
-  size: number,
-  np: number,
-  thisSlot: number,
-  body: Expr,
-  steps: number,
-): CallImpl => {
+/** `CALL` of a function with a fast frame (see `frames.ts`). */
+export const frameCall = (frame: Frame, body: Expr, steps: number): CallImpl => {
+  const { size, np, thisSlot, prologue } = frame
   return (thisValue, args, self) => {
     if ((rt.fuel -= steps) < 0) refuel()
     if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
-    const p = self[ENV]
-    let env: Env
-    switch (size) {
-      case 1:
-        env = [p]
-        break
-      case 2:
-        env = [p, np > 0 ? args[0] : undefined]
-        break
-      case 3:
-        env = [p, np > 0 ? args[0] : undefined, np > 1 ? args[1] : undefined]
-        break
-      case 4:
-        env = [p, np > 0 ? args[0] : undefined, np > 1 ? args[1] : undefined, np > 2 ? args[2] : undefined]
-        break
-      case 5:
-        env = [
-          p,
-          np > 0 ? args[0] : undefined,
-          np > 1 ? args[1] : undefined,
-          np > 2 ? args[2] : undefined,
-          np > 3 ? args[3] : undefined,
-        ]
-        break
-      case 6:
-        env = [
-          p,
-          np > 0 ? args[0] : undefined,
-          np > 1 ? args[1] : undefined,
-          np > 2 ? args[2] : undefined,
-          np > 3 ? args[3] : undefined,
-          np > 4 ? args[4] : undefined,
-        ]
-        break
-      case 7:
-        env = [
-          p,
-          np > 0 ? args[0] : undefined,
-          np > 1 ? args[1] : undefined,
-          np > 2 ? args[2] : undefined,
-          np > 3 ? args[3] : undefined,
-          np > 4 ? args[4] : undefined,
-          np > 5 ? args[5] : undefined,
-        ]
-        break
-      default:
-        env = [
-          p,
-          np > 0 ? args[0] : undefined,
-          np > 1 ? args[1] : undefined,
-          np > 2 ? args[2] : undefined,
-          np > 3 ? args[3] : undefined,
-          np > 4 ? args[4] : undefined,
-          np > 5 ? args[5] : undefined,
-          np > 6 ? args[6] : undefined,
-        ]
-    }
+    const env = size === 0 ? self[ENV] : environmentOf(size, np, self[ENV], args)
     if (thisSlot >= 0) env[thisSlot] = thisValue
+    if (prologue !== undefined) prologue(env, self, undefined)
     const r = body(env)
     rt.depth--
     return r
   }
 }
 
-/** `CALL3` of the same functions when they have at most three parameters and six slots: no argument list. */
-export const inlineEnvironmentCall3 = (
-  size: number,
-  np: number,
-  thisSlot: number,
-  body: Expr,
-  steps: number,
-): Call3Impl => {
+/** `CALL3` of a function with a fast frame and at most three parameters: no argument list. */
+export const frameCall3 = (frame: Frame, body: Expr, steps: number): Call3Impl => {
+  const { size, np, thisSlot, prologue } = frame
   return (thisValue, a0, a1, a2, self) => {
     if ((rt.fuel -= steps) < 0) refuel()
     if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
-    const p = self[ENV]
-    let env: Env
-    switch (size) {
-      case 1:
-        env = [p]
-        break
-      case 2:
-        env = [p, np > 0 ? a0 : undefined]
-        break
-      case 3:
-        env = [p, np > 0 ? a0 : undefined, np > 1 ? a1 : undefined]
-        break
-      case 4:
-        env = [p, np > 0 ? a0 : undefined, np > 1 ? a1 : undefined, np > 2 ? a2 : undefined]
-        break
-      case 5:
-        env = [p, np > 0 ? a0 : undefined, np > 1 ? a1 : undefined, np > 2 ? a2 : undefined, undefined]
-        break
-      default:
-        env = [p, np > 0 ? a0 : undefined, np > 1 ? a1 : undefined, np > 2 ? a2 : undefined, undefined, undefined]
-    }
+    const env = size === 0 ? self[ENV] : environment3(size, np, self[ENV], a0, a1, a2)
     if (thisSlot >= 0) env[thisSlot] = thisValue
+    if (prologue !== undefined) prologue(env, self, undefined)
     const r = body(env)
     rt.depth--
     return r
+  }
+}
+
+/**
+ * `CONSTRUCT` of an ordinary function or a base class constructor with a fast frame: a new object inheriting from
+ * `newTarget.prototype` (with the class's instance elements installed) is `this`.
+ */
+export const frameConstruct = (
+  realm: Realm,
+  isClass: boolean,
+  frame: Frame,
+  body: Expr,
+  steps: number,
+): ConstructImpl => {
+  const { size, np, thisSlot, prologue } = frame
+  const ObjectProto = realm.ObjectProto
+  return (args, newTarget, self) => {
+    if ((rt.fuel -= steps) < 0) refuel()
+    if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
+    const obj = Object.create(prototypeFor(newTarget, ObjectProto))
+    if (isClass) initializeInstance(self, obj)
+    const env = size === 0 ? self[ENV] : environmentOf(size, np, self[ENV], args)
+    if (thisSlot >= 0) env[thisSlot] = obj
+    if (prologue !== undefined) prologue(env, self, newTarget)
+    const r = body(env)
+    rt.depth--
+    return isObject(r) ? r : obj
   }
 }
 

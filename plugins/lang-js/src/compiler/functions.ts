@@ -17,12 +17,14 @@ import {
   classConstruct,
   generatorCall,
   genericCall,
-  inlineEnvironmentCall,
-  inlineEnvironmentCall3,
+  frameCall,
+  frameCall3,
+  frameConstruct,
   ordinaryConstruct,
   plainAsyncCall,
   type Setup,
 } from "./entries.js"
+import { type Frame, framePrologue } from "./frames.js"
 import { createArguments, restArray } from "./ops.js"
 import { RETURN, TDZ } from "./shared.js"
 import { branch } from "./operators.js"
@@ -214,32 +216,35 @@ const template = (
   const body = functionBody(ctx, n, kind, name)
   const steps = ctx.stepsSince(start)
   if (info.isAsync) return { call: plainAsyncCall(setup, body, steps), construct: undefined, meta }
+  // A fast frame: plain parameters in slots 1..np, no `arguments`, `this` bound on entry (see `frames.ts`).
+  const fast = simpleParams && argsSlot < 0 && !derived && paramSlots.every((slot, i) => slot === i + 1)
+  const frame: Frame | undefined = fast
+    ? {
+        size,
+        np: paramSlots.length,
+        thisSlot,
+        prologue: framePrologue(tdz, funcSlot, homeSlot, newTargetSlot, hasFunctions ? functions : undefined),
+      }
+    : undefined
   if (kind === "constructor") {
     return {
       call: classCallError(name, loc),
-      construct: classConstruct(ctx.realm, info.derived, thisSlot, loc, setup, body, steps),
+      construct: frame
+        ? frameConstruct(ctx.realm, true, frame, body, steps)
+        : classConstruct(ctx.realm, info.derived, thisSlot, loc, setup, body, steps),
       meta,
     }
   }
-  const simple =
-    simpleParams &&
-    tdz.length === 0 &&
-    argsSlot < 0 &&
-    funcSlot < 0 &&
-    homeSlot < 0 &&
-    newTargetSlot < 0 &&
-    !hasFunctions &&
-    !derived
-  const paramsInOrder = paramSlots.every((slot, i) => slot === i + 1)
-  const construct = isOrdinary ? ordinaryConstruct(ctx.realm, setup, body, steps) : undefined
-  if (simple && size > 0 && size <= 8 && paramsInOrder) {
-    // The hot path: the environment is one array literal holding the parent link and the parameters.
-    const np = paramSlots.length
-    const call = inlineEnvironmentCall(size, np, thisSlot, body, steps)
-    const call3 = np <= 3 && size <= 6 ? inlineEnvironmentCall3(size, np, thisSlot, body, steps) : undefined
-    return { call, construct, meta, call3 }
+  if (frame === undefined) {
+    const construct = isOrdinary ? ordinaryConstruct(ctx.realm, setup, body, steps) : undefined
+    return { call: genericCall(setup, body, steps), construct, meta }
   }
-  return { call: genericCall(setup, body, steps), construct, meta }
+  return {
+    call: frameCall(frame, body, steps),
+    construct: isOrdinary ? frameConstruct(ctx.realm, false, frame, body, steps) : undefined,
+    meta,
+    call3: frame.np <= 3 ? frameCall3(frame, body, steps) : undefined,
+  }
 }
 
 /** The plain (non-resumable) body of a function: returns the function's result. */

@@ -1,7 +1,7 @@
 /**
  * Operands: how the hot closures (binary operators, member reads, calls, counting loops) read a sub-expression.
  *
- * A local slot, a slot of the parent environment or a constant is read inline; anything else calls its compiled
+ * A local slot (a variable or `this`), a slot of the parent environment or a constant is read inline; anything else calls its compiled
  * closure. The reads are written out at each use (`kind === OperandKind.Local ? env[slot] : ...`) instead of going
  * through a shared helper: the host JIT keeps one call-site profile per closure literal, and a shared helper would
  * merge the profiles of every operator into one polymorphic call.
@@ -37,8 +37,8 @@ export interface Operand {
 
 /** Compile a node as an operand. */
 export const operand = (ctx: CompileContext, n: Node): Operand => {
-  if (n.type === "Identifier") {
-    const b = bindingOf(ctx, n)
+  if (n.type === "Identifier" || n.type === "ThisExpression") {
+    const b = n.type === "Identifier" ? bindingOf(ctx, n) : ctx.analysis.refs.get(n)!
     if (b !== null && !b.tdz) {
       const hops = hopsOf(ctx, n, b)
       if (hops === 0) return { kind: OperandKind.Local, slot: b.slot, value: undefined, expr: ctx.expr(n) }
