@@ -48,6 +48,7 @@ import {
   MAX_INTEGER,
   MIN_INTEGER,
   normaliseInteger,
+  RECORD_FIELDS,
   type LuaFunction,
   type LuaValue,
   shownType,
@@ -232,8 +233,9 @@ const arrayTable = (items: Array<LuaValue>, site: number): LuaTable => {
   if (items.length > MAX_TABLE_ENTRIES) throw tableFull(site)
   let n = items.length
   while (n > 0 && items[n - 1] === undefined) n--
-  items.length = n
   const t = new LuaTable()
+  if (n === 0) return t
+  items.length = n
   t.arr = items
   return t
 }
@@ -524,6 +526,14 @@ export const INTRINSICS = {
   EMPTY,
   LuaTable,
   Fields,
+  Fields1: RECORD_FIELDS[1],
+  Fields2: RECORD_FIELDS[2],
+  Fields3: RECORD_FIELDS[3],
+  Fields4: RECORD_FIELDS[4],
+  Fields5: RECORD_FIELDS[5],
+  Fields6: RECORD_FIELDS[6],
+  Fields7: RECORD_FIELDS[7],
+  Fields8: RECORD_FIELDS[8],
   FP,
   first,
   spread,

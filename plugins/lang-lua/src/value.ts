@@ -103,10 +103,42 @@ export const Fields: new () => Fields = function Fields(this: any) {} as any
 Fields.prototype = Object.create(null)
 
 /**
+ * Makes a constructor of string-keyed parts sized for records of exactly `slots` fields (`{ x = 1, y = 2 }`), so
+ * that a small record does not carry the ten in-object slots of a {@link Fields} object. V8 sizes the objects of a
+ * constructor by the properties its first objects receive (in-object slack tracking), so each constructor is trained
+ * here, before any program runs, with objects that receive exactly `slots` properties. Its objects share the
+ * prototype of {@link Fields}: no key finds anything inherited.
+ */
+const sizedFields = (slots: number): (new () => Fields) => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const F: new () => Fields = function SizedFields(this: any) {} as any
+  F.prototype = Fields.prototype
+  for (let i = 0; i < 8; i++) {
+    const o = new F()
+    for (let j = 0; j < slots; j++) o[`f${j}`] = undefined
+  }
+  return F
+}
+
+/**
+ * `RECORD_FIELDS[n]` makes the string-keyed part of a record constructor with `n` distinct names (1 to 8; larger
+ * records use {@link Fields}).
+ */
+export const RECORD_FIELDS: ReadonlyArray<new () => Fields> = [Fields, 1, 2, 3, 4, 5, 6, 7, 8].map((n) =>
+  typeof n === "number" ? sizedFields(n) : n,
+)
+
+/**
  * The string-keyed part of every table that has none: frozen and shared, so that reading `t.fields.x` needs no test
  * for a missing part; the first string key gives the table its own {@link Fields}.
  */
 export const NO_FIELDS: Fields = Object.freeze(new Fields())
+
+/**
+ * The array part of every table that has no items: frozen and shared, so that a table of string keys allocates no
+ * array; the first item gives the table its own array.
+ */
+export const NO_ITEMS: Array<LuaValue> = Object.freeze([]) as unknown as Array<LuaValue>
 
 /**
  * A Lua table: an array part (`arr[i]` holds `t[i + 1]`), the string keys in `fields`, and every other key in
@@ -115,8 +147,11 @@ export const NO_FIELDS: Fields = Object.freeze(new Fields())
  * trimmed) is always a border.
  */
 export class LuaTable {
-  /** The array part: `arr[i]` is `t[i + 1]`. May contain `undefined` holes, never a trailing `undefined`. */
-  arr: Array<LuaValue> = []
+  /**
+   * The array part: `arr[i]` is `t[i + 1]`. May contain `undefined` holes, never a trailing `undefined`.
+   * {@link NO_ITEMS} until the first item.
+   */
+  arr: Array<LuaValue> = NO_ITEMS
   /** The string keys ({@link NO_FIELDS} until the first one). Never holds `undefined` values. */
   fields: Fields = NO_FIELDS
   /** How many keys `fields` holds. */
@@ -221,7 +256,8 @@ export class LuaTable {
         return true
       }
       if (this.size() >= MAX_TABLE_ENTRIES) return false
-      arr.push(value)
+      if (n === 0) this.arr = [value]
+      else arr.push(value)
       if (h !== undefined && h.size > 0) this.migrate()
       return true
     }
@@ -255,6 +291,7 @@ export class LuaTable {
    */
   insertAt(pos: number, value: LuaValue): boolean {
     if (this.size() >= MAX_TABLE_ENTRIES) return false
+    if (this.arr === NO_ITEMS) this.arr = []
     const arr = this.arr
     if (pos === arr.length + 1) arr.push(value)
     else arr.splice(pos - 1, 0, value)

@@ -244,7 +244,9 @@ export abstract class Expressions extends Emitter {
         if (c !== NOT_CONSTANT) return c === undefined ? "" : `${o}${p} = ${this.literal(c)}, ${count}++`
         return `(${v} = ${this.expr(x.value)}) !== undefined && (${o}${p} = ${v}, ${count}++)`
       })
-      return seq(`${o} = new $Fields()`, `${count} = 0`, ...parts, `$recordTable(${o}, ${count})`)
+      // Records of up to 8 names get a part sized for them (`$Fields1` ... `$Fields8`, see RECORD_FIELDS).
+      const make = names.length <= 8 ? `$Fields${names.length}` : "$Fields"
+      return seq(`${o} = new ${make}()`, `${count} = 0`, ...parts, `$recordTable(${o}, ${count})`)
     }
     // General: keyed fields in order, positional items collected and stored last (as Lua's SETLIST does).
     const t = this.temp()
@@ -306,7 +308,12 @@ export abstract class Expressions extends Emitter {
       const identity = [ca, cb].some(
         (c) => c !== NOT_CONSTANT && (c === undefined || typeof c === "string" || typeof c === "boolean"),
       )
-      const eq = identity ? `${a.ref} === ${b.ref}` : `$luaEq(${a.ref}, ${b.ref}, ${site})`
+      // Two plain numbers are equal exactly when they are the same double (NaN is equal to nothing).
+      const eq = identity
+        ? `${a.ref} === ${b.ref}`
+        : this.compact
+          ? `$luaEq(${a.ref}, ${b.ref}, ${site})`
+          : `(typeof ${a.ref} === "number" && typeof ${b.ref} === "number" ? ${a.ref} === ${b.ref} : $luaEq(${a.ref}, ${b.ref}, ${site}))`
       return seq(setup, op === "==" ? eq : `!(${eq})`)
     }
     const numeric = (c: LuaValue | typeof NOT_CONSTANT, ref: string) =>

@@ -18,7 +18,7 @@ export class Generator extends Expressions {
     const main = this.functionBody([], true, chunk.body)
     // Bind only the intrinsics the program uses: small programs compile faster with a short prelude (for a large
     // one, finding them would cost more than binding them all).
-    const used = this.compact ? undefined : new Set(main.match(/\$[A-Za-z]+/g))
+    const used = this.compact ? undefined : new Set(main.match(/\$[A-Za-z]\w*/g))
     const intrinsics = [
       "rt = $.rt",
       ...Object.keys(INTRINSICS)

@@ -10,6 +10,7 @@ import { operators } from "./operators.js"
 import { puc54 } from "./puc54.js"
 import { statements } from "./statements.js"
 import { strings } from "./strings.js"
+import { tables } from "./tables.js"
 
 export const allCases: Readonly<Record<string, ReadonlyArray<Case>>> = {
   statements,
@@ -22,4 +23,5 @@ export const allCases: Readonly<Record<string, ReadonlyArray<Case>>> = {
   data,
   compiled,
   puc54,
+  tables,
 }
