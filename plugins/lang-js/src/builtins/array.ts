@@ -30,7 +30,7 @@ import {
   type Call3Impl,
   type Value,
 } from "../runtime/functions.js"
-import { CALL, CALL3 } from "../runtime/internals.js"
+import { CALL, CALL3, type FunctionMeta, META } from "../runtime/internals.js"
 import {
   checkListGrowth,
   closeAfterThrow,
@@ -157,6 +157,19 @@ const callback3 = (fn: Value, count = 3): Call3Impl => {
   return count === 2
     ? (thisValue, a0, a1, _a2, self) => c(thisValue, [a0, a1], self)
     : (thisValue, a0, a1, a2, self) => c(thisValue, [a0, a1, a2], self)
+}
+
+/**
+ * A reducer's entry that takes `(acc, value, index, array)` without an argument list: a program function's `CALL3`
+ * (it declares at most three parameters and does not use `arguments`, so it cannot see the array), else one that
+ * builds the list.
+ */
+const reducer3 = (fn: Value): ((acc: Value, v: Value, i: number, o: Value) => Value) => {
+  const c3 = fn[CALL3]
+  if (c3 !== undefined && (fn[META] as FunctionMeta).source !== undefined)
+    return (acc, v, i) => c3(undefined, acc, v, i, fn, 3)
+  const c = fn[CALL]
+  return (acc, v, i, o) => c(undefined, [acc, v, i, o], fn)
 }
 
 /** Compare for the default sort: by string value. */
@@ -767,7 +780,7 @@ export const installArray = (realm: Realm): void => {
       const fn = arg(a, 0)
       requireCallback(fn)
       visit(len)
-      const c = fn[CALL]
+      const c = reducer3(fn)
       let i = right ? len - 1 : 0
       const step = right ? -1 : 1
       let acc: Value
@@ -781,7 +794,7 @@ export const installArray = (realm: Realm): void => {
       for (; right ? i >= 0 : i < len; i += step) {
         const v = o[i]
         if (v === undefined && !hasIndex(o, i)) continue
-        acc = c(undefined, [acc, v, i, o], fn)
+        acc = c(acc, v, i, o)
       }
       return acc
     })

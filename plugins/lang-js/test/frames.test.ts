@@ -1,0 +1,78 @@
+/**
+ * Fast call frames (`src/compiler/frames.ts`) keep the language's semantics for every kind of function they take:
+ * any number of slots and parameters, TDZ bindings captured by closures, hoisted declarations, named function
+ * expressions, `super` methods, constructors, callbacks of the array built-ins. Each case is checked against Node.
+ */
+import { describe, it } from "vitest"
+import { sameAsNode } from "./node.js"
+
+describe("fast call frames", () => {
+  it("bind parameters and locals of functions of every size, called with fewer or more arguments", () => {
+    sameAsNode(`function small(a) { return [a] }
+function wide(a, b, c, d, e) { var x; let y = a; return [a, b, c, d, e, x, y] }
+function big(a, b) { var v1 = 1, v2, v3 = 3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13 = a; return [v1, v2, v3, v13, b, v12] }
+const seven = (a, b, c, d, e, f, g) => [a, g, f]
+const show = (k, v) => (v === undefined ? "undefined" : v)
+return JSON.stringify([small(), small(1, 2), wide(1), wide(1, 2, 3, 4, 5, 6), big(7), big(7, 8, 9),
+  seven(1, 2, 3, 4, 5, 6, 7, 8), wide.apply(null, [9, 8, 7, 6, 5, 4]), big.call(null, "a", "b")], show)`)
+  })
+
+  it("keep the temporal dead zone of bindings captured by closures", () => {
+    sameAsNode(`function f(n) {
+  const read = () => value
+  let first
+  try { first = read() } catch (e) { first = e.constructor.name }
+  const value = n * 2
+  return [first, read()]
+}
+function g(x) { const h = () => y + x; const y = 10; return h() }
+return [f(1), f(2), g(5)]`)
+  })
+
+  it("instantiate hoisted declarations, even over a parameter of the same name", () => {
+    sameAsNode(`function outer(a, b) { return [inner(a), typeof b, b === inner2]; function inner(x) { return x + 1 } function b() {} }
+function inner2() {}
+function shadow(f) { function f() { return "declared" } return f() }
+return [outer(1, 2), shadow(() => "argument")]`)
+  })
+
+  it("bind a named function expression's own name, and new.target", () => {
+    sameAsNode(`const fact = function self(n) { return n <= 1 ? 1 : n * self(n - 1) }
+function T(x) { this.x = x; this.called = new.target === undefined ? "call" : "new" }
+const o = {}
+T.call(o, 1)
+const t = new T(2)
+return [fact(6), o, t.x, t.called, Object.getPrototypeOf(t) === T.prototype]`)
+  })
+
+  it("give methods their home object for super, and classes their instance fields before the parameters", () => {
+    sameAsNode(`const base = { hi(n) { return "base " + n } }
+const child = { __proto__: base, hi(n) { return super.hi(n) + "!" } }
+const order = []
+class P { a = order.push("field"); constructor(x, y = order.push("default")) { order.push("body"); this.s = x + y } sum(k) { return this.s + k } }
+const p = new P(1)
+class Q { constructor(x) { this.x = x } get double() { return this.x * 2 } }
+return [child.hi(3), p.sum(1), order, new Q(4).double, p instanceof P]`)
+  })
+
+  it("give a fresh environment per call and keep each closure's captures", () => {
+    sameAsNode(`function counter(start) { let n = start; return { inc: () => ++n, get: function () { return n } } }
+const a = counter(1), b = counter(10)
+a.inc(); a.inc(); b.inc()
+const fs = []
+for (let i = 0; i < 3; i++) fs.push(() => i)
+function make(k) { return function (x) { return x + k } }
+return [a.get(), b.get(), fs.map((f) => f()), [1, 2].map(make(5)), make(1)(make(2)(3))]`)
+  })
+
+  it("pass reduce's four arguments to built-ins and to functions that read them", () => {
+    sameAsNode(`const seen = []
+const r1 = [1, 2, 3].reduce((acc, v, i) => acc + v * i, 0)
+const r2 = [1, 2, 3].reduce(function (acc, v, i, arr) { seen.push(arr.length); return acc + v })
+const r3 = [1, 2, 3].reduce(function () { return arguments.length })
+const r4 = [5, 1, 4].reduce(Math.max)
+const r5 = [5, 1, 4].reduceRight((a, b) => a - b)
+const r6 = [[1], [2]].reduce((acc, x, ...rest) => acc.concat(x, rest.length), [])
+return [r1, r2, r3, String(r4), r5, r6, seen]`)
+  })
+})
