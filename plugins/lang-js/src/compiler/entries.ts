@@ -52,6 +52,8 @@ export const frameCall = (frame: Frame, body: Expr, steps: number): CallImpl => 
 /** `CALL3` of a function with a fast frame and at most three parameters: no argument list. */
 export const frameCall3 = (frame: Frame, body: Expr, steps: number): Call3Impl => {
   const { size, np, thisSlot, prologue } = frame
+  const lean = prologue === undefined ? leanCall3(size, np, thisSlot, body, steps) : undefined
+  if (lean !== undefined) return lean
   return (thisValue, a0, a1, a2, self) => {
     if ((rt.fuel -= steps) < 0) refuel()
     if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
@@ -62,6 +64,70 @@ export const frameCall3 = (frame: Frame, body: Expr, steps: number): Call3Impl =
     rt.depth--
     return r
   }
+}
+
+/**
+ * The leanest `CALL3` entries, for the most common frames: the environment holds exactly the parent link, the
+ * parameters and (when the function reads it) `this`, written as one literal per shape. Undefined for other frames.
+ */
+const leanCall3 = (size: number, np: number, thisSlot: number, body: Expr, steps: number): Call3Impl | undefined => {
+  if (thisSlot < 0 && size === np + 1) {
+    switch (np) {
+      case 1:
+        return (_thisValue, a0, _a1, _a2, self) => {
+          if ((rt.fuel -= steps) < 0) refuel()
+          if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
+          const r = body([self[ENV], a0])
+          rt.depth--
+          return r
+        }
+      case 2:
+        return (_thisValue, a0, a1, _a2, self) => {
+          if ((rt.fuel -= steps) < 0) refuel()
+          if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
+          const r = body([self[ENV], a0, a1])
+          rt.depth--
+          return r
+        }
+      case 3:
+        return (_thisValue, a0, a1, a2, self) => {
+          if ((rt.fuel -= steps) < 0) refuel()
+          if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
+          const r = body([self[ENV], a0, a1, a2])
+          rt.depth--
+          return r
+        }
+    }
+  }
+  if (thisSlot === np + 1 && size === np + 2) {
+    switch (np) {
+      case 0:
+        return (thisValue, _a0, _a1, _a2, self) => {
+          if ((rt.fuel -= steps) < 0) refuel()
+          if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
+          const r = body([self[ENV], thisValue])
+          rt.depth--
+          return r
+        }
+      case 1:
+        return (thisValue, a0, _a1, _a2, self) => {
+          if ((rt.fuel -= steps) < 0) refuel()
+          if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
+          const r = body([self[ENV], a0, thisValue])
+          rt.depth--
+          return r
+        }
+      case 2:
+        return (thisValue, a0, a1, _a2, self) => {
+          if ((rt.fuel -= steps) < 0) refuel()
+          if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
+          const r = body([self[ENV], a0, a1, thisValue])
+          rt.depth--
+          return r
+        }
+    }
+  }
+  return undefined
 }
 
 /**
