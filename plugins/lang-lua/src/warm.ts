@@ -2,9 +2,14 @@
  * Warming a new sandbox's interpreter before its first program. V8 compiles and optimises our parser, code generator
  * and library lazily, per process: a program that runs first in a new sandbox would pay for all of it (tens of
  * milliseconds for a program that runs in one). `warm()` runs a few programs of the kind models write (tool calls
- * over records, string building, patterns, sorting, JSON) against a local stand-in host, so that the code they use
- * is compiled, and mostly optimised, before a real program arrives. The sandbox calls it after loading the language,
- * while the sandbox is idle.
+ * over records, string building, patterns, sorting, JSON, search, caught failures) against a local stand-in host, so
+ * that the code they use is compiled, and mostly optimised, before a real program arrives. The sandbox calls it after
+ * loading the language, while the sandbox is idle.
+ *
+ * Breadth matters as much as repetition: V8 optimises a function for the cases it has seen, and the first case it
+ * has not seen (a program ending in a newline, a string key updated in place) throws the optimised code away and
+ * compiles it again, during the first real program. So the programs cover every statement and expression form, the
+ * library functions tool programs use, and every way a program's text may end.
  *
  * Nothing of a warm-up run is visible to later runs: every run starts from a clean slate (see `worker.ts`), the
  * stand-in host answers only these programs, and none of them reaches the real host.
@@ -24,9 +29,14 @@ const records = (n: number): Array<DataValue> =>
     owner: i % 5 === 0 ? null : { id: i % 11, email: `user${i % 11}@example.com` },
   }))
 
-/** The stand-in host's answers: a list of records, one record, or an echo of the input. */
+/** The stand-in host's answers: a list of records, one record, a failure, search results, or an echo of the input. */
 const answer = (call: HostCall): HostOutcome => {
   const input = "input" in call ? call.input : undefined
+  if (call.kind === "search")
+    return {
+      ok: true,
+      value: { items: [{ path: "warm.list", description: "List records" }], remaining: 0, next: null },
+    }
   if (call.kind === "tool" && call.path === "warm.list") return { ok: true, value: records(40) }
   if (call.kind === "tool" && call.path === "warm.get") return { ok: true, value: records(1)[0] }
   if (call.kind === "tool" && call.path === "warm.fail")
@@ -96,7 +106,135 @@ local echoed = tools.warm.echo({ values = t, text = str, nested = { x = 1.5, y =
 local u = utf8.char(72, 228, 8364) .. utf8.len("héllo")
 return { fib = fib(12), acc = acc, bits = bits, m = m, str = str, echoed = #echoed.values, u = u,
   unpacked = select(2, table.unpack(t, 1, 3)), concat = table.concat(t, ",", 1, 5), clock = os.time() > 0 }`,
+  `local r = tools.warm.get({ id = "rec_2" })
+local function split(s, sep)
+  local out = {}
+  for piece in (s .. sep):gmatch("(.-)" .. sep:gsub("%p", "%%%0")) do out[#out + 1] = piece end
+  return out
+end
+local csv = "id,name,price\\n1,apple,1.25\\n2,pear,0.5\\n3,fig,2"
+local rows, header = {}, nil
+for line in csv:gmatch("[^\\n]+") do
+  local fields = split(line, ",")
+  if not header then
+    header = fields
+  else
+    local row = {}
+    for i, h in ipairs(header) do row[h] = tonumber(fields[i]) or fields[i] end
+    rows[#rows + 1] = row
+  end
+end
+local i, sum = 0, 0
+while i < #rows do
+  i = i + 1
+  sum = sum + rows[i].price
+end
+repeat i = i - 1 until i <= 0
+for j = 10, 1, -3 do sum = sum + j end
+local function varargs(...)
+  local n = select("#", ...)
+  local t = { ... }
+  return n, t[n], ...
+end
+local n, last = varargs(1, "two", 3.5)
+local s = [[long
+string]] .. '\\t"quoted"\\\\' .. "\\65\\x42\\u{43}"
+local kv = { [1] = "a", [2] = "b", x = 1, ["y z"] = 2 }
+kv[#kv + 1] = "c"
+table.insert(kv, 1, "first")
+local removed = table.remove(kv)
+local keys = {}
+for k in pairs(kv) do keys[#keys + 1] = tostring(k) end
+table.sort(keys)
+local found = {}
+for _, w in ipairs({ "alpha", "Beta", "gamma" }) do
+  if w:find("^[A-Z]") then found[#found + 1] = w:lower() elseif #w > 4 then found[#found + 1] = w:sub(2, -2) end
+end
+local counts = { words = {} }
+for w in ("the cat and the hat and the bat"):gmatch("%a+") do counts.words[w] = (counts.words[w] or 0) + 1 end
+kv["y z"] = nil
+local masked = ("card 1234-5678"):gsub("%d", function(d) return tonumber(d) > 4 and "#" or d end)
+local filled = ("$name is $age"):gsub("%$(%w+)", { name = "Ada", age = 36 })
+goto skip
+sum = -1
+::skip::
+local ok, e = pcall(error, { code = 42 })
+local ok2, e2 = pcall(error, "boom", 0)
+local parsed = json.decode('[{"a":1,"b":[true,false,null],"c":{"d":"x"}},[],{}]')
+local enc = json.encode({ list = json.array(), n = 1.5, s = "x\\ny", nested = { { 1, 2 }, { k = json.null } } })
+print("warm", n, last, #s, removed)
+return { rows = rows, sum = sum, n = n, last = last, keys = keys, found = found, masked = masked, filled = filled,
+  date = os.date("!%Y-%m-%d %H:%M", 86400), code = e.code, msg = e2, n2 = #parsed, enc = #enc, hex = 0xff + 1e2 + 2^-1,
+  idiv = 7 // 2 + 7 % -3, cmp = "a" < "b" and 1 <= 2.5, neg = -#keys, notv = not nil, mod = math.fmod(7, 3),
+  fmt = string.format("%x|%5.1f|%-3s|%d|%s|%g", 255, 3.14159, "x", 3, nil, 0.1), rev = ("abc"):reverse(),
+  bytes = { ("AB"):byte(1, -1) }, ch = string.char(72, 105), id = r.id, ok = ok or ok2, the = counts.words.the }`,
+  `local found = search({ query = "list records" })
+local items = tools.warm.list({ limit = 40 })
+local byGroup, groups = {}, {}
+for _, r in ipairs(items) do
+  local list = byGroup[r.group]
+  if list == nil then
+    list = {}
+    byGroup[r.group] = list
+    groups[#groups + 1] = r.group
+  end
+  list[#list + 1] = r
+end
+local function counter()
+  local c = 0
+  return function(step)
+    c = c + (step or 1)
+    return c
+  end
+end
+local tick = counter()
+local summary = {}
+for _, group in ipairs(groups) do
+  local list = byGroup[group]
+  table.sort(list, function(a, b)
+    if a.price ~= b.price then return a.price < b.price end
+    return a.id < b.id
+  end)
+  local total, tagged, emails = 0, 0, {}
+  for k = 1, #list do
+    local r = list[k]
+    total = total + r.price * (r.count + 1)
+    if #r.tags > 0 then tagged = tagged + 1 end
+    if r.owner ~= json.null then emails[r.owner.email] = (emails[r.owner.email] or 0) + 1 end
+    tick()
+  end
+  local distinct = 0
+  for _ in pairs(emails) do distinct = distinct + 1 end
+  summary[#summary + 1] = { group = group, n = #list, cheapest = list[1].id, total = math.floor(total * 100 + 0.5) / 100,
+    tagged = tagged, distinct = distinct, label = group:upper() .. " (" .. #list .. ")" }
+end
+local lines = {}
+for idx, g in ipairs(summary) do
+  lines[idx] = ("%-6s %3d %10.2f %s"):format(g.group, g.n, g.total, g.cheapest)
+end
+local report = table.concat(lines, "\\n")
+local first = items[1]
+local copy = {}
+for k, v in pairs(first) do if type(v) ~= "table" then copy[k] = v end end
+local ticks = tick(0)
+return { summary = summary, report = report, copy = copy, ticks = ticks, found = #found.items, n = #items,
+  maxPrice = math.max(table.unpack((function() local p = {} for q = 1, #items do p[q] = items[q].price end return p end)())) }`,
+  `local x = tools.warm.echo({ n = 3, list = { 1, 2, 3 } })
+local y = x.n * 2
+return y`,
 ]
+
+/**
+ * How each round's copy of a program ends and begins: a model's program may end in a newline (LF or CR LF), a
+ * comment, a name or a number, and start with a comment or not; the parser's end-of-input paths see them all.
+ */
+const ENDINGS: ReadonlyArray<string> = ["", "\n", "\r\n", " -- end", "\n\n--[[ done ]]\n", " "]
+
+/** Round `round`'s copy of `program` (the `index`th): its text differs from every other copy's, so each compiles. */
+const copyOf = (program: string, index: number, round: number): string => {
+  const header = round % 2 === 0 ? `-- warm-up ${round}\n` : `--[[ warm-up ${round} ]] `
+  return header + program + ENDINGS[(round + index) % ENDINGS.length]
+}
 
 /** How many times each program runs (with its text changed, so that the compiler runs each time too). */
 const ROUNDS = 6
@@ -127,11 +265,11 @@ export const warmUp = (
   const limits = { timeoutMs: 2_000, maxToolCalls: 100, maxOutputBytes: 65_536 }
   const outcomes: Array<RunOutcome> = []
   for (let round = 0; round < rounds; round++)
-    for (const program of PROGRAMS)
+    for (let index = 0; index < PROGRAMS.length; index++)
       outcomes.push(
         run(
           {
-            code: `-- warm-up ${round}\n${program}`,
+            code: copyOf(PROGRAMS[index], index, round),
             tools: { warm: { list: true, get: true, fail: true, echo: true } },
             extensions: [],
             limits,
@@ -139,5 +277,7 @@ export const warmUp = (
           host,
         ),
       )
+      // The warm-up's garbage is collected now, while the sandbox is idle, rather than during the first program.
+  ;(globalThis as { gc?: () => void }).gc?.()
   return outcomes
 }
