@@ -27,7 +27,8 @@ import {
 import { type Frame, framePrologue } from "./frames.js"
 import { createArguments, restArray } from "./ops.js"
 import { RETURN, TDZ } from "./shared.js"
-import { branch } from "./operators.js"
+import { computed, operand } from "./operand.js"
+import { valueBranch } from "./operators.js"
 
 /** Everything needed to create closures of one function definition. */
 export interface FunctionTemplate {
@@ -273,8 +274,7 @@ export const functionBody = (ctx: CompileContext, n: Node, kind: TemplateKind, n
       let chain = tail
       for (let i = guards.length - 1; i >= 0; i--) {
         const test = ctx.expr(guards[i]!.test)
-        const value = ctx.expr(guards[i]!.value)
-        chain = branch(test, value, chain)
+        chain = valueBranch(test, operand(ctx, guards[i]!.value), computed(chain))
       }
       return chain
     }

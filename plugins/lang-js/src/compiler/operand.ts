@@ -50,6 +50,13 @@ export const operand = (ctx: CompileContext, n: Node): Operand => {
   return { kind: OperandKind.Computed, slot: -1, value: undefined, expr: ctx.expr(n) }
 }
 
+/** A node as an operand; an anonymous function or class among its values is named `name`. */
+export const namedOperand = (ctx: CompileContext, n: Node, name: string | undefined): Operand =>
+  name !== undefined &&
+  (n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression" || n.type === "ClassExpression")
+    ? computed(ctx.expr(n, name))
+    : operand(ctx, n)
+
 /** An already compiled closure as an operand. */
 export const computed = (expr: Expr): Operand => ({ kind: OperandKind.Computed, slot: -1, value: undefined, expr })
 

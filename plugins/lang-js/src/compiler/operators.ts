@@ -18,7 +18,7 @@ import {
 import { bindingOf, readBinding, readGlobal, readResolved } from "./bindings.js"
 import type { CompileContext, Expr } from "./context.js"
 import { deleteExpression } from "./members.js"
-import { OperandKind as K, type Operand, operand } from "./operand.js"
+import { OperandKind as K, namedOperand, type Operand, operand } from "./operand.js"
 import { privateIn } from "./ops.js"
 import { type Env, unsupported } from "./shared.js"
 
@@ -241,6 +241,70 @@ export const branch = <R>(test: Expr, yes: (env: Env) => R, no: ((env: Env) => R
   }
 }
 
+/**
+ * `test ? yes : no` as a value, where `test` is compiled already and the two values are operands: a local, a
+ * parent's slot or a constant is read inline (a guard clause `if (n < 2) return n` reads `n` without a call), and a
+ * comparison test is read and compared inline as in `branch`.
+ */
+export const valueBranch = (test: Expr, Y: Operand, N: Operand): Expr => {
+  const yk = Y.kind
+  const ys = Y.slot
+  const yv = Y.value
+  const ye = Y.expr
+  const nk = N.kind
+  const ns = N.slot
+  const nv = N.value
+  const ne = N.expr
+  const c = comparisons.get(test)
+  if (c === undefined) {
+    return (env) =>
+      test(env)
+        ? yk === K.Local
+          ? env[ys]
+          : yk === K.Constant
+            ? yv
+            : yk === K.Parent
+              ? env[0][ys]
+              : ye(env)
+        : nk === K.Local
+          ? env[ns]
+          : nk === K.Constant
+            ? nv
+            : nk === K.Parent
+              ? env[0][ns]
+              : ne(env)
+  }
+  const { op, slow } = c
+  const ak = c.A.kind
+  const as = c.A.slot
+  const av = c.A.value
+  const ae = c.A.expr
+  const bk = c.B.kind
+  const bs = c.B.slot
+  const bv = c.B.value
+  const be = c.B.expr
+  return (env) => {
+    const a = ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env)
+    const b = bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env)
+    const t =
+      typeof a === "number" && typeof b === "number"
+        ? op === Cmp.Lt
+          ? a < b
+          : op === Cmp.Le
+            ? a <= b
+            : op === Cmp.Gt
+              ? a > b
+              : op === Cmp.Ge
+                ? a >= b
+                : op === Cmp.Eq
+                  ? a === b
+                  : a !== b
+        : slow(a, b)
+    if (t) return yk === K.Local ? env[ys] : yk === K.Constant ? yv : yk === K.Parent ? env[0][ys] : ye(env)
+    return nk === K.Local ? env[ns] : nk === K.Constant ? nv : nk === K.Parent ? env[0][ns] : ne(env)
+  }
+}
+
 /** A comparison operator's closure, operands read inline. */
 const comparison = (op: string, A: Operand, B: Operand): Expr => {
   const ak = A.kind
@@ -421,9 +485,7 @@ export const logical = (ctx: CompileContext, n: Node): Expr => {
 /** `test ? a : b` (a name given to the expression names anonymous functions in either branch). */
 export const conditional = (ctx: CompileContext, n: Node, name?: string): Expr => {
   const t = ctx.expr(n.test)
-  const a = ctx.expr(n.consequent, name)
-  const b = ctx.expr(n.alternate, name)
-  return branch(t, a, b)
+  return valueBranch(t, namedOperand(ctx, n.consequent, name), namedOperand(ctx, n.alternate, name))
 }
 
 /** `a, b, c`. */
