@@ -87,6 +87,9 @@ export const typeName = (v: LuaValue): string => {
   }
 }
 
+/** What a guarded table calls for a key it does not hold (see {@link LuaTable.guard}). */
+export type Guard = (key: LuaValue, site: number, desc?: string) => LuaValue
+
 /** The most entries one table may hold (array part plus hash part). */
 export const MAX_TABLE_ENTRIES = 1_000_000
 
@@ -141,6 +144,24 @@ export const NO_FIELDS: Fields = Object.freeze(new Fields())
 export const NO_ITEMS: Array<LuaValue> = Object.freeze([]) as unknown as Array<LuaValue>
 
 /**
+ * `arr` (fewer than 4 items) with `value` appended, as a new array of exactly that length. The engine grows an
+ * array by at least 16 slots, so a table of 2 or 3 items built by appending would carry 17 slots; small arrays are
+ * copied instead, and grow in place from 4 items on.
+ */
+const grown = (arr: Array<LuaValue>, value: LuaValue): Array<LuaValue> => {
+  switch (arr.length) {
+    case 0:
+      return [value]
+    case 1:
+      return [arr[0], value]
+    case 2:
+      return [arr[0], arr[1], value]
+    default:
+      return [arr[0], arr[1], arr[2], value]
+  }
+}
+
+/**
  * A Lua table: an array part (`arr[i]` holds `t[i + 1]`), the string keys in `fields`, and every other key in
  * `hash`. Keys are normalised (integral floats are stored as integers), and `hash` never holds the key
  * `arr.length + 1` (appending migrates following keys into the array part), so `arr.length` (after trailing nils are
@@ -158,28 +179,44 @@ export class LuaTable {
   nfields = 0
   /** Keys that are neither strings nor in the array part, created on first use. Never holds `undefined` values. */
   hash: Map<LuaValue, LuaValue> | undefined = undefined
-  /** Where the table's shape came from: 0 the program, 1 a JSON array or `json.array()`, 2 a JSON object. */
-  origin = 0
+  /**
+   * What is rare about the table, in one slot (every table carries it): where its shape came from (0 the program, 1
+   * a JSON array or `json.array()`, 2 a JSON object), or its {@link guard}. Only library tables have a guard; their
+   * origin is the program's.
+   */
+  private special: number | Guard = 0
+
   /**
    * For the few library tables that must not answer `nil` for a missing key (`tools`, `os`, ...): called with the
    * key when a lookup finds nothing; returns the value to use or throws.
    */
-  guard: ((key: LuaValue, site: number, desc?: string) => LuaValue) | undefined = undefined
+  get guard(): Guard | undefined {
+    const g = this.special
+    return typeof g === "function" ? g : undefined
+  }
+  set guard(g: Guard | undefined) {
+    this.special = g ?? 0
+  }
 
   /** True when the table came from a JSON array (or `json.array()`), so that it leaves as an array even when empty. */
   get jsonArray(): boolean {
-    return this.origin === 1
+    return this.special === 1
   }
   set jsonArray(v: boolean) {
-    this.origin = v ? 1 : 0
+    this.setOrigin(v ? 1 : 0)
   }
 
   /** True when the table came from a JSON object (its keys are strings: `#t`, `ipairs` and `t[1]` find nothing). */
   get jsonObject(): boolean {
-    return this.origin === 2
+    return this.special === 2
   }
   set jsonObject(v: boolean) {
-    this.origin = v ? 2 : 0
+    this.setOrigin(v ? 2 : 0)
+  }
+
+  /** Record where the table's shape came from; a guarded (library) table keeps its guard. */
+  private setOrigin(origin: number): void {
+    if (typeof this.special !== "function") this.special = origin
   }
 
   /** `#t`: the border of the array part. */
@@ -256,7 +293,7 @@ export class LuaTable {
         return true
       }
       if (this.size() >= MAX_TABLE_ENTRIES) return false
-      if (n === 0) this.arr = [value]
+      if (n < 4) this.arr = grown(arr, value)
       else arr.push(value)
       if (h !== undefined && h.size > 0) this.migrate()
       return true

@@ -56,6 +56,17 @@ export const tables: ReadonlyArray<Case> = [
     ["a", "b", "c", "d", "e", 2, "f2", 5],
   ),
   v(
+    "small arrays grown by appends, then changed in the middle and at the end",
+    "local r = {} for n = 1, 6 do local t = {} for i = 1, n do t[#t + 1] = i * 10 end table.insert(t, 1, 0) table.insert(t, 3, 15) t[#t] = nil table.remove(t, 2) r[n] = table.concat(t, ',') end return r",
+    ["0", "0,15", "0,15,20", "0,15,20,30", "0,15,20,30,40", "0,15,20,30,40,50"],
+  ),
+  v(
+    "a guarded library table keeps its guard when marked as an array",
+    "json.array(os) return select(2, pcall(function() return os.execute end))",
+    "input:1: os.execute is not available in this sandbox (no process access)",
+    false,
+  ),
+  v(
     "tables without items stay apart after one gets items",
     "local t = {} for i = 1, 5 do t[i] = {} end t[2][1] = 'x' t[4][3] = 'y' local r = {} for i = 1, 5 do r[i] = #t[i] end return { r, t[1][1] == nil, t[4][3], t[4][1] == nil }",
     [[0, 1, 0, 0, 0], true, "y", true],
