@@ -75,4 +75,19 @@ const r5 = [5, 1, 4].reduceRight((a, b) => a - b)
 const r6 = [[1], [2]].reduce((acc, x, ...rest) => acc.concat(x, rest.length), [])
 return [r1, r2, r3, String(r4), r5, r6, seen]`)
   })
+
+  it("bind patterns and defaults in order, with their scope and TDZ", () => {
+    sameAsNode(`const errors = []
+const attempt = (f) => { try { return f() } catch (e) { errors.push(e.constructor.name); return "threw" } }
+function d(a, b = a + 1, { c = b * 2, ...rest } = {}) { return [a, b, c, rest] }
+function early(a = b, b = 1) { return [a, b] }
+function scoped(x, f = () => x) { var x = 5; return [x, f()] }
+function hoisted(a = 1) { return g(); function g() { return a + 10 } }
+function self({ n } = {}, k = this && this.k) { return [n, k] }
+class P { constructor({ x, y } = { x: 1, y: 2 }, [z] = [3]) { this.s = x + y + z } }
+const pairs = Object.entries({ a: 1, b: 2 }).map(([k, v], i) => k + v + i)
+return [d(1), d(1, 5, { c: 0, e: 9 }), attempt(() => early()), early(7), scoped(1), hoisted(), self.call({ k: 4 }, { n: 3 }),
+  new P().s, new P({ x: 10, y: 20 }, [30]).s, pairs, attempt(() => (({ a }) => a)()), attempt(() => (([a]) => a)(null)),
+  [{ p: 1 }, { p: 2 }].map(({ p }) => p * 2), errors]`)
+  })
 })

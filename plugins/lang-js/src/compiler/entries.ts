@@ -36,13 +36,18 @@ export const genericCall =
 
 /** `CALL` of a function with a fast frame (see `frames.ts`). */
 export const frameCall = (frame: Frame, body: Expr, steps: number): CallImpl => {
-  const { size, np, thisSlot, prologue } = frame
+  const { size, np, thisSlot, prologue, bind, epilogue } = frame
   return (thisValue, args, self) => {
     if ((rt.fuel -= steps) < 0) refuel()
     if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
     const env = size === 0 ? self[ENV] : environmentOf(size, np, self[ENV], args)
     if (thisSlot >= 0) env[thisSlot] = thisValue
     if (prologue !== undefined) prologue(env, self, undefined)
+    if (bind !== undefined) {
+      const n = args.length
+      bind(env, n > 0 ? args[0] : undefined, n > 1 ? args[1] : undefined, n > 2 ? args[2] : undefined)
+      if (epilogue !== undefined) epilogue(env)
+    }
     const r = body(env)
     rt.depth--
     return r
@@ -51,7 +56,21 @@ export const frameCall = (frame: Frame, body: Expr, steps: number): CallImpl => 
 
 /** `CALL3` of a function with a fast frame and at most three parameters: no argument list. */
 export const frameCall3 = (frame: Frame, body: Expr, steps: number): Call3Impl => {
-  const { size, np, thisSlot, prologue } = frame
+  const { size, np, thisSlot, prologue, bind, epilogue } = frame
+  if (bind !== undefined) {
+    return (thisValue, a0, a1, a2, self) => {
+      if ((rt.fuel -= steps) < 0) refuel()
+      if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
+      const env = size === 0 ? self[ENV] : environment3(size, 0, self[ENV], undefined, undefined, undefined)
+      if (thisSlot >= 0) env[thisSlot] = thisValue
+      if (prologue !== undefined) prologue(env, self, undefined)
+      bind(env, a0, a1, a2)
+      if (epilogue !== undefined) epilogue(env)
+      const r = body(env)
+      rt.depth--
+      return r
+    }
+  }
   const lean = prologue === undefined ? leanCall3(size, np, thisSlot, body, steps) : undefined
   if (lean !== undefined) return lean
   return (thisValue, a0, a1, a2, self) => {
@@ -141,7 +160,7 @@ export const frameConstruct = (
   body: Expr,
   steps: number,
 ): ConstructImpl => {
-  const { size, np, thisSlot, prologue } = frame
+  const { size, np, thisSlot, prologue, bind, epilogue } = frame
   const ObjectProto = realm.ObjectProto
   return (args, newTarget, self) => {
     if ((rt.fuel -= steps) < 0) refuel()
@@ -151,6 +170,11 @@ export const frameConstruct = (
     const env = size === 0 ? self[ENV] : environmentOf(size, np, self[ENV], args)
     if (thisSlot >= 0) env[thisSlot] = obj
     if (prologue !== undefined) prologue(env, self, newTarget)
+    if (bind !== undefined) {
+      const n = args.length
+      bind(env, n > 0 ? args[0] : undefined, n > 1 ? args[1] : undefined, n > 2 ? args[2] : undefined)
+      if (epilogue !== undefined) epilogue(env)
+    }
     const r = body(env)
     rt.depth--
     return isObject(r) ? r : obj

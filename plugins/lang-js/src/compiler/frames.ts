@@ -5,10 +5,12 @@
  * array literal holding the parent link, the parameters in slots 1..np and `undefined` in every other slot (the
  * host JIT allocates a literal inline and keeps it packed). What only some functions need (TDZ markers, the
  * function's own name, `super`'s home object, `new.target`, hoisted function declarations) runs afterwards, in
- * their frame's prologue.
+ * their frame's prologue. Up to three parameters with patterns or defaults (no rest parameter) are bound by their
+ * writers after the prologue, from the arguments themselves.
  */
 import type { Value } from "../runtime/functions.js"
 import { HOME } from "../runtime/internals.js"
+import type { Writer } from "./context.js"
 import { type Env, TDZ } from "./shared.js"
 
 /**
@@ -17,16 +19,45 @@ import { type Env, TDZ } from "./shared.js"
  */
 export type Prologue = (env: Env, self: Value, newTarget: Value) => void
 
+/** Binds up to three parameters that are patterns or have defaults, from the arguments (`undefined` when absent). */
+export type Binder = (env: Env, a0: Value, a1: Value, a2: Value) => void
+
 /** How a fast entry lays out its callee's environment. */
 export interface Frame {
   /** Slots of the environment (slot 0 is the parent link); 0 when the function has none and runs in its parent's. */
   readonly size: number
-  /** Parameters, in slots 1..np. */
+  /** Plain parameters, in slots 1..np (0 when the parameters are bound by `bind`). */
   readonly np: number
   /** The slot of `this`, or -1 when the function does not read it. */
   readonly thisSlot: number
-  /** The rest of the setup, when the function needs any. */
+  /** The rest of the setup before the body (after `bind` when there is one), when the function needs any. */
   readonly prologue: Prologue | undefined
+  /** Binds parameters that are patterns or have defaults, after the prologue; then `epilogue` runs. */
+  readonly bind: Binder | undefined
+  /** Hoisted declarations of a function whose parameters `bind` binds (they see the parameters' values). */
+  readonly epilogue: ((env: Env) => void) | undefined
+}
+
+/** The binder of up to three parameter writers. */
+export const binderOf = (writers: readonly Writer[]): Binder => {
+  const [w0, w1, w2] = writers
+  switch (writers.length) {
+    case 0:
+      return () => {}
+    case 1:
+      return (env, a0) => w0(env, a0)
+    case 2:
+      return (env, a0, a1) => {
+        w0(env, a0)
+        w1(env, a1)
+      }
+    default:
+      return (env, a0, a1, a2) => {
+        w0(env, a0)
+        w1(env, a1)
+        w2(env, a2)
+      }
+  }
 }
 
 /** The prologue of a frame: undefined when there is nothing to do beyond the parameters and `this`. */

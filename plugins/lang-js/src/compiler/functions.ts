@@ -10,7 +10,7 @@ import type { Body } from "../runtime/generators.js"
 import { rt } from "../runtime/state.js"
 import type { FunctionInfo, Scope } from "./analyze.js"
 import { bindingOf, initWriter, tdzSlots } from "./bindings.js"
-import type { CompileContext, Env, Expr } from "./context.js"
+import type { CompileContext, Env, Expr, Writer } from "./context.js"
 import {
   asyncCall,
   classCallError,
@@ -24,7 +24,7 @@ import {
   plainAsyncCall,
   type Setup,
 } from "./entries.js"
-import { type Frame, framePrologue } from "./frames.js"
+import { binderOf, type Frame, framePrologue } from "./frames.js"
 import { createArguments, restArray } from "./ops.js"
 import { RETURN, TDZ } from "./shared.js"
 import { computed, operand } from "./operand.js"
@@ -86,17 +86,18 @@ const expectedArgs = (params: Node[]): number => {
   return n
 }
 
-/** Compile the parameter list into a binder `(env, args) => void`. */
-const parameters = (ctx: CompileContext, params: Node[]): ((env: Env, args: Value[]) => void) | undefined => {
-  if (params.length === 0) return undefined
-  const binders = params.map((p, i): ((env: Env, args: Value[]) => void) => {
-    if (p.type === "RestElement") {
-      const w = ctx.pattern(p.argument, "init")
-      return (env, args) => w(env, restArray(args, i))
-    }
-    const w = ctx.pattern(p, "init")
-    return (env, args) => w(env, i < args.length ? args[i] : undefined)
-  })
+/** Compile each parameter into a writer (a rest parameter's writer receives the list of the remaining arguments). */
+const parameterWriters = (ctx: CompileContext, params: Node[]): Writer[] =>
+  params.map((p) => (p.type === "RestElement" ? ctx.pattern(p.argument, "init") : ctx.pattern(p, "init")))
+
+/** A binder `(env, args) => void` of the parameters (`rest`: whether the last one is a rest parameter). */
+const parameters = (writers: Writer[], rest: boolean): ((env: Env, args: Value[]) => void) | undefined => {
+  if (writers.length === 0) return undefined
+  const binders = writers.map((w, i): ((env: Env, args: Value[]) => void) =>
+    rest && i === writers.length - 1
+      ? (env, args) => w(env, restArray(args, i))
+      : (env, args) => w(env, i < args.length ? args[i] : undefined),
+  )
   return (env, args) => {
     for (let i = 0; i < binders.length; i++) binders[i](env, args)
   }
@@ -181,7 +182,9 @@ const template = (
   const derived = info.derived
   const simpleParams = params.every((p) => p.type === "Identifier")
   const paramSlots = simpleParams ? params.map((p) => bindingOf(ctx, p)!.slot) : []
-  const bindParams = simpleParams ? undefined : parameters(ctx, params)
+  const hasRest = params.length > 0 && params[params.length - 1].type === "RestElement"
+  const writers = simpleParams ? [] : parameterWriters(ctx, params)
+  const bindParams = simpleParams ? undefined : parameters(writers, hasRest)
   const hasFunctions = scope.functionDeclarations.length > 0
   const functions = hoistedFunctions(ctx, scope)
   const setup: Setup = (thisValue, args, self, newTarget) => {
@@ -217,16 +220,31 @@ const template = (
   const body = functionBody(ctx, n, kind, name)
   const steps = ctx.stepsSince(start)
   if (info.isAsync) return { call: plainAsyncCall(setup, body, steps), construct: undefined, meta }
-  // A fast frame: plain parameters in slots 1..np, no `arguments`, `this` bound on entry (see `frames.ts`).
-  const fast = simpleParams && argsSlot < 0 && !derived && paramSlots.every((slot, i) => slot === i + 1)
-  const frame: Frame | undefined = fast
-    ? {
-        size,
-        np: paramSlots.length,
-        thisSlot,
-        prologue: framePrologue(tdz, funcSlot, homeSlot, newTargetSlot, hasFunctions ? functions : undefined),
-      }
-    : undefined
+  // A fast frame: plain parameters in slots 1..np, or up to three patterns or defaults bound by their writers; no
+  // `arguments` or rest parameter, `this` bound on entry (see `frames.ts`).
+  const plain = simpleParams && paramSlots.every((slot, i) => slot === i + 1)
+  const patterned = !simpleParams && !hasRest && writers.length <= 3
+  const later =
+    hasFunctions || bodyFunctions !== undefined
+      ? (env: Env) => {
+          if (hasFunctions) functions(env)
+          if (bodyFunctions !== undefined) {
+            for (let i = 0; i < copies.length; i += 2) env[copies[i]] = env[copies[i + 1]]
+            bodyFunctions(env)
+          }
+        }
+      : undefined
+  const frame: Frame | undefined =
+    argsSlot >= 0 || derived || !(plain || patterned)
+      ? undefined
+      : {
+          size,
+          np: paramSlots.length,
+          thisSlot,
+          prologue: framePrologue(tdz, funcSlot, homeSlot, newTargetSlot, plain ? later : undefined),
+          bind: patterned ? binderOf(writers) : undefined,
+          epilogue: patterned ? later : undefined,
+        }
   if (kind === "constructor") {
     return {
       call: classCallError(name, loc),
