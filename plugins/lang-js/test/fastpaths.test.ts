@@ -210,3 +210,74 @@ const sliced = [a.slice(), a.slice(1), a.slice(-2), a.slice(1, undefined), a.sli
 return [sliced.map((x) => [x.length, Object.keys(x)]), like.slice(1).join(), Object.keys(like.slice(1)), Object.keys(like.slice()), order]`)
   })
 })
+
+describe("object spread copied by the host's Object.assign", () => {
+  // Spread into an object literal takes the host's copy only while that is CreateDataProperty: these cases must
+  // still define (never set) each property, skip internal keys and run getters in order.
+  it("copies own enumerable keys and symbols in order, running getters once, defining __proto__ as data", () => {
+    sameAsNode(`const log = []
+const sym = Symbol("s")
+const hidden = Symbol("h")
+const src = { b: 1, a: 2, 2: "two", 1: "one", get g() { log.push("g"); return 3 }, [sym]: 4 }
+Object.defineProperty(src, "n", { value: 5, enumerable: false })
+Object.defineProperty(src, hidden, { value: 6, enumerable: false })
+const o = { first: 0, ...src, last: 9 }
+const p = { ...JSON.parse('{"__proto__": {"x": 1}, "y": 2}') }
+const q = { get a() { return "getter" }, ...{ a: 1 } }
+return [Object.keys(o), o[sym], hidden in o, "n" in o, log, Object.getPrototypeOf(p) === Object.prototype,
+  Object.keys(p), p.__proto__, Object.getOwnPropertyDescriptor(q, "a").value]`)
+  })
+
+  it("defines keys that Object.prototype has as setters, read-only or frozen properties", () => {
+    sameAsNode(`const log = []
+Object.defineProperty(Object.prototype, "s", { set(v) { log.push("setter " + v) }, configurable: true })
+const a = { ...{ s: 1 } }
+delete Object.prototype.s
+Object.defineProperty(Object.prototype, "ro", { value: 0, writable: false, configurable: true })
+const b = { ...{ ro: 1 } }
+delete Object.prototype.ro
+const keep = Object.prototype.toString
+Object.freeze(Object.prototype)
+const c = { ...{ toString: 1, valueOf: 2 } }
+return [log, Object.getOwnPropertyDescriptor(a, "s"), b.ro, c.toString, c.valueOf, keep === Object.prototype.toString]`)
+  })
+
+  it("skips what is internal to functions, built-in objects and objects inheriting from functions", () => {
+    sameAsNode(`function f() {}
+f.x = 1
+class K { #p = 1; q = 2; static s = 3 }
+const fromFn = Object.create(f)
+fromFn.own = 1
+Object.setPrototypeOf(fromFn, Object.prototype)
+const date = new Date(0)
+date.d = 1
+const m = new Map([[1, 2]])
+m.k = 1
+function* gen() {}
+const g = gen()
+g.gg = 1
+const out = [{ ...f }, { ...K }, { ...new K() }, { ...fromFn }, { ...date }, { ...m }, { ...g }, { ...[1, 2] }, { ..."ab" }, { ...5 }, { ...null }]
+return out.map((o) => [Object.keys(o), Object.getOwnPropertySymbols(o).length])`)
+  })
+})
+
+describe("object literals define their properties", () => {
+  it("never run an inherited setter or stop at a read-only property, whatever the prototype", () => {
+    sameAsNode(`const log = []
+const withSetter = { set a(v) { log.push("set " + v) } }
+const readOnly = Object.freeze({ a: 0 })
+const f = function named() {}
+const k = "a"
+const out = [{ __proto__: withSetter, a: 1 }, { __proto__: readOnly, a: 2 }, { __proto__: readOnly, [k]: 3 },
+  { __proto__: f, name: "n", length: 4 }, { __proto__: Math, PI: 3 }, { __proto__: null, a: 5 }, { __proto__: readOnly, ...{ a: 6 } }]
+return [log, out.map((o) => [Object.keys(o), Object.getOwnPropertyNames(o).map((n) => o[n])])]`)
+  })
+
+  it("define over an own getter of the same literal", () => {
+    sameAsNode(`const k = "a"
+const o = { get a() { return "getter" }, a: 1 }
+const p = { get [k]() { return "getter" }, [k]: 2 }
+const q = { set a(v) {}, ...{ a: 3 } }
+return [Object.getOwnPropertyDescriptor(o, "a"), Object.getOwnPropertyDescriptor(p, "a"), Object.getOwnPropertyDescriptor(q, "a")]`)
+  })
+})

@@ -24,7 +24,15 @@ import { sparseElementCount } from "../runtime/arrays.js"
 import { ENTRY_BYTES, reserveElements } from "../runtime/memory.js"
 import { charge, ITEM_UNITS } from "../runtime/meter.js"
 import { toPropertyKey, toStr } from "../runtime/operators.js"
-import { createDataProperty, getProp, hasAccessors, ownDescriptor, ownKeys, setProp } from "../runtime/properties.js"
+import {
+  createDataProperty,
+  getProp,
+  hasAccessors,
+  noteRedefinition,
+  ownDescriptor,
+  ownKeys,
+  setProp,
+} from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
 import { MAX_ARRAY_LENGTH } from "../limits.js"
 
@@ -272,6 +280,8 @@ export const installObject = (realm: Realm): void => {
   const integrityTarget = (v: Value): boolean => {
     if (!isObject(v)) return false
     if (isUnmaterialized(v)) materialize(v)
+    // A frozen `Object.prototype` has read-only properties (see `noteRedefinition`).
+    if (v === realm.ObjectProto) noteRedefinition(v)
     // The host visits every element of an array (and may turn its storage into a dictionary, an entry each).
     if (Array.isArray(v)) {
       const n = Math.min(v.length, MAX_ARRAY_LENGTH)

@@ -7,7 +7,7 @@ import { call, construct, isConstructor, isObject, NO_ARGS, type Value } from ".
 import { CALL, CALL3, CONSTRUCT, FIELDS } from "../runtime/internals.js"
 import { checkListGrowth, getIterator, DONE } from "../runtime/iterators.js"
 import { charge } from "../runtime/meter.js"
-import { createDataProperty, noteAccessor } from "../runtime/properties.js"
+import { createDataProperty, noteAccessor, notePrototype } from "../runtime/properties.js"
 import { rt } from "../runtime/state.js"
 
 /** `ReferenceError` for a binding read or written before its declaration ran. */
@@ -189,6 +189,7 @@ export const prototypeFor = (newTarget: Value, fallback: Value): Value => {
 export const setPrototype = (o: Value, proto: Value): void => {
   if (proto !== null && !isObject(proto)) return
   Object.setPrototypeOf(o, proto)
+  notePrototype(proto)
   // An object inheriting from a function is not callable itself: shadow the inherited behaviour.
   if (proto !== null && proto[CALL] !== undefined && !Object.prototype.hasOwnProperty.call(o, CALL)) {
     o[CALL] = undefined
@@ -221,7 +222,8 @@ export const defineMethodProperty = (
     else Object.defineProperty(target, key, { value: fn, writable: true, enumerable: false, configurable: true })
     return
   }
-  noteAccessor(target)
+  // A literal's accessors are enumerable (its object is being filled), a class's are not.
+  noteAccessor(target, enumerable)
   const existing = Object.getOwnPropertyDescriptor(target, key)
   const d: PropertyDescriptor = { enumerable, configurable: true }
   if (kind === "get") {

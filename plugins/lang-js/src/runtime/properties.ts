@@ -9,7 +9,7 @@ import type { Location } from "@codemode/core/sandbox"
 import { MAX_ARRAY_LENGTH } from "../limits.js"
 import { CHECKED_INDEX, checkArrayWrite, setArrayLength, toArrayLength } from "./arrays.js"
 import { throwTypeError } from "./errors.js"
-import { BRAND, Brand, isInternalKey } from "./internals.js"
+import { BRAND, Brand, CALL, isInternalKey } from "./internals.js"
 import { ENTRY_BYTES, reserveElements, reserveHeap } from "./memory.js"
 import { charge, ITEM_UNITS } from "./meter.js"
 import { isUnmaterialized, materialize, type Value, shortDescription } from "./functions.js"
@@ -161,11 +161,23 @@ export const ownDescriptor = (o: Value, key: PropertyKey): PropertyDescriptor | 
   return d !== undefined && key === "stack" ? settledStack(o, d) : d
 }
 
-/** Note that a property of `o` is being redefined or deleted (RegExps leave their host fast paths). */
+/**
+ * Realms' `Object.prototype`s whose properties a program redefined, deleted, froze or sealed: only on an untouched
+ * one is every property writable data or the realm's `__proto__` accessor (what `copyDataProperties` relies on).
+ */
+const redefinedObjectProtos = new WeakSet<object>()
+
+/**
+ * Note that a property of `o` is being redefined or deleted, or that `o` is being frozen or sealed (RegExps leave
+ * their host fast paths).
+ */
 export const noteRedefinition = (o: Value): void => {
   const realm = rt.realm
   if (o === realm.RegExpProto) realm.regExpProtoTouched = true
-  else if (o[BRAND] === Brand.RegExp) realm.customizedRegExps.add(o)
+  else if (o === realm.ObjectProto) {
+    redefinedObjectProtos.add(o)
+    prototypesNoted = true
+  } else if (o[BRAND] === Brand.RegExp) realm.customizedRegExps.add(o)
 }
 
 /** `delete v[key]`. */
@@ -208,18 +220,67 @@ export const ownKeys = (o: object): Array<string | symbol> => {
 
 const propertyIsEnumerable = Object.prototype.propertyIsEnumerable
 
+/** True once a program gave an object an accessor (in any realm of this worker; see `definesBySet`). */
+let accessorsNoted = false
+
+/**
+ * True once a program gave an object a prototype other than its realm's `Object.prototype` or `null`, or redefined
+ * an `Object.prototype` (in any realm of this worker; see `definesBySet`).
+ */
+let prototypesNoted = false
+
+/** Note that a program set an object's prototype to `proto` (`Object.setPrototypeOf`, `{ __proto__: proto }`...). */
+export const notePrototype = (proto: Value): void => {
+  if (proto !== null && proto !== rt.realm.ObjectProto) prototypesNoted = true
+}
+
+/**
+ * True when assigning a property of `target` (a fresh object being filled, made with the realm's
+ * `Object.prototype` or none) defines it as `CreateDataProperty` does: `target` has no own accessor and inherits
+ * from nothing or from an untouched `Object.prototype`, whose only setter is `__proto__` and whose properties are
+ * all writable. Until a program makes an accessor, sets a prototype or redefines `Object.prototype`, that holds
+ * without looking.
+ */
+const definesBySet = (target: Value): boolean => {
+  if (accessorsNoted && withAccessors.has(target)) return false
+  if (!prototypesNoted) return true
+  const proto = Object.getPrototypeOf(target)
+  return proto === null || (proto === rt.realm.ObjectProto && !redefinedObjectProtos.has(proto))
+}
+
 /** Create an own data property the way object literals and spread do (never running a setter). */
 export const createDataProperty = (target: Value, key: PropertyKey, value: Value): void => {
-  if (key === "__proto__") {
-    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
-  } else {
-    target[key] = value
-  }
+  if (key !== "__proto__" && definesBySet(target)) target[key] = value
+  else Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
 }
+
+const hasOwn = Object.prototype.hasOwnProperty
+
+/**
+ * True when the host's `Object.assign(target, source)` is exactly `CopyDataProperties(target, source)`: its `[[Set]]`
+ * of each key defines a data property of `target` (`definesBySet`; `source` has no own `__proto__` key, and an
+ * object literal being built is extensible), and `source` carries no interpreter-internal key (it is neither a
+ * function, nor a built-in object with host state, nor an object shadowing an inherited function's behaviour).
+ */
+const assignable = (target: Value, source: Value): boolean =>
+  definesBySet(target) &&
+  Object.isExtensible(target) &&
+  source[CALL] === undefined &&
+  source[BRAND] === undefined &&
+  !hasOwn.call(source, CALL) &&
+  !hasOwn.call(source, "__proto__")
 
 /** `CopyDataProperties(target, source, excluded)`: what object spread and rest do. */
 export const copyDataProperties = (target: Value, source: Value, excluded?: ReadonlyArray<PropertyKey>): void => {
   if (source === undefined || source === null) return
+  if (excluded === undefined && typeof source === "object" && !Array.isArray(source) && assignable(target, source)) {
+    // One unit a key (`for...in` counts the string keys without a list; it also counts inherited enumerable ones).
+    let keys = Object.getOwnPropertySymbols(source).length
+    for (const _ in source) keys++
+    charge(keys)
+    Object.assign(target, source)
+    return
+  }
   // Every key becomes a property of the target: checked and charged before the keys are listed.
   if (typeof source === "string") {
     reserveHeap(source.length * ENTRY_BYTES)
@@ -248,9 +309,14 @@ export const copyDataProperties = (target: Value, source: Value, excluded?: Read
 
 const withAccessors = new WeakSet<object>()
 
-/** Note that a program object got an own accessor property (JSON's fast path must not run its getters twice). */
-export const noteAccessor = (o: object): void => {
+/**
+ * Note that a program object got an own accessor property (JSON's fast path must not run its getters twice). A
+ * class's accessor (`fillable` false) is on a prototype or constructor, never on an object that `createDataProperty`
+ * fills.
+ */
+export const noteAccessor = (o: object, fillable = true): void => {
   withAccessors.add(o)
+  if (fillable) accessorsNoted = true
 }
 
 /** True when a program object may have own accessor properties. */
