@@ -1,7 +1,8 @@
 /**
  * Cleaning up after a run (`LanguageRuntime.afterRun`): the sandbox sends a run's result first and puts its state
- * back afterwards, and the pool gives it no other run before it says it is clean. A sandbox whose cleanup fails or
- * takes too long is replaced, and the next execution neither fails nor sees what the last one left.
+ * back afterwards, and reads no other run before it is clean. A sandbox whose cleanup fails, takes too long or kills
+ * it is replaced, a run already sent to it starts over in the replacement, and the next execution neither fails nor
+ * sees what the last one left.
  */
 import { spawn } from "node:child_process"
 import { CodeMode, SandboxPool } from "@codemode/core"
@@ -64,6 +65,16 @@ describe("cleaning up after a run", () => {
     const second = await run(p, "pid")
     expect(second).not.toBe(first)
     expect(await run(p, "pid")).toBe(second)
+  })
+
+  it("a run sent while the cleanup that then fails is still going starts in a new sandbox, unharmed", async () => {
+    const p = pool()
+    for (const how of ["slowfail 200", "die 200"]) {
+      const first = await run(p, `dirty 1\ncleanup ${how}\npid`)
+      const second = await run(p, "log hello\nseen")
+      expect(second).toBeNull()
+      expect(await run(p, "pid")).not.toBe(first)
+    }
   })
 
   it("a cleanup that takes longer than the limit ends that sandbox; the next execution runs in a new one", async () => {

@@ -11,7 +11,7 @@ import type { Readable, Writable } from "node:stream"
 import { availableParallelism, totalmem } from "node:os"
 import { fileURLToPath } from "node:url"
 import { encodeFrame, FrameReader } from "./frames.js"
-import type { HostMessage, SandboxMessage } from "./messages.js"
+import type { HostMessage, RunMessage, SandboxMessage } from "./messages.js"
 import type { HostFailure, HostOutcome, RunRequest } from "./protocol.js"
 
 /** Pool settings. */
@@ -84,18 +84,26 @@ const sandboxEnv = (): NodeJS.ProcessEnv => (process.env.TZ ? { TZ: process.env.
 const MESSAGES_PER_TURN = 64
 
 /**
- * The longest a sandbox may take to put its state back after a run (`LanguageRuntime.afterRun` and a garbage
- * collection; well under a millisecond as a rule) before the pool kills it and starts a replacement, so that a
- * program that left a huge cleanup behind delays the next execution by a respawn at most.
+ * The longest a run waits for its sandbox to finish cleaning up after the previous one (`LanguageRuntime.afterRun`
+ * and a garbage collection; well under a millisecond as a rule). Past it the sandbox process is replaced and the run
+ * starts in the new one, so a program that left a huge cleanup behind delays the next execution by a respawn at most.
  */
 export const CLEANUP_LIMIT_MS = 1_000
 
-/** One sandbox process. */
+/**
+ * One sandbox: a sandbox process, replaced in place when it retires before reading the run it was given.
+ *
+ * A run may be sent while the sandbox is still cleaning up after the previous one: the sandbox reads it only once it
+ * is clean (its `idle` message). A sandbox whose cleanup fails says `retire` and reads nothing more; then, and when
+ * its cleanup outlasts {@link CLEANUP_LIMIT_MS} or its process dies before it was clean, a run sent to it that it
+ * never read starts over in a new process. The run sees no difference; nothing of it had reached the host yet,
+ * because a sandbox sends nothing of a run before it has read it, and `idle` before that.
+ */
 export class Sandbox {
-  private readonly child: ChildProcess
-  private readonly input: Writable
-  private readonly output: Readable
-  private readonly reader = new FrameReader()
+  private child!: ChildProcess
+  private input!: Writable
+  private output!: Readable
+  private reader!: FrameReader
   private listener: ((event: SandboxEvent) => void) | undefined
   /** Messages received and not yet handled (from `next` on), and whether a later turn will handle them. */
   private backlog: Array<{ readonly message: unknown; readonly bytes: number }> = []
@@ -107,43 +115,86 @@ export class Sandbox {
   private crashReport: { reason: string; outOfMemory: boolean } | undefined
   private finished = false
   private readonly drainWaiters: Array<() => void> = []
-  /** True from the start of a run until the sandbox says it has cleaned up after it (its `idle` message). */
-  private cleaning = false
-  private whenCleanListener: (() => void) | undefined
+  /** The last run whose cleanup the sandbox has reported (`idle`); runs before it are all cleaned up after. */
+  private cleanedThrough = 0
+  /** The run in progress as sent, until the sandbox shows it read it (any message of the run, or `idle` before). */
+  private unread: RunMessage | undefined
   private cleanupTimer: ReturnType<typeof setTimeout> | undefined
-  /** Set when the sandbox asked to retire while a run was in progress: it is killed when released. */
-  private retiring = false
+  /** Set when the sandbox broke the protocol: its run is told so, never started over. */
+  private malformed = false
   /** The modules this sandbox has loaded or been asked to load. */
   readonly modules = new Set<string>()
   /** True once the process is killed or gone. */
   dead = false
 
   constructor(
-    heapMb: number,
-    stackMb: number,
+    private readonly heapMb: number,
+    private readonly stackMb: number,
     private readonly onGone: (sandbox: Sandbox) => void,
   ) {
-    this.child = spawn(
+    this.launch()
+    this.idle()
+  }
+
+  /** Start the sandbox process; events of a process this sandbox has replaced are ignored. */
+  private launch(): void {
+    const child = spawn(
       process.execPath,
-      [...V8_OPTIONS, fileURLToPath(processEntry()), JSON.stringify({ heapMb, stackMb })],
+      [...V8_OPTIONS, fileURLToPath(processEntry()), JSON.stringify({ heapMb: this.heapMb, stackMb: this.stackMb })],
       {
         stdio: ["pipe", "ignore", "pipe", "pipe", "pipe"],
         env: sandboxEnv(),
         windowsHide: true,
       },
     )
-    this.input = this.child.stdio[3] as Writable
-    this.output = this.child.stdio[4] as Readable
-    this.output.on("data", (chunk: Buffer) => this.receive(chunk))
-    this.child.stderr!.on("data", (chunk: Buffer) => {
-      this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL)
+    this.child = child
+    this.input = child.stdio[3] as Writable
+    this.output = child.stdio[4] as Readable
+    this.reader = new FrameReader()
+    this.backlog = []
+    this.next = 0
+    this.stderrTail = ""
+    this.crashReport = undefined
+    const mine = () => this.child === child
+    this.output.on("data", (chunk: Buffer) => {
+      if (mine()) this.receive(chunk)
     })
-    for (const stream of [this.input, this.child.stdin!]) stream.on("error", () => this.kill())
-    this.child.on("error", (error) => this.gone(`the sandbox process could not run: ${error.message}`))
-    this.child.on("close", (code, signal) =>
-      this.gone(`the sandbox process exited (${signal ? `signal ${signal}` : `code ${code}`})`),
-    )
-    this.idle()
+    child.stderr!.on("data", (chunk: Buffer) => {
+      if (mine()) this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL)
+    })
+    // A broken channel ends the process; its exit is then reported (or its unread run started over) as any other.
+    for (const stream of [this.input, child.stdin!])
+      stream.on("error", () => {
+        if (mine()) child.kill("SIGKILL")
+      })
+    child.on("error", (error) => {
+      if (mine()) this.gone(`the sandbox process could not run: ${error.message}`)
+    })
+    child.on("close", (code, signal) => {
+      if (mine()) this.gone(`the sandbox process exited (${signal ? `signal ${signal}` : `code ${code}`})`)
+    })
+  }
+
+  /**
+   * True while the sandbox may still be cleaning up after the run before the one in progress, so that the one in
+   * progress is unread: it can start over elsewhere.
+   */
+  private unreadRun(): RunMessage | undefined {
+    return this.unread !== undefined && this.cleanedThrough < this.unread.run - 1 ? this.unread : undefined
+  }
+
+  /** Replace the process by a new one and send it the run the old one never read. */
+  private relaunch(run: RunMessage): void {
+    const old = this.child
+    clearTimeout(this.cleanupTimer)
+    this.launch()
+    old.kill("SIGKILL")
+    this.modules.clear()
+    this.modules.add(run.module)
+    this.cleanedThrough = run.run - 1
+    this.drainWaiters.length = 0
+    if (this.listener === undefined) this.idle()
+    this.send(run)
   }
 
   private receive(chunk: Buffer): void {
@@ -155,7 +206,8 @@ export class Sandbox {
         reason: `the sandbox sent a malformed message: ${(error as Error).message}`,
         outOfMemory: false,
       }
-      this.kill()
+      this.malformed = true
+      this.child.kill("SIGKILL")
       return
     }
     for (const frame of messages) this.backlog.push(frame)
@@ -166,7 +218,9 @@ export class Sandbox {
   private readonly drain = (): void => {
     this.draining = false
     const end = Math.min(this.backlog.length, this.next + MESSAGES_PER_TURN)
-    while (this.next < end) this.deliver(this.backlog[this.next++])
+    const output = this.output
+    while (this.next < end && output === this.output) this.deliver(this.backlog[this.next++])
+    if (output !== this.output) return
     if (this.next < this.backlog.length) {
       this.draining = true
       this.output.pause()
@@ -182,13 +236,17 @@ export class Sandbox {
     const message = frame.message as SandboxMessage
     if (message.t === "ready") return
     if (message.t === "idle") {
-      if (message.run === this.runs && this.cleaning) this.cleaned()
+      if (message.run > this.cleanedThrough) this.cleanedThrough = message.run
+      if (this.unreadRun() === undefined) clearTimeout(this.cleanupTimer)
       return
     }
     if (message.t === "retire") {
-      // Nothing may run here any more; a run in progress (possible only after a warm-up) ends first.
-      if (this.listener === undefined) this.kill()
-      else this.retiring = true
+      // The sandbox reads nothing more: a run it was given is started over in a new process; otherwise it goes.
+      const unread = this.unreadRun() ?? this.unread
+      if (unread !== undefined && !this.dead) return this.relaunch(unread)
+      // Gone now, not when its process has exited: the pool must not hand it out in between.
+      this.kill()
+      this.gone("the sandbox retired")
       return
     }
     if (message.t === "crash") {
@@ -197,19 +255,15 @@ export class Sandbox {
     }
     // Only the run in progress is heard; anything else is a leftover of a finished run.
     if (message.run !== this.current || this.listener === undefined) return
+    this.unread = undefined
     this.listener({ type: "message", message, bytes: frame.bytes })
-  }
-
-  private cleaned(): void {
-    this.cleaning = false
-    clearTimeout(this.cleanupTimer)
-    const then = this.whenCleanListener
-    this.whenCleanListener = undefined
-    then?.()
   }
 
   private gone(reason: string): void {
     if (this.finished) return
+    // A process that died before it was clean, and before reading its run, is replaced; the run starts there.
+    const unread = this.dead || this.malformed ? undefined : this.unreadRun()
+    if (unread !== undefined) return this.relaunch(unread)
     this.finished = true
     clearTimeout(this.cleanupTimer)
     // A sandbox the host killed on purpose has no listener left; any other death is reported to the run.
@@ -237,13 +291,17 @@ export class Sandbox {
       stream?.unref?.()
   }
 
-  /** Keep the host alive while this sandbox is running or a run waits for it. */
-  busy(): void {
+  private busy(): void {
     this.child.ref()
     for (const stream of [this.input, this.output, this.child.stderr, this.child.stdin] as Array<
       { ref?: () => void } | null | undefined
     >)
       stream?.ref?.()
+  }
+
+  /** True while the sandbox may still be cleaning up after its last run (a run given to it now waits for that). */
+  get cleaning(): boolean {
+    return this.cleanedThrough < this.runs
   }
 
   /** Ask the sandbox to load `modules` before its first run; `warm` when it is idle (no run follows at once). */
@@ -256,15 +314,28 @@ export class Sandbox {
 
   /** Start running `request` with the language runtime at `module`; events go to `listener`. Returns the run id. */
   start(module: string, request: RunRequest, deadline: number, listener: (event: SandboxEvent) => void): number {
-    if (this.cleaning) throw new Error("internal: a run was started on a sandbox still cleaning up after the last one")
     const run = ++this.runs
     this.current = run
     this.listener = listener
-    this.cleaning = true
     this.modules.add(module)
     // A running program keeps the host alive, like any pending I/O.
     this.busy()
-    this.send({ t: "run", run, module, request, deadline: Number.isFinite(deadline) ? deadline : 8.64e15 })
+    const message: RunMessage = {
+      t: "run",
+      run,
+      module,
+      request,
+      deadline: Number.isFinite(deadline) ? deadline : 8.64e15,
+    }
+    this.unread = message
+    this.send(message)
+    if (this.unreadRun() !== undefined) {
+      this.cleanupTimer = setTimeout(() => {
+        const unread = this.unreadRun()
+        if (unread !== undefined && !this.dead) this.relaunch(unread)
+      }, CLEANUP_LIMIT_MS)
+      this.cleanupTimer.unref()
+    }
     return run
   }
 
@@ -305,27 +376,6 @@ export class Sandbox {
     this.idle()
   }
 
-  /** True while the sandbox is still cleaning up after its last run; it must not be given another run yet. */
-  get busyCleaning(): boolean {
-    return this.cleaning
-  }
-
-  /** True when the sandbox asked to retire: it must not be given another run. */
-  get mustRetire(): boolean {
-    return this.retiring
-  }
-
-  /**
-   * Call `then` once the sandbox has cleaned up after its last run (at once when it has). One that takes longer than
-   * {@link CLEANUP_LIMIT_MS} is killed instead, and `then` is never called.
-   */
-  whenClean(then: () => void): void {
-    if (!this.cleaning) return then()
-    this.whenCleanListener = then
-    this.cleanupTimer = setTimeout(() => this.kill(), CLEANUP_LIMIT_MS)
-    this.cleanupTimer.unref()
-  }
-
   /** Kill the sandbox process now. */
   kill(): void {
     if (this.dead) return
@@ -338,8 +388,6 @@ export class Sandbox {
 /** A pool of sandbox processes. */
 export class SandboxPool {
   private readonly idle: Sandbox[] = []
-  /** Sandboxes whose run ended and which are still cleaning up after it; each goes to a waiter or the idle list. */
-  private readonly cleaning = new Set<Sandbox>()
   private readonly waiting: Array<(sandbox: Sandbox) => void> = []
   private alive = 0
   private closed = false
@@ -370,17 +418,14 @@ export class SandboxPool {
 
   private forget(sandbox: Sandbox): void {
     this.alive--
-    this.cleaning.delete(sandbox)
     const index = this.idle.indexOf(sandbox)
     if (index >= 0) this.idle.splice(index, 1)
     this.pump()
     this.replenish()
   }
 
-  /** Start sandboxes for the waiters that no sandbox still cleaning up will serve. */
   private pump(): void {
-    while (this.waiting.length > this.cleaning.size && !this.closed && this.alive < this.maxWorkers)
-      this.waiting.shift()!(this.spawn())
+    while (this.waiting.length > 0 && !this.closed && this.alive < this.maxWorkers) this.waiting.shift()!(this.spawn())
   }
 
   /**
@@ -402,7 +447,10 @@ export class SandboxPool {
     this.wanted.add(module)
     const first = !this.started
     this.started = true
-    const ready = this.idle.findIndex((s) => s.modules.has(module))
+    for (let i = this.idle.length - 1; i >= 0; i--) if (this.idle[i].dead) this.idle.splice(i, 1)
+    // An idle sandbox that has the language, and is done cleaning up after its last run, first.
+    let ready = this.idle.findIndex((s) => s.modules.has(module) && !s.cleaning)
+    if (ready < 0) ready = this.idle.findIndex((s) => s.modules.has(module))
     const sandbox = ready >= 0 ? this.idle.splice(ready, 1)[0] : this.idle.pop()
     // The other idle sandboxes load (and warm) the new language; the one taken loads it for its run.
     if (newModule) for (const other of this.idle) other.preload([module], true)
@@ -410,38 +458,23 @@ export class SandboxPool {
       deliver(sandbox)
       return () => {}
     }
-    // A sandbox whose run just ended is free within moments of its cleanup: wait for it rather than start another.
-    if (this.alive < this.maxWorkers && this.cleaning.size <= this.waiting.length) {
+    if (this.alive < this.maxWorkers) {
       deliver(this.spawn())
       // The first execution also starts the pool's warm sandboxes, so that the next ones find them ready.
       if (first) this.replenish()
       return () => {}
     }
     this.waiting.push(deliver)
-    // The host stays alive while a run waits for a sandbox that is cleaning up (a busy one holds it anyway).
-    for (const cleaning of this.cleaning) cleaning.busy()
     return () => {
       const index = this.waiting.indexOf(deliver)
       if (index >= 0) this.waiting.splice(index, 1)
     }
   }
 
-  /**
-   * Give back a sandbox whose run ended cleanly. It serves the next waiter or goes idle once it has cleaned up after
-   * the run (see `LanguageRuntime.afterRun`); never before.
-   */
+  /** Give back a sandbox whose run ended cleanly. */
   release(sandbox: Sandbox): void {
     sandbox.detach()
     if (sandbox.dead) return
-    if (sandbox.mustRetire) return this.discard(sandbox)
-    if (sandbox.busyCleaning) {
-      this.cleaning.add(sandbox)
-      sandbox.whenClean(() => {
-        this.cleaning.delete(sandbox)
-        this.release(sandbox)
-      })
-      return
-    }
     const next = this.waiting.shift()
     if (next) return next(sandbox)
     if (this.closed || this.idle.length >= this.keepIdle) return sandbox.kill()
@@ -458,7 +491,6 @@ export class SandboxPool {
   close(): void {
     this.closed = true
     for (const sandbox of this.idle.splice(0)) sandbox.kill()
-    for (const sandbox of this.cleaning) sandbox.kill()
   }
 }
 

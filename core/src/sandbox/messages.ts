@@ -74,15 +74,16 @@ export type SandboxMessage =
   | {
       /**
        * After the `done` of run `run`: the sandbox has put back what the run changed (`LanguageRuntime.afterRun`,
-       * garbage collection) and reads its next message. The host gives it no other run before this arrives.
+       * garbage collection) and reads its next message. The host may send the next run before this arrives; it is
+       * read after it, and nothing of it is sent before it.
        */
       readonly t: "idle"
       readonly run: number
     }
   | {
       /**
-       * The sandbox could not put its state back after its last run (or its warm-up) and must not run another
-       * program: the host kills it (at the end of a run in progress) and the pool starts a replacement.
+       * The sandbox could not put its state back after its last run (or its warm-up) and reads nothing more: a run
+       * the host sent it since starts over in a new sandbox process, and without one the host kills it.
        */
       readonly t: "retire"
       readonly reason: string

@@ -138,10 +138,10 @@ export interface LanguageRuntime {
   warm?(): void
   /**
    * Optional: put back what the last run (or `warm`) changed, after the run's result went to the host: the caller
-   * has its result while this runs, and the host gives the sandbox no other run until it returns. Returns why the
-   * sandbox must not run another program when its state could not be put back (the sandbox then retires and the pool
-   * starts a replacement), `undefined` when it is clean. A runtime without it must leave nothing of a run that the
-   * next could see by the time `run` returns.
+   * has its result while this runs, and the sandbox reads its next run only after it returns. Returns why the
+   * sandbox must not run another program when its state could not be put back (the sandbox then retires, and a run
+   * already sent to it starts in a new sandbox process), `undefined` when it is clean. A runtime without it must
+   * leave nothing of a run that the next could see by the time `run` returns.
    */
   afterRun?(): string | undefined
 }

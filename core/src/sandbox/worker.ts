@@ -223,6 +223,16 @@ const cleanUp = (runtime: LanguageRuntime | undefined): string | undefined => {
   return reason
 }
 
+/**
+ * Say that this sandbox must not run another program, and stop: it reads nothing more, so a run the host sent it
+ * after its last one stays unread and the host starts it over in a new sandbox process.
+ */
+const retire = (reason: string): never => {
+  send({ t: "retire", reason })
+  const never = new Int32Array(new SharedArrayBuffer(4))
+  for (;;) Atomics.wait(never, 0, 0)
+}
+
 const serve = async (): Promise<void> => {
   send({ t: "ready" })
   for (;;) {
@@ -230,9 +240,10 @@ const serve = async (): Promise<void> => {
     if (message.t === "run") {
       const runtime = await execute(message)
       if (runtime === undefined) continue
-      // The caller has its result; the host sends the next run only once this sandbox says it is clean.
+      // The caller has its result. The next run, which the host may have sent already, is read only once clean.
       const reason = cleanUp(runtime)
-      send(reason === undefined ? { t: "idle", run: message.run } : { t: "retire", reason })
+      if (reason !== undefined) retire(reason)
+      send({ t: "idle", run: message.run })
     } else if (message.t === "preload") {
       for (const module of message.modules) {
         const runtime = await load(module).catch(() => undefined)
@@ -243,7 +254,7 @@ const serve = async (): Promise<void> => {
             // Warming is an optimisation: a runtime that fails at it still runs programs.
           }
           const reason = cleanUp(runtime)
-          if (reason !== undefined) send({ t: "retire", reason })
+          if (reason !== undefined) retire(reason)
         }
       }
     }
