@@ -147,6 +147,28 @@ try {
   })
 })
 
+describe("JSON.stringify's host path for plain data", () => {
+  it("writes arguments objects as objects and arrays whatever they inherit from", () => {
+    sameAsNode(`function args() { return arguments }
+const a = [1, [2]]
+Object.setPrototypeOf(a, { x: 1 })
+const b = [3]
+Object.setPrototypeOf(b, new Number(4))
+return [JSON.stringify(args(1, "x")), JSON.stringify({ a: args(), b: [args(2)] }), JSON.stringify(args(1), null, 1), JSON.stringify(a),
+  JSON.stringify(b), JSON.stringify([args(5)], ["0"])]`)
+  })
+
+  it("runs getters once, including a class's accessor made enumerable", () => {
+    sameAsNode(`const log = []
+class C { get g() { log.push("g"); return 1 } }
+Object.defineProperty(C.prototype, "g", { enumerable: true })
+const plain = Object.setPrototypeOf(C.prototype, null)
+const arr = [0]
+Object.defineProperty(arr, 0, { get() { log.push("el"); return 2 }, enumerable: true })
+return [JSON.stringify(plain), JSON.stringify(arr), JSON.stringify({ get h() { log.push("h"); return 3 } }), log]`)
+  })
+})
+
 describe("built-ins called without an argument list", () => {
   // A call with at most three arguments reaches these built-ins' list-free entries, which see the argument count.
   it("String.fromCharCode counts its arguments, explicit undefined included", () => {

@@ -96,6 +96,10 @@ export const parseJson = (realm: Realm, text: string): Value => {
 
 const SKIP = Symbol("skip")
 
+/** `IsArray(v)` for a program object: an arguments object is a host array too, but JSON writes it as an object. */
+const isJsonArray = (realm: Realm, v: Value): boolean =>
+  Array.isArray(v) && Object.getPrototypeOf(v) !== realm.ArgumentsProto
+
 const hasOwn = Object.prototype.hasOwnProperty
 
 /** Characters `JSON.stringify` writes escaped: controls, quote, backslash and lone surrogates. */
@@ -198,11 +202,16 @@ const plainDataSize = (realm: Realm, value: Value, gap: number): number => {
     if (size > MAX_STRING_LENGTH) stringTooLong(size)
   }
   const visit = (v: Value): boolean => {
-    if (v[CALL] !== undefined || v[BRAND] !== undefined || v.toJSON !== undefined || hasAccessors(v)) return false
     if (stack.length >= MAX_NESTING || stack.includes(v)) return false
-    stack.push(v)
     let entries: number
-    if (Array.isArray(v)) {
+    // An array is written as one whatever it inherits from (it has no internal keys); an object only when plain.
+    const array = Array.isArray(v)
+    const proto = Object.getPrototypeOf(v)
+    if (array ? proto === realm.ArgumentsProto : proto !== realm.ObjectProto && proto !== null) return false
+    if (v.toJSON !== undefined || hasAccessors(v) || (!array && (v[CALL] !== undefined || v[BRAND] !== undefined)))
+      return false
+    stack.push(v)
+    if (array) {
       const n = v.length
       entries = n
       size += n + 2
@@ -228,8 +237,6 @@ const plainDataSize = (realm: Realm, value: Value, gap: number): number => {
         else size += 5
       }
     } else {
-      const proto = Object.getPrototypeOf(v)
-      if (proto !== realm.ObjectProto && proto !== null) return false
       entries = 0
       size += 2
       // `for...in` lists the own enumerable keys without allocating a key list; it also lists what the realm's
@@ -355,7 +362,7 @@ export const stringifyJson = (realm: Realm, value: Value, replacer: Value, space
     stack.push(v)
     grow(2)
     let out: unknown
-    if (Array.isArray(v)) {
+    if (isJsonArray(realm, v)) {
       const n = v.length
       grow(n)
       reserveElements(n)
@@ -445,7 +452,7 @@ const stringifyWithKeyList = (realm: Realm, value: Value, replacer: Value[], spa
     stack.push(v)
     const inner = indent + gap
     const separator = gap === "" ? "," : `,\n${inner}`
-    if (Array.isArray(v)) {
+    if (isJsonArray(realm, v)) {
       const n = v.length
       charge(n)
       if (n === 0) put("[]")

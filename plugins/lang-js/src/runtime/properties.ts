@@ -173,6 +173,8 @@ const redefinedObjectProtos = new WeakSet<object>()
  */
 export const noteRedefinition = (o: Value): void => {
   const realm = rt.realm
+  // A class's accessor made enumerable is reached by walks over enumerable keys (see `hasAccessors`).
+  if (!accessorsNoted && withAccessors.has(o)) accessorsNoted = true
   if (o === realm.RegExpProto) realm.regExpProtoTouched = true
   else if (o === realm.ObjectProto) {
     redefinedObjectProtos.add(o)
@@ -319,5 +321,8 @@ export const noteAccessor = (o: object, fillable = true): void => {
   if (fillable) accessorsNoted = true
 }
 
-/** True when a program object may have own accessor properties. */
-export const hasAccessors = (o: object): boolean => withAccessors.has(o)
+/**
+ * True when a program object may have own accessor properties that a walk over its enumerable keys reaches (a
+ * class's accessors are not enumerable until a program redefines them, which notes them).
+ */
+export const hasAccessors = (o: object): boolean => accessorsNoted && withAccessors.has(o)
