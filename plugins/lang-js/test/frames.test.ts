@@ -90,4 +90,22 @@ return [d(1), d(1, 5, { c: 0, e: 9 }), attempt(() => early()), early(7), scoped(
   new P().s, new P({ x: 10, y: 20 }, [30]).s, pairs, attempt(() => (({ a }) => a)()), attempt(() => (([a]) => a)(null)),
   [{ p: 1 }, { p: 2 }].map(({ p }) => p * 2), errors]`)
   })
+
+  it("run getters, setters and Function.prototype.call through the list-free entries", () => {
+    sameAsNode(`class C { #v = 1; get v() { return this.#v } set v(x) { this.#v = x * 2 } }
+const c = new C()
+c.v = 5
+const o = { n: 1, get twice() { return this.n * 2 }, set twice(x) { this.n = x } }
+o.twice = 21
+const d = {}
+Object.defineProperty(d, "r", { get: Math.random === Math.random ? () => "arrow" : null })
+function f(a, b, c) { return [this === undefined ? "none" : this.k, String(a), String(b), String(c), arguments.length] }
+function g(a, b) { return [this.k, a, String(b)] }
+const t = { k: "t" }
+let err = ""
+try { Function.prototype.call.call(1, t) } catch (e) { err = e.constructor.name }
+return [c.v, o.twice, o.n, d.r, f.call(), f.call(t), f.call(t, 1), f.call(t, 1, 2), f.call(t, 1, 2, 3), g.call(t, 1),
+  Object.prototype.hasOwnProperty.call({ x: 1 }, "x"), Math.max.call(null, 1, 9, 3), String.prototype.slice.call("abcd", 1, 3),
+  err]`)
+  })
 })

@@ -18,17 +18,19 @@ import {
   isUnmaterialized,
   linkConstructor,
   makeNative,
+  NO_ARGS,
   noteBoundFunction,
   setVirtualPrototype,
   type Value,
   virtualFunctionProperty,
   virtualPrototype,
 } from "../runtime/functions.js"
-import { CALL, MATERIALIZED, META, type FunctionMeta } from "../runtime/internals.js"
+import { CALL, CALL3, MATERIALIZED, META, type FunctionMeta } from "../runtime/internals.js"
 import { reserveElements } from "../runtime/memory.js"
 import { charge } from "../runtime/meter.js"
 import { ordinaryHasInstance, toInteger } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
+import { argumentsOf, giveEntry3, listEntry } from "./entry3.js"
 
 const metaOf = (f: Value): FunctionMeta | undefined => (isObject(f) ? (f[META] as FunctionMeta | undefined) : undefined)
 
@@ -59,7 +61,14 @@ export const installFunction = (realm: Realm): void => {
   realm.Function = ctor
   linkConstructor(ctor, proto)
 
-  defineMethod(proto, "call", 1, (t, a) => call(t, arg(a, 0), a.slice(1)))
+  const callMethod = defineMethod(proto, "call", 1, (t, a) => call(t, arg(a, 0), a.slice(1)))
+  // `f.call(thisArg, x, y)` without argument lists: the arguments after `thisArg` go to `f`'s own list-free entry.
+  giveEntry3(callMethod, (t, a0, a1, a2, _self, count) => {
+    if (count === 0 || !isCallable(t)) return listEntry(callMethod)(t, argumentsOf(count, a0, a1, a2), callMethod)
+    const c3 = t[CALL3]
+    if (c3 !== undefined) return c3(a0, a1, a2, undefined, t, count - 1)
+    return t[CALL](a0, count === 1 ? NO_ARGS : count === 2 ? [a1] : [a1, a2], t)
+  })
   defineMethod(proto, "apply", 2, (t, a) => call(t, arg(a, 0), argumentList(arg(a, 1))))
   defineMethod(proto, "bind", 1, (t, a) => {
     if (!isCallable(t)) return throwTypeError("Bind must be called on a function")

@@ -6,7 +6,7 @@
  * for constructors, `CONSTRUCT(args, newTarget, self)`. Host functions never become program values.
  */
 import { throwTypeError } from "./errors.js"
-import { BRAND, Brand, CALL, CONSTRUCT, MATERIALIZED, META, type FunctionMeta } from "./internals.js"
+import { BRAND, Brand, CALL, CALL3, CONSTRUCT, MATERIALIZED, META, type FunctionMeta } from "./internals.js"
 import { rt } from "./state.js"
 
 /** A program value. The interpreter is dynamically typed; this alias marks where program values flow. */
@@ -258,18 +258,30 @@ export const programAccessor = (hostFunction: unknown): Value =>
 
 /** A host getter that runs the program function `fn` with the receiver as `this`. */
 export const hostGetter = (fn: Value): (() => Value) => {
-  const getter = function (this: Value): Value {
-    return call(fn, this, NO_ARGS)
-  }
+  const c3: Call3Impl | undefined = fn[CALL3]
+  const getter =
+    c3 !== undefined
+      ? function (this: Value): Value {
+          return c3(this, undefined, undefined, undefined, fn, 0)
+        }
+      : function (this: Value): Value {
+          return call(fn, this, NO_ARGS)
+        }
   accessorFunctions.set(getter, fn)
   return getter
 }
 
 /** A host setter that runs the program function `fn` with the receiver as `this`. */
 export const hostSetter = (fn: Value): ((v: Value) => void) => {
-  const setter = function (this: Value, v: Value): void {
-    call(fn, this, [v])
-  }
+  const c3: Call3Impl | undefined = fn[CALL3]
+  const setter =
+    c3 !== undefined
+      ? function (this: Value, v: Value): void {
+          c3(this, v, undefined, undefined, fn, 1)
+        }
+      : function (this: Value, v: Value): void {
+          call(fn, this, [v])
+        }
   accessorFunctions.set(setter, fn)
   return setter
 }
