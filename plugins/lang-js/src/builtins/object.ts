@@ -76,6 +76,22 @@ export const boxPrimitive = (realm: Realm, v: Value): Value => {
   return o
 }
 
+/** Host lists up to this long become program arrays by copying: re-parenting one costs more. */
+const COPIED_LIST = 64
+
+/**
+ * A program array of the elements of `list`, a fresh host list nothing else sees: a short one is copied into a
+ * realm array made at its size (re-parenting an array costs the host more than copying a few elements); a long one,
+ * or any while the realm's prototypes have elements (an assignment could meet their setters), is adopted.
+ */
+export const arrayOfList = (realm: Realm, list: Value[]): Value[] => {
+  const n = list.length
+  if (n > COPIED_LIST || realm.protoElements) return realm.adoptArray(list)
+  const out = new (realm.SA as new (length: number) => Value[])(n)
+  for (let i = 0; i < n; i++) out[i] = list[i]
+  return out
+}
+
 /** Bytes a key string of `Object.keys` and friends takes with its slot. */
 const KEY_BYTES = 40
 
@@ -171,22 +187,13 @@ export const installObject = (realm: Realm): void => {
       if (withAccessors && !propertyIsEnumerable.call(o, k)) continue
       list.push(entry(k, o[k]))
     }
-    return realm.adoptArray(list)
+    return arrayOfList(realm, list)
   }
 
-  defineMethod(ctor, "keys", 1, (_t, a) => realm.adoptArray(keysOf(toObject(realm, arg(a, 0), "Object.keys"))))
+  defineMethod(ctor, "keys", 1, (_t, a) => arrayOfList(realm, keysOf(toObject(realm, arg(a, 0), "Object.keys"))))
   defineMethod(ctor, "values", 1, (_t, a) => enumerableOwn(toObject(realm, arg(a, 0), "Object.values"), (_k, v) => v))
   defineMethod(ctor, "entries", 1, (_t, a) =>
-    enumerableOwn(
-      toObject(realm, arg(a, 0), "Object.entries"),
-      (k, v) => {
-        const pair = new realm.SA()
-        pair[0] = k
-        pair[1] = v
-        return pair
-      },
-      ITEM_UNITS,
-    ),
+    enumerableOwn(toObject(realm, arg(a, 0), "Object.entries"), (k, v) => arrayOfList(realm, [k, v]), ITEM_UNITS),
   )
   defineMethod(ctor, "fromEntries", 1, (_t, a) => {
     const o = realm.newObject()

@@ -25,6 +25,7 @@ import { rt } from "../runtime/state.js"
 import { argumentsOf, giveEntry3, listEntry } from "./entry3.js"
 import { createHostIterator } from "./iteration.js"
 import { localeOf } from "./locale.js"
+import { arrayOfList } from "./object.js"
 import { isRegExpLike } from "./regexp.js"
 import { hostReplace, PIECE_BYTES } from "./regexpSymbols.js"
 
@@ -450,7 +451,7 @@ export const installString = (realm: Realm): void => {
     const pieces = s.split(separator, Math.min(limit, MAX_ARRAY_LENGTH + 1))
     if (pieces.length > MAX_ARRAY_LENGTH) reserveElements(pieces.length)
     charge(pieces.length * ITEM_UNITS)
-    return realm.adoptArray(pieces)
+    return arrayOfList(realm, pieces)
   })
   realm.stringIterator = defineMethod(proto, Symbol.iterator, 0, (t) =>
     createHostIterator(
