@@ -108,4 +108,11 @@ return [c.v, o.twice, o.n, d.r, f.call(), f.call(t), f.call(t, 1), f.call(t, 1, 
   Object.prototype.hasOwnProperty.call({ x: 1 }, "x"), Math.max.call(null, 1, 9, 3), String.prototype.slice.call("abcd", 1, 3),
   err]`)
   })
+
+  it("name anonymous functions of declarations, and not those in a conditional", () => {
+    sameAsNode(`const f = () => 1, g = function () {}, k = class {}, c = true ? function () {} : 0, d = false ? 0 : class {}
+let x = 1, y = x + 1, z = y
+const s = "s", n = null
+return [f.name, g.name, k.name, c.name, d.name, x, y, z, s, n]`)
+  })
 })

@@ -49,7 +49,7 @@ export const expression = (ctx: CompileContext, n: Node, name?: string): Expr =>
     case "AssignmentExpression":
       return assignment(ctx, n)
     case "ConditionalExpression":
-      return conditional(ctx, n, name)
+      return conditional(ctx, n)
     case "SequenceExpression":
       return sequence(ctx, n)
     case "MemberExpression":

@@ -18,7 +18,7 @@ import {
 import { bindingOf, readBinding, readGlobal, readResolved } from "./bindings.js"
 import type { CompileContext, Expr } from "./context.js"
 import { deleteExpression } from "./members.js"
-import { OperandKind as K, namedOperand, type Operand, operand } from "./operand.js"
+import { OperandKind as K, type Operand, operand } from "./operand.js"
 import { privateIn } from "./ops.js"
 import { type Env, unsupported } from "./shared.js"
 
@@ -482,10 +482,10 @@ export const logical = (ctx: CompileContext, n: Node): Expr => {
   }
 }
 
-/** `test ? a : b` (a name given to the expression names anonymous functions in either branch). */
-export const conditional = (ctx: CompileContext, n: Node, name?: string): Expr => {
+/** `test ? a : b` (a function in either branch stays anonymous: `const f = c ? () => 1 : g` names nothing). */
+export const conditional = (ctx: CompileContext, n: Node): Expr => {
   const t = ctx.expr(n.test)
-  return valueBranch(t, namedOperand(ctx, n.consequent, name), namedOperand(ctx, n.alternate, name))
+  return valueBranch(t, operand(ctx, n.consequent), operand(ctx, n.alternate))
 }
 
 /** `a, b, c`. */

@@ -8,12 +8,13 @@ import type { Value } from "../runtime/functions.js"
 import { refuel } from "../runtime/meter.js"
 import { toNumber, toPrimitive } from "../runtime/operators.js"
 import { rt } from "../runtime/state.js"
-import { initWriter, plainLocalSlot } from "./bindings.js"
+import { bindingOf, hopsOf, initWriter, plainLocalSlot } from "./bindings.js"
 import { classExpression } from "./classes.js"
 import type { CompileContext, Env, Stmt } from "./context.js"
 import { doWhileStatement, forInStatement, forOfStatement, forStatement, whileStatement } from "./loops.js"
 import { blockEnter, scopeEnter, withScope } from "./scopes.js"
 import { BREAK, CONTINUE, RETURN, type Signal, unsupported } from "./shared.js"
+import { OperandKind as K, namedOperand } from "./operand.js"
 import { branch } from "./operators.js"
 
 const EMPTY_STATEMENT: Stmt = () => undefined
@@ -206,10 +207,30 @@ export const statementList = (ctx: CompileContext, statements: Node[], topLevel:
 }
 
 /** `var`/`let`/`const` declarations (`let x;` initializes to `undefined`, `var x;` leaves the value). */
+/** The slot of a declared binding in the current environment, or -1 when it lives in another one. */
+const localSlot = (ctx: CompileContext, id: Node): number => {
+  const b = bindingOf(ctx, id)
+  return b !== null && hopsOf(ctx, id, b) === 0 ? b.slot : -1
+}
+
 const variableDeclaration = (ctx: CompileContext, n: Node): Stmt => {
   const parts: Stmt[] = []
   for (const d of n.declarations) {
     if (d.id.type === "Identifier") {
+      const slot = localSlot(ctx, d.id)
+      if (d.init && slot >= 0) {
+        // A binding of this environment is written in place, its value read inline when it is an operand.
+        const V = namedOperand(ctx, d.init, d.id.name)
+        const vk = V.kind
+        const vs = V.slot
+        const vv = V.value
+        const ve = V.expr
+        parts.push((env) => {
+          env[slot] = vk === K.Local ? env[vs] : vk === K.Constant ? vv : vk === K.Parent ? env[0][vs] : ve(env)
+          return undefined
+        })
+        continue
+      }
       const write = initWriter(ctx, d.id)
       if (d.init) {
         const v = ctx.expr(d.init, d.id.name)
