@@ -405,7 +405,12 @@ export abstract class Expressions extends Emitter {
               : `(${x} | 0) === ${x} ? Math.floor(${x} / ${cb}) + 0`
           return seq(setup, `typeof ${x} === "number" ? (${fast} : ${fn}(${x}, ${cb})) : ${slow}`)
         }
-        return seq(setup, `${numbers} && (${r} = ${fn}(${a.ref}, ${b.ref})) !== undefined ? ${r} : ${slow}`)
+        // Two int32 operands and a positive divisor (`i % #t`): the remainder in place, as above.
+        const int32Mod =
+          code === Op.Mod
+            ? `${int32} && ${b.ref} > 0 ? ((${r} = ${a.ref} % ${b.ref}) < 0 ? ${r} + ${b.ref} : ${r} + 0) : `
+            : ""
+        return seq(setup, `${int32Mod}${numbers} && (${r} = ${fn}(${a.ref}, ${b.ref})) !== undefined ? ${r} : ${slow}`)
       }
       case Op.BAnd:
         return seq(setup, `${int32} ? ${a.ref} & ${b.ref} : ${slow}`)
@@ -413,6 +418,14 @@ export abstract class Expressions extends Emitter {
         return seq(setup, `${int32} ? ${a.ref} | ${b.ref} : ${slow}`)
       case Op.BXor:
         return seq(setup, `${int32} ? ${a.ref} ^ ${b.ref} : ${slow}`)
+      // Shifts of an int32 by 0 to 31 (right, of a non-negative one) or 0 to 21 (left: the result stays below 2^53).
+      case Op.Shr:
+        return seq(
+          setup,
+          `${int32} && ${a.ref} >= 0 && ${b.ref} >= 0 && ${b.ref} < 32 ? ${a.ref} >>> ${b.ref} : ${slow}`,
+        )
+      case Op.Shl:
+        return seq(setup, `${int32} && ${b.ref} >= 0 && ${b.ref} < 22 ? ${a.ref} * (1 << ${b.ref}) + 0 : ${slow}`)
       default:
         return seq(setup, slow)
     }
