@@ -3,7 +3,8 @@
  *
  * Each sandbox is a child process (see `process.ts`) running one interpreter thread, so a fatal failure inside it
  * (V8 aborting on its heap limit, a crash of the engine) ends that process only. A sandbox that timed out, was
- * interrupted, crashed or asked to retire is killed and never reused; idle sandboxes never keep the host alive, and
+ * interrupted, crashed or asked to retire is killed and never reused (one that retires before reading the run it was
+ * given is replaced in place, and the run starts in the new process); idle sandboxes never keep the host alive, and
  * every sandbox exits when the host does. Sizes follow from the machine: see {@link machineDefaults}.
  */
 import { type ChildProcess, spawn } from "node:child_process"
