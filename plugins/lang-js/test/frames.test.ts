@@ -115,4 +115,13 @@ let x = 1, y = x + 1, z = y
 const s = "s", n = null
 return [f.name, g.name, k.name, c.name, d.name, x, y, z, s, n]`)
   })
+
+  it("bind rest parameters and long pattern lists (through the general setup)", () => {
+    sameAsNode(`const sum = (...xs) => xs.reduce((a, b) => a + b, 0)
+function head(a, { b } = { b: 2 }, ...rest) { return [a, b, rest] }
+function four(a = 1, [b] = [2], { c } = { c: 3 }, d = a + b + c) { return [a, b, c, d] }
+class R { constructor(...parts) { this.parts = parts } }
+function later(x = 1, ...ys) { return f(); function f() { return [x, ys.length] } }
+return [sum(), sum(1, 2, 3), head(0), head(0, { b: 5 }, 6, 7), four(), four(9, [8]), new R(1, 2).parts, later(), later(4, 5, 6)]`)
+  })
 })
