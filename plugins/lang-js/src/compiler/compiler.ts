@@ -14,6 +14,7 @@ import type { Analysis } from "./analyze.js"
 import { tdzSlots } from "./bindings.js"
 import { CompileContext, type Dispatch, type ModuleResolver } from "./context.js"
 import { chainLink, expression } from "./expressions.js"
+import { blankEnvironment } from "./frames.js"
 import { hoistedFunctions } from "./functions.js"
 import { importDeclaration } from "./modules.js"
 import { pattern } from "./patterns.js"
@@ -71,8 +72,7 @@ export const compileProgram = (
   const functions = hoistedFunctions(ctx, scope)
   const thisSlot = info.thisBinding!.slot
   const setup = (): Env => {
-    const env: Env = new Array(size)
-    env[0] = undefined
+    const env = blankEnvironment(size, undefined)
     for (let i = 0; i < tdz.length; i++) env[tdz[i]] = TDZ
     env[thisSlot] = undefined
     for (const imp of imports) imp(env)

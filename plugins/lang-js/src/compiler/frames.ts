@@ -133,6 +133,10 @@ const largeEnvironment = (size: number, p: Env, b0: Value, b1: Value, b2: Value)
   }
 }
 
+/** A new environment of `size` slots (at least 1) below `p`, every other slot `undefined` (a block's, a program's). */
+export const blankEnvironment = (size: number, p: Env | undefined): Env =>
+  environment3(size, 0, p as Env, undefined, undefined, undefined)
+
 /** A new environment as `environment3` makes it, the `np` parameters (any number) taken from an argument list. */
 export const environmentOf = (size: number, np: number, p: Env, args: Value[]): Env => {
   const n = args.length

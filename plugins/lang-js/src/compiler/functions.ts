@@ -24,7 +24,7 @@ import {
   plainAsyncCall,
   type Setup,
 } from "./entries.js"
-import { binderOf, type Frame, framePrologue } from "./frames.js"
+import { binderOf, blankEnvironment, type Frame, framePrologue } from "./frames.js"
 import { createArguments, restArray } from "./ops.js"
 import { RETURN, TDZ } from "./shared.js"
 import { computed, operand } from "./operand.js"
@@ -190,10 +190,7 @@ const template = (
   const setup: Setup = (thisValue, args, self, newTarget) => {
     let env: Env
     if (size === 0) env = self[ENV]
-    else {
-      env = new Array(size)
-      env[0] = self[ENV]
-    }
+    else env = blankEnvironment(size, self[ENV])
     for (let i = 0; i < tdz.length; i++) env[tdz[i]] = TDZ
     if (thisSlot >= 0) env[thisSlot] = derived ? TDZ : thisValue
     if (argsSlot >= 0) env[argsSlot] = createArguments(args)

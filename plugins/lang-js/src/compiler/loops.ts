@@ -20,6 +20,7 @@ import type { Scope } from "./analyze.js"
 import { assignTarget } from "./assignments.js"
 import { bindingOf, initWriter, tdzSlots } from "./bindings.js"
 import type { CompileContext, Env, Expr, GExpr, GStmt, Stmt, Writer } from "./context.js"
+import { blankEnvironment } from "./frames.js"
 import { OperandKind as K, operand } from "./operand.js"
 import { binaryOperator } from "./operators.js"
 import { closeQuietly, forInKeys } from "./ops.js"
@@ -60,8 +61,7 @@ const iterationCopy = (scope: Scope | undefined): ((outer: Env, previous: Env) =
   const size = scope.size
   const slots = [...scope.bindings.values()].map((b) => b.slot)
   return (outer, previous) => {
-    const next: Env = new Array(size)
-    next[0] = outer
+    const next = blankEnvironment(size, outer)
     for (let i = 0; i < slots.length; i++) next[slots[i]] = previous[slots[i]]
     return next
   }
@@ -121,8 +121,7 @@ export const forStatement = (ctx: CompileContext, n: Node, labels: string[]): St
     const size = scope!.size
     const tdz = tdzSlots(scope!)
     return (env) => {
-      let e: Env = new Array(size)
-      e[0] = env
+      let e = blankEnvironment(size, env)
       for (let i = 0; i < tdz.length; i++) e[tdz[i]] = TDZ
       if (init) init(e)
       let first = true

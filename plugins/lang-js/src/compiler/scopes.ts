@@ -6,6 +6,7 @@
 import type { Scope } from "./analyze.js"
 import { tdzSlots } from "./bindings.js"
 import type { CompileContext, Env, Stmt } from "./context.js"
+import { blankEnvironment } from "./frames.js"
 import { hoistedFunctions } from "./functions.js"
 import { TDZ } from "./shared.js"
 
@@ -16,8 +17,7 @@ export const scopeEnter = (scope: Scope | undefined): ((env: Env) => Env) => {
   if (scope.hasEnv) {
     const size = scope.size
     return (env) => {
-      const e: Env = new Array(size)
-      e[0] = env
+      const e = blankEnvironment(size, env)
       for (let i = 0; i < tdz.length; i++) e[tdz[i]] = TDZ
       return e
     }
@@ -50,8 +50,7 @@ export const withScope = (ctx: CompileContext, scope: Scope | undefined, inner: 
   if (scope.hasEnv) {
     const size = scope.size
     return (env) => {
-      const e: Env = new Array(size)
-      e[0] = env
+      const e = blankEnvironment(size, env)
       for (let i = 0; i < tdz.length; i++) e[tdz[i]] = TDZ
       functions(e)
       return inner(e)
