@@ -236,8 +236,13 @@ const copyOf = (program: string, index: number, round: number): string => {
   return header + program + ENDINGS[(round + index) % ENDINGS.length]
 }
 
-/** How many times each program runs (with its text changed, so that the compiler runs each time too). */
-const ROUNDS = 6
+/**
+ * How many times each program runs (with its text changed, so that the compiler runs each time too). Measured on
+ * typical tool programs other than these: after 6 rounds the first real program still pushed parser and code
+ * generator functions over V8's optimisation threshold (a background compilation of up to 20 ms during that
+ * program); after 10 it found them optimised, and took half the processor time.
+ */
+const ROUNDS = 10
 
 /**
  * Run the warm-up programs `rounds` times and return their outcomes. `run` is the language's own entry (passed in
