@@ -5,7 +5,7 @@
 //
 // Times are wall-clock times, or the process's CPU time with `--cpu` (see `time`).
 //
-// Usage: node bench/run.mjs [--quick] [--only=engine-or-workload,...] [--cpu] [--rounds=n] [--no-compile] [--no-cold]
+// Usage: node bench/run.mjs [--quick] [--extra] [--only=engine-or-workload,...] [--cpu] [--rounds=n] [--no-compile] [--no-cold]
 //   (build first: npx tsup; more rounds than the default five steady the best times on a loaded machine)
 // Then the compile-time table of bench/compile.mjs, and the cold start of a typical tool program (bench/cold.mjs).
 import { createRequire } from "node:module"
@@ -79,6 +79,70 @@ const workloads = [
       return JSON.stringify(grouped).length + out.length`,
   },
 ]
+
+// With `--extra`, two more workloads of the call-heavy classes: closures (counters, a memoized function, composed
+// functions) and a recursive tree walk that allocates its nodes (and a small constructor with prototype methods).
+if (args.includes("--extra")) {
+  workloads.push(
+    {
+      name: "closures",
+      body: `
+      function makeCounter(start) {
+        var count = start
+        return { inc: function () { count += 1; return count }, get: function () { return count },
+          add: function (n) { count += n; return this } }
+      }
+      function memoize(f) {
+        var cache = {}
+        return function (n) { var key = "k" + n; if (key in cache) return cache[key]; var v = f(n); cache[key] = v; return v }
+      }
+      function compose(f, g) { return function (x) { return f(g(x)) } }
+      var counters = []
+      for (var i = 0; i < 50; i++) counters.push(makeCounter(i))
+      var total = 0
+      for (var r = 0; r < 4000; r++) {
+        for (var j = 0; j < counters.length; j++) {
+          var c = counters[j]
+          c.inc()
+          if (j % 5 === 0) c.add(2)
+          total += c.get() & 15
+        }
+      }
+      var square = memoize(function (n) { return n * n })
+      for (var q = 0; q < 100000; q++) total = (total + square(q % 1000)) % 1000003
+      var h = compose(function (x) { return x + 1 }, compose(function (x) { return x * 2 }, function (x) { return x + 1 }))
+      for (var s = 0; s < 200000; s++) total = (total + h(s)) % 1000003
+      return total`,
+    },
+    {
+      name: "tree walk",
+      body: `
+      function build(depth, seed) {
+        if (depth === 0) return { value: seed % 100, left: null, right: null }
+        var left = build(depth - 1, seed * 3 + 1), right = build(depth - 1, seed * 5 + 2)
+        return { value: (left.value + right.value + seed) % 1000, left: left, right: right }
+      }
+      function sum(node) { if (node === null) return 0; return node.value + sum(node.left) + sum(node.right) }
+      function count(node, pred) {
+        var n = 0
+        function walk(t) { if (t === null) return; if (pred(t.value)) n++; walk(t.left); walk(t.right) }
+        walk(node)
+        return n
+      }
+      function Vec(x, y) { this.x = x; this.y = y }
+      Vec.prototype.add = function (o) { return new Vec(this.x + o.x, this.y + o.y) }
+      Vec.prototype.len2 = function () { return this.x * this.x + this.y * this.y }
+      var total = 0
+      for (var i = 0; i < 6; i++) {
+        var t = build(14, i)
+        total += sum(t) + count(t, function (v) { return v % 7 === 0 })
+      }
+      var v = new Vec(0, 0)
+      for (var k = 0; k < 100000; k++) { v = v.add(new Vec(k % 3, 1)); total = (total + v.len2()) % 1000003 }
+      return total`,
+    },
+  )
+}
 
 // `--only=` names engines (`lang-js,quickjs`) and workloads (by the start of their name: `fib,array`) to run.
 const engineNames = ["lang-js", "quickjs", "sval", "js-interpreter"]
