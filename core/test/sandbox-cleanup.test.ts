@@ -21,8 +21,11 @@ afterAll(() => {
   for (const p of pools) p.close()
 })
 
-const run = async (p: SandboxPool, code: string) => {
-  const result = await Effect.runPromise(CodeMode.make({ language: lineLanguage(), pool: p }).execute(code))
+const withCleanup = lineLanguage({
+  workerModule: new URL("./fixtures/line-language-cleanup.mjs", import.meta.url).href,
+})
+const run = async (p: SandboxPool, code: string, language = withCleanup) => {
+  const result = await Effect.runPromise(CodeMode.make({ language, pool: p }).execute(code))
   if (!result.ok) throw new Error(`${code}: ${JSON.stringify(result.error)}`)
   return result.value as never
 }
@@ -50,6 +53,15 @@ describe("cleaning up after a run", () => {
     const after: { count: number } = await run(p, "cleaned")
     expect(after.count - before.count).toBe(41)
     expect(await run(p, "pid")).toBe(pid)
+  })
+
+  it("a language without a cleanup gets its next run at once, on the same sandbox", async () => {
+    const p = pool()
+    const plain = lineLanguage()
+    const pid = await run(p, "dirty 7\npid", plain)
+    for (let i = 0; i < 10; i++) expect(await run(p, "seen", plain)).toBe(7)
+    expect(await run(p, "cleaned", plain)).toEqual({ count: 0, lastEnd: 0 })
+    expect(await run(p, "pid", plain)).toBe(pid)
   })
 
   it("a sandbox whose cleanup asks to retire is never reused, and the next execution runs in a new one", async () => {
@@ -90,7 +102,7 @@ describe("cleaning up after a run", () => {
       import { CodeMode, SandboxPool } from "@codemode/core"
       import { Effect } from "effect"
       const language = {
-        ...${JSON.stringify({ ...lineLanguage(), dialect: undefined })},
+        ...${JSON.stringify({ ...withCleanup, dialect: undefined })},
         dialect: (await import("@codemode/core")).Language.find("lua").dialect,
       }
       const pool = new SandboxPool({ maxWorkers: 1, keepIdle: 1 })

@@ -254,6 +254,7 @@ export class Sandbox {
       this.crashReport = { reason: message.reason, outOfMemory: message.outOfMemory }
       return
     }
+    if (message.t === "done" && message.clean && message.run > this.cleanedThrough) this.cleanedThrough = message.run
     // Only the run in progress is heard; anything else is a leftover of a finished run.
     if (message.run !== this.current || this.listener === undefined) return
     this.unread = undefined

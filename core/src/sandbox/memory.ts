@@ -46,12 +46,15 @@ export const heapHasRoom = (bytes: number): boolean => {
 /** The share of the heap limit past which a run's garbage is collected before the next run starts. */
 const BETWEEN_RUNS_SHARE = 0.25
 
+/** True when {@link collectBetweenRuns} would collect now. */
+export const collectionDue = (): boolean => collect !== undefined && inUse() > limit * BETWEEN_RUNS_SHARE
+
 /**
  * Collect the garbage a finished run left when it is a large part of the heap, so that the next run on this sandbox
  * starts with the room an empty sandbox has (an allocation check measures the used heap, garbage included).
  */
 export const collectBetweenRuns = (): void => {
-  if (collect !== undefined && inUse() > limit * BETWEEN_RUNS_SHARE) collect()
+  if (collectionDue()) collect!()
 }
 
 /** The message interpreters give when {@link memoryNearlyFull} stops a program. */

@@ -70,6 +70,8 @@ export type SandboxMessage =
       readonly outcome: RunOutcome
       /** Set when the sandbox must not be reused (its language could not reset its state). */
       readonly retire?: string
+      /** Set when nothing is left to clean up after the run: the sandbox reads its next message now (no `idle`). */
+      readonly clean?: true
     }
   | {
       /**

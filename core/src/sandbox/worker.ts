@@ -8,7 +8,7 @@ import { isDataObject } from "../Data.js"
 import { boundDiagnostic, cutLogLine } from "../Result.js"
 import { tooLong } from "../SearchBounds.js"
 import { BlockingFrameReader, writeFrame } from "./frames.js"
-import { collectBetweenRuns } from "./memory.js"
+import { collectBetweenRuns, collectionDue } from "./memory.js"
 import { FROM_SANDBOX_FD, type HostMessage, type RunMessage, type SandboxMessage, TO_SANDBOX_FD } from "./messages.js"
 import type { Diagnostic, HostCall, HostOutcome, LanguageRuntime, RunOutcome, SandboxHost } from "./protocol.js"
 
@@ -182,8 +182,9 @@ const internalFailure = (error: unknown): RunOutcome => {
 }
 
 /**
- * Run one program and send its `done`. Returns the runtime to clean up after, or `undefined` when the sandbox retires
- * with this run (the host discards it; nothing is left to clean).
+ * Run one program and send its `done`. Returns the runtime to clean up after, or `undefined` when nothing is left to
+ * clean: the runtime has no `afterRun` and no collection is due (`done` then says so), or the sandbox retires with
+ * this run (the host discards it).
  */
 const execute = async (message: RunMessage): Promise<LanguageRuntime | undefined> => {
   const bridge = new Bridge(message.run, message.deadline)
@@ -203,8 +204,13 @@ const execute = async (message: RunMessage): Promise<LanguageRuntime | undefined
   }
   // A huge message (a program throwing a huge string) is cut here, so that it never crosses the channel.
   const bounded: RunOutcome = outcome.ok ? outcome : { ok: false, error: boundDiagnostic(outcome.error) }
-  send({ t: "done", run: message.run, outcome: bounded, ...(bridge.retired ? { retire: bridge.retired } : {}) })
-  return bridge.retired ? undefined : runtime
+  if (bridge.retired) {
+    send({ t: "done", run: message.run, outcome: bounded, retire: bridge.retired })
+    return undefined
+  }
+  const clean = runtime?.afterRun === undefined && !collectionDue()
+  send({ t: "done", run: message.run, outcome: bounded, ...(clean ? { clean: true } : {}) })
+  return clean ? undefined : runtime
 }
 
 /**
