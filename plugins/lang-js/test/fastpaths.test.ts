@@ -211,7 +211,10 @@ for (const name of ["indexOf", "slice", "split", "replace", "toUpperCase", "padS
   try { String.prototype[name].call(undefined) } catch (e) { errors.push(e.constructor.name + ": " + e.message) }
 }
 try { s.startsWith(/x/) } catch (e) { errors.push(e.constructor.name + ": " + e.message) }
-return [out, errors, ["ab", "cd"].map((x) => x.slice(1)), String.prototype.slice.length, String.prototype.indexOf.length]`)
+const u = undefined
+const conversions = [String(), String(u), String(1.5), String(null), String(Symbol("x")), String({ toString() { return "o" } }),
+  String("s", 2), String([1, [2]]), [1, true].map(String), typeof new String("n"), new String("n").length]
+return [out, errors, conversions, ["ab", "cd"].map((x) => x.slice(1)), String.prototype.slice.length, String.prototype.indexOf.length]`)
   })
 
   it("Math's functions count their arguments and convert them", () => {
