@@ -306,3 +306,20 @@ const q = { set a(v) {}, ...{ a: 3 } }
 return [Object.getOwnPropertyDescriptor(o, "a"), Object.getOwnPropertyDescriptor(p, "a"), Object.getOwnPropertyDescriptor(q, "a")]`)
   })
 })
+
+describe("hasOwnProperty and Object.hasOwn without a descriptor", () => {
+  it("answer as the language does for every kind of object", () => {
+    sameAsNode(`function f(a, b) {}
+const arrow = () => 1
+class K { #p = 1; q = 2; static s() {} }
+const sym = Symbol("s")
+const o = { a: 1, [sym]: 2, 3: "x" }
+const e = new Error("m")
+function args() { return arguments }
+const keys = ["a", "3", 3, sym, "length", "name", "prototype", "q", "s", "stack", "message", "0", "Math", "toString"]
+const targets = [o, [1], f, arrow, K, new K(), Function.prototype, Object.prototype, globalThis, e, args(1), "abc", Object.create(o), Math]
+const out = targets.map((t) => keys.map((k) => (Object.hasOwn(t, k) ? 1 : 0) + (Object.prototype.hasOwnProperty.call(t, k) ? 2 : 0)).join(""))
+delete f.name
+return [out, Object.hasOwn(f, "name"), f.hasOwnProperty("length")]`)
+  })
+})

@@ -28,6 +28,7 @@ import {
   createDataProperty,
   getProp,
   hasAccessors,
+  hasOwnKey,
   noteRedefinition,
   ownDescriptor,
   ownKeys,
@@ -308,7 +309,7 @@ export const installObject = (realm: Realm): void => {
   defineMethod(ctor, "is", 2, (_t, a) => Object.is(arg(a, 0), arg(a, 1)))
   defineMethod(ctor, "hasOwn", 2, (_t, a) => {
     const o = toObject(realm, arg(a, 0), "Object.hasOwn")
-    return ownDescriptor(o, toPropertyKey(arg(a, 1))) !== undefined
+    return hasOwnKey(o, toPropertyKey(arg(a, 1)))
   })
   defineMethod(ctor, "groupBy", 2, (_t, a) => {
     const fn = arg(a, 1)
@@ -330,7 +331,7 @@ export const installObject = (realm: Realm): void => {
 
   defineMethod(proto, "hasOwnProperty", 1, (t, a) => {
     const k = toPropertyKey(arg(a, 0))
-    return ownDescriptor(toObject(realm, t, "Object.prototype.hasOwnProperty"), k) !== undefined
+    return hasOwnKey(toObject(realm, t, "Object.prototype.hasOwnProperty"), k)
   })
   defineMethod(proto, "isPrototypeOf", 1, (t, a) => {
     const v = arg(a, 0)

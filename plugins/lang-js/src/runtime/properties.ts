@@ -17,6 +17,8 @@ import { toNumber, toPropertyKey } from "./operators.js"
 import { settledStack } from "./stacks.js"
 import { rt } from "./state.js"
 
+const hasOwn = Object.prototype.hasOwnProperty
+
 const keyText = (key: Value): string => (typeof key === "symbol" ? key.toString() : String(key))
 
 /** True when `key` is the canonical text of a non-negative integer (a possible array index). */
@@ -168,6 +170,23 @@ export const ownDescriptor = (o: Value, key: PropertyKey): PropertyDescriptor | 
 const redefinedObjectProtos = new WeakSet<object>()
 
 /**
+ * `HasOwnProperty(o, key)` as the program sees it: whether `ownDescriptor` would find `key`, without making the
+ * descriptor (only the realm's `Function.prototype` and global object, functions not yet materialized and symbols
+ * need `ownDescriptor`'s view).
+ */
+export const hasOwnKey = (o: Value, key: PropertyKey): boolean => {
+  const realm = rt.realm
+  if (
+    typeof key === "symbol" ||
+    o === realm.FunctionProto ||
+    o === realm.globalObject ||
+    (o[CALL] !== undefined && isUnmaterialized(o))
+  )
+    return ownDescriptor(o, key) !== undefined
+  return hasOwn.call(o, key)
+}
+
+/**
  * Note that a property of `o` is being redefined or deleted, or that `o` is being frozen or sealed (RegExps leave
  * their host fast paths).
  */
@@ -255,8 +274,6 @@ export const createDataProperty = (target: Value, key: PropertyKey, value: Value
   if (key !== "__proto__" && definesBySet(target)) target[key] = value
   else Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
 }
-
-const hasOwn = Object.prototype.hasOwnProperty
 
 /**
  * True when the host's `Object.assign(target, source)` is exactly `CopyDataProperties(target, source)`: its `[[Set]]`
