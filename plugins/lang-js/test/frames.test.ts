@@ -124,4 +124,16 @@ class R { constructor(...parts) { this.parts = parts } }
 function later(x = 1, ...ys) { return f(); function f() { return [x, ys.length] } }
 return [sum(), sum(1, 2, 3), head(0), head(0, { b: 5 }, 6, 7), four(), four(9, [8]), new R(1, 2).parts, later(), later(4, 5, 6)]`)
   })
+
+  it("run leading guard clauses before the rest of a body", () => {
+    sameAsNode(`const seen = []
+function walk(t) { if (t === null) return; if (t.skip) { return } seen.push(t.v); walk(t.l); walk(t.r) }
+walk({ v: 1, l: { v: 2, l: null, r: null }, r: { v: 3, skip: true, l: null, r: null } })
+function f(n) { if (n < 0) return "neg"; function g() { return n * 2 } if (n === 0) return "zero"; const m = g(); if (m > 10) { return "big" } return m }
+function early(x) { if (x) return later; let later = 1; return later }
+let err = ""
+try { early(true) } catch (e) { err = e.constructor.name }
+function loop(n) { if (n > 3) return "many"; for (let i = 0; i < n; i++) if (i === 1) return "one" }
+return [seen, f(-1), f(0), f(2), f(9), early(false), err, loop(5), loop(2), String(loop(1))]`)
+  })
 })

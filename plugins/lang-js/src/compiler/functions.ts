@@ -27,7 +27,7 @@ import {
 import { binderOf, blankEnvironment, type Frame, framePrologue } from "./frames.js"
 import { createArguments, restArray } from "./ops.js"
 import { RETURN, TDZ } from "./shared.js"
-import { computed, operand } from "./operand.js"
+import { computed, operand, UNDEFINED_OPERAND } from "./operand.js"
 import { valueBranch } from "./operators.js"
 
 /** Everything needed to create closures of one function definition. */
@@ -279,38 +279,56 @@ export const functionBody = (ctx: CompileContext, n: Node, kind: TemplateKind, n
   if (n.body.type !== "BlockStatement") return ctx.expr(n.body)
   const statements: Node[] = n.body.body
   const last = statements[statements.length - 1]
-  if (last && last.type === "ReturnStatement" && last.argument) {
-    const rest = statements.slice(0, -1).filter((s) => s.type !== "FunctionDeclaration" && s.type !== "EmptyStatement")
-    const tail = ctx.expr(last.argument)
-    if (rest.length === 0) return tail
-    // Guard clauses (`if (c) return x` ... `return y`) become one conditional expression.
-    const guards = rest.map(guardClause)
-    if (guards.every((g) => g !== undefined)) {
-      let chain = tail
-      for (let i = guards.length - 1; i >= 0; i--) {
-        const test = ctx.expr(guards[i]!.test)
-        chain = valueBranch(test, operand(ctx, guards[i]!.value), computed(chain))
-      }
-      return chain
-    }
-    const head = ctx.statementList(statements.slice(0, -1), false)
-    return (env) => {
-      const s = head(env)
-      if (s !== undefined) return rt.ret
-      return tail(env)
-    }
+  const returnsLast = last !== undefined && last.type === "ReturnStatement" && last.argument
+  // Leading guard clauses (`if (c) return x`, function declarations aside) become conditional expressions around
+  // the rest of the body.
+  const guards: Guard[] = []
+  let restStart = 0
+  for (; restStart < statements.length - (returnsLast ? 1 : 0); restStart++) {
+    const s = statements[restStart]
+    if (s.type === "FunctionDeclaration" || s.type === "EmptyStatement") continue
+    const g = guardClause(s)
+    if (g === undefined) break
+    guards.push(g)
   }
-  const list = ctx.statementList(statements, false)
-  return (env) => (list(env) === RETURN ? rt.ret : undefined)
+  let chain: Expr
+  if (returnsLast) {
+    const tail = ctx.expr(last.argument)
+    const rest = statements.slice(restStart, -1)
+    if (rest.every((s) => s.type === "FunctionDeclaration" || s.type === "EmptyStatement")) chain = tail
+    else {
+      const head = ctx.statementList(rest, false)
+      chain = (env) => {
+        const s = head(env)
+        if (s !== undefined) return rt.ret
+        return tail(env)
+      }
+    }
+  } else {
+    const list = ctx.statementList(statements.slice(restStart), false)
+    chain = (env) => (list(env) === RETURN ? rt.ret : undefined)
+  }
+  for (let i = guards.length - 1; i >= 0; i--) {
+    const test = ctx.expr(guards[i].test)
+    const value = guards[i].value
+    chain = valueBranch(test, value === undefined ? UNDEFINED_OPERAND : operand(ctx, value), computed(chain))
+  }
+  return chain
 }
 
-/** `if (test) return value` (without `else`, the return possibly alone in a block): its test and value. */
-const guardClause = (s: Node): { test: Node; value: Node } | undefined => {
+/** A guard clause: `if (test) return value` (`value` undefined for a bare `return`). */
+interface Guard {
+  readonly test: Node
+  readonly value: Node | undefined
+}
+
+/** `if (test) return value` (without `else`, the return possibly alone in a block) as a guard. */
+const guardClause = (s: Node): Guard | undefined => {
   if (s.type !== "IfStatement" || s.alternate) return undefined
   let c = s.consequent
   if (c.type === "BlockStatement" && c.body.length === 1) c = c.body[0]
-  if (c.type !== "ReturnStatement" || !c.argument) return undefined
-  return { test: s.test, value: c.argument }
+  if (c.type !== "ReturnStatement") return undefined
+  return { test: s.test, value: c.argument ?? undefined }
 }
 
 /** The body of an async function or generator: a host generator that returns the function's result. */
