@@ -206,13 +206,13 @@ export const statementList = (ctx: CompileContext, statements: Node[], topLevel:
   }
 }
 
-/** `var`/`let`/`const` declarations (`let x;` initializes to `undefined`, `var x;` leaves the value). */
 /** The slot of a declared binding in the current environment, or -1 when it lives in another one. */
 const localSlot = (ctx: CompileContext, id: Node): number => {
   const b = bindingOf(ctx, id)
   return b !== null && hopsOf(ctx, id, b) === 0 ? b.slot : -1
 }
 
+/** `var`/`let`/`const` declarations (`let x;` initializes to `undefined`, `var x;` leaves the value). */
 const variableDeclaration = (ctx: CompileContext, n: Node): Stmt => {
   const parts: Stmt[] = []
   for (const d of n.declarations) {
