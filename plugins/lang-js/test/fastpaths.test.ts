@@ -323,3 +323,23 @@ delete f.name
 return [out, Object.hasOwn(f, "name"), f.hasOwnProperty("length")]`)
   })
 })
+
+describe("Object.assign by the host's copy", () => {
+  it("assigns (running setters), reads getters in order, skips internal keys, and fails as the language does", () => {
+    sameAsNode(`const log = []
+const sym = Symbol("s")
+const target = { set a(v) { log.push("set a " + v) }, kept: 0 }
+const src = { b: 1, get g() { log.push("get g"); return 2 }, a: 3, [sym]: 4, 1: "one" }
+const r1 = Object.assign(target, src, null, undefined, 5, "xy", [7, 8])
+const r2 = Object.assign({}, JSON.parse('{"__proto__": {"inherited": 1}}'))
+function f() {}
+f.own = 1
+const r3 = Object.assign({}, f, new Map([[1, 2]]), new Date(0))
+const fn = Object.assign(function g() {}, { extra: 1 })
+const arr = Object.assign([1, 2], { 0: "z", length: 3 })
+let err = ""
+try { Object.assign(Object.freeze({ a: 1 }), { a: 2 }) } catch (e) { err = e.constructor.name }
+return [log, Object.keys(r1), r1[sym], r1.kept, Object.getPrototypeOf(r2).inherited, Object.keys(r2), Object.keys(r3), fn.extra,
+  arr.join(), arr.length, err]`)
+  })
+})

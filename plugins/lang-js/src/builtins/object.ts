@@ -25,6 +25,7 @@ import { ENTRY_BYTES, reserveElements } from "../runtime/memory.js"
 import { charge, ITEM_UNITS } from "../runtime/meter.js"
 import { toPropertyKey, toStr } from "../runtime/operators.js"
 import {
+  chargeCopy,
   createDataProperty,
   getProp,
   hasAccessors,
@@ -32,6 +33,7 @@ import {
   noteRedefinition,
   ownDescriptor,
   ownKeys,
+  plainSource,
   setProp,
 } from "../runtime/properties.js"
 import type { Realm } from "../runtime/realm.js"
@@ -212,10 +214,23 @@ export const installObject = (realm: Realm): void => {
   })
   defineMethod(ctor, "assign", 2, (_t, a) => {
     const target = toObject(realm, arg(a, 0), "Object.assign")
+    // The host's assignments are setProp's own on a target that is not an array, typed array, function or element
+    // prototype (setProp checks and notes those).
+    const plainTarget =
+      !Array.isArray(target) &&
+      !ArrayBuffer.isView(target) &&
+      target[CALL] === undefined &&
+      target !== realm.ArrayProto &&
+      target !== realm.ObjectProto
     for (let i = 1; i < a.length; i++) {
       const src = a[i]
       if (src === undefined || src === null) continue
       const from = toObject(realm, src, "Object.assign")
+      if (plainTarget && plainSource(from)) {
+        chargeCopy(from)
+        Object.assign(target, from)
+        continue
+      }
       const keys = chargedOwnKeys(from)
       for (const k of keys) {
         if (propertyIsEnumerable.call(from, k)) setProp(target, k, from[k])

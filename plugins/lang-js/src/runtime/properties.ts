@@ -282,21 +282,29 @@ export const createDataProperty = (target: Value, key: PropertyKey, value: Value
  * function, nor a built-in object with host state, nor an object shadowing an inherited function's behaviour).
  */
 const assignable = (target: Value, source: Value): boolean =>
-  definesBySet(target) &&
-  Object.isExtensible(target) &&
-  source[CALL] === undefined &&
-  source[BRAND] === undefined &&
-  !hasOwn.call(source, CALL) &&
-  !hasOwn.call(source, "__proto__")
+  definesBySet(target) && Object.isExtensible(target) && plainSource(source) && !hasOwn.call(source, "__proto__")
+
+/**
+ * True when the object `source` carries no interpreter-internal key that a host copy of its own enumerable
+ * properties would take: it is not an array (whose copy is checked as it is listed), a function, a built-in object
+ * with host state, or an object shadowing an inherited function's behaviour.
+ */
+export const plainSource = (source: Value): boolean =>
+  !Array.isArray(source) && source[CALL] === undefined && source[BRAND] === undefined && !hasOwn.call(source, CALL)
+
+/** Charge a host copy of the own enumerable keys of `source`: one unit a key, counted without a key list. */
+export const chargeCopy = (source: Value): void => {
+  // `for...in` also counts inherited enumerable keys.
+  let keys = Object.getOwnPropertySymbols(source).length
+  for (const _ in source) keys++
+  charge(keys)
+}
 
 /** `CopyDataProperties(target, source, excluded)`: what object spread and rest do. */
 export const copyDataProperties = (target: Value, source: Value, excluded?: ReadonlyArray<PropertyKey>): void => {
   if (source === undefined || source === null) return
-  if (excluded === undefined && typeof source === "object" && !Array.isArray(source) && assignable(target, source)) {
-    // One unit a key (`for...in` counts the string keys without a list; it also counts inherited enumerable ones).
-    let keys = Object.getOwnPropertySymbols(source).length
-    for (const _ in source) keys++
-    charge(keys)
+  if (excluded === undefined && typeof source === "object" && assignable(target, source)) {
+    chargeCopy(source)
     Object.assign(target, source)
     return
   }
