@@ -245,14 +245,14 @@ const copyOf = (program: string, index: number, round: number): string => {
 const ROUNDS = 10
 
 /**
- * Run the warm-up programs `rounds` times and return their outcomes. `run` is the language's own entry (passed in
- * to keep this module free of cycles).
+ * The rounds from which, when the caller can compile without running, the programs are only compiled: the library
+ * is trained by then, the parser and the code generator need the rest.
  */
-export const warmUp = (
-  run: (request: RunRequest, host: SandboxHost) => RunOutcome,
-  rounds = ROUNDS,
-): Array<RunOutcome> => {
-  const host: SandboxHost = {
+const RUN_ROUNDS = 6
+
+/** A stand-in host for one warm-up run (its deadline counts from the run's start, as a real one's does). */
+const standInHost = (): SandboxHost =>
+  ({
     call: answer,
     start: () => {
       throw new Error("warm-up programs do not start calls")
@@ -266,23 +266,36 @@ export const warmUp = (
     warn: () => {},
     retire: () => {},
     deadline: Date.now() + 2_000,
-  } as unknown as SandboxHost
+  }) as unknown as SandboxHost
+
+/**
+ * Run the warm-up programs `rounds` times and return their outcomes. `run` is the language's own entry (passed in
+ * to keep this module free of cycles); with `compileOnly` (the compiler's entry), the rounds from {@link RUN_ROUNDS}
+ * on only compile the programs.
+ */
+export const warmUp = (
+  run: (request: RunRequest, host: SandboxHost) => RunOutcome,
+  rounds = ROUNDS,
+  compileOnly?: (code: string) => void,
+): Array<RunOutcome> => {
   const limits = { timeoutMs: 2_000, maxToolCalls: 100, maxOutputBytes: 65_536 }
   const outcomes: Array<RunOutcome> = []
   for (let round = 0; round < rounds; round++)
-    for (let index = 0; index < PROGRAMS.length; index++)
-      outcomes.push(
-        run(
-          {
-            code: copyOf(PROGRAMS[index], index, round),
-            tools: { warm: { list: true, get: true, fail: true, echo: true } },
-            extensions: [],
-            limits,
-          } as unknown as RunRequest,
-          host,
-        ),
-      )
-      // The warm-up's garbage is collected now, while the sandbox is idle, rather than during the first program.
+    for (let index = 0; index < PROGRAMS.length; index++) {
+      const code = copyOf(PROGRAMS[index], index, round)
+      if (round >= RUN_ROUNDS && compileOnly !== undefined) {
+        compileOnly(code)
+        continue
+      }
+      const request = {
+        code,
+        tools: { warm: { list: true, get: true, fail: true, echo: true } },
+        extensions: [],
+        limits,
+      }
+      outcomes.push(run(request as unknown as RunRequest, standInHost()))
+    }
+  // The warm-up's garbage is collected now, while the sandbox is idle, rather than during the first program.
   ;(globalThis as { gc?: () => void }).gc?.()
   return outcomes
 }

@@ -150,5 +150,7 @@ export const runWithWorkBound = (request: RunRequest, host: SandboxHost, maxStep
  * after loading this module, while it is idle.
  */
 export const warm = (rounds?: number): void => {
-  warmUp(run, rounds)
+  warmUp(run, rounds, (code) => {
+    compile(code)
+  })
 }
