@@ -193,10 +193,18 @@ export const installObject = (realm: Realm): void => {
     return arrayOfList(realm, list)
   }
 
+  /** An entry `[k, v]`, made at its size (adopted while the realm's prototypes have elements). */
+  const entryPair = (k: string, v: Value): Value[] => {
+    if (realm.protoElements) return realm.adoptArray([k, v])
+    const pair = new (realm.SA as new (length: number) => Value[])(2)
+    pair[0] = k
+    pair[1] = v
+    return pair
+  }
   defineMethod(ctor, "keys", 1, (_t, a) => arrayOfList(realm, keysOf(toObject(realm, arg(a, 0), "Object.keys"))))
   defineMethod(ctor, "values", 1, (_t, a) => enumerableOwn(toObject(realm, arg(a, 0), "Object.values"), (_k, v) => v))
   defineMethod(ctor, "entries", 1, (_t, a) =>
-    enumerableOwn(toObject(realm, arg(a, 0), "Object.entries"), (k, v) => arrayOfList(realm, [k, v]), ITEM_UNITS),
+    enumerableOwn(toObject(realm, arg(a, 0), "Object.entries"), entryPair, ITEM_UNITS),
   )
   defineMethod(ctor, "fromEntries", 1, (_t, a) => {
     const o = realm.newObject()
