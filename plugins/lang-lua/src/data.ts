@@ -11,7 +11,7 @@ import { dataBounds, dataProblems, indexPath, keyPath } from "@codemode/core/san
 import { JSON_NULL } from "./ops.js"
 import type { DataValue } from "@codemode/core/sandbox"
 import { utf8Decode, utf8Encode } from "./utf8.js"
-import { Fields, LuaFloat, LuaTable, makeFloat, MAX_TABLE_ENTRIES, RECORD_FIELDS, type LuaValue } from "./value.js"
+import { Fields, LuaFloat, LuaTable, makeFloat, MAX_TABLE_ENTRIES, type LuaValue } from "./value.js"
 
 /** The deepest data a copy may hold (the data contract's bound). */
 export const MAX_DATA_DEPTH = dataBounds.maxDepth
@@ -191,10 +191,9 @@ const convert = (v: DataValue, depth: number): LuaValue => {
     return t
   }
   const o = v as { readonly [key: string]: DataValue }
+  const fields = new Fields()
   const keys = Object.keys(o)
   const n = keys.length
-  // An object of up to 8 keys gets a string-keyed part sized for it (as a record constructor does).
-  const fields = n < RECORD_FIELDS.length ? new RECORD_FIELDS[n]() : new Fields()
   if (n > MAX_TABLE_ENTRIES) throw tooBig()
   for (let i = 0; i < n; i++) {
     const key = keys[i]
