@@ -89,6 +89,22 @@ describe("cleaning up after a run", () => {
     }
   })
 
+  it("a run of the same runtime started over in a new sandbox brings its shapes along", async () => {
+    const p = pool()
+    const rt = CodeMode.make({ language: withCleanup, pool: p })
+    const exec = async (code: string) => {
+      const result = await Effect.runPromise(rt.execute(code))
+      if (!result.ok) throw new Error(`${code}: ${JSON.stringify(result.error)}`)
+      return result.value as never
+    }
+    for (const how of ["slowfail 200", "die 200", "slow 20000"]) {
+      const first = await exec(`shapes\ncleanup ${how}\npid`)
+      // Sent to the sandbox that had this runtime's shapes, read by the one that replaced it.
+      expect(await exec("shapes\nreturn $")).toEqual({ tools: { search: true }, extensions: [] })
+      expect(await exec("pid")).not.toBe(first)
+    }
+  })
+
   it("a cleanup that takes longer than the limit ends that sandbox; the next execution runs in a new one", async () => {
     const p = pool()
     const first = await run(p, "cleanup slow 20000\npid")

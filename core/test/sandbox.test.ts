@@ -1,4 +1,4 @@
-import { CodeMode, SandboxPool, Tool } from "@codemode/core"
+import { CodeMode, Extension, SandboxPool, Tool } from "@codemode/core"
 import { Context, Effect, Schema } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { lineLanguage } from "./language.js"
@@ -124,5 +124,56 @@ describe("sandbox worker", () => {
     const result = await Effect.runPromise(rt.execute(`start slow {"ms":10000,"value":"never"}\nreturn "done"`))
     expect(result).toMatchObject({ ok: true, value: "done", toolCalls: [{ name: "slow", status: "interrupted" }] })
     expect(outcomes).toEqual(["interrupted"])
+  })
+  it("each run sees its own runtime's tool and extension shapes, however runtimes take turns on one sandbox", async () => {
+    const one = new SandboxPool({ maxWorkers: 1, keepIdle: 1, maxOldGenerationSizeMb: 64 })
+    try {
+      const ext = Extension.make({ name: "x", globals: { fetch: () => 1 } })
+      const a = CodeMode.make({ language: lineLanguage(), tools: { people: { greet } }, pool: one })
+      const b = CodeMode.make({ language: lineLanguage(), tools: { slow }, extensions: [ext], pool: one })
+      const shapes = async (rt: typeof a) => {
+        const result = await Effect.runPromise(rt.execute("shapes\nreturn $"))
+        if (!result.ok) throw new Error(result.error.message)
+        return result.value
+      }
+      const ofA = { tools: { people: { greet: true }, search: true }, extensions: [] }
+      const ofB = {
+        tools: { slow: true, search: true },
+        extensions: [{ name: "x", language: "any", globals: { fetch: "sync" } }],
+      }
+      for (const [rt, expected] of [
+        [a, ofA],
+        [a, ofA],
+        [b, ofB],
+        [b, ofB],
+        [a, ofA],
+        [b, ofB],
+        [b, ofB],
+      ] as const)
+        expect(await shapes(rt)).toEqual(expected)
+    } finally {
+      one.close()
+    }
+  })
+
+  it("a run cannot change the shapes the next run of its runtime sees", async () => {
+    const one = new SandboxPool({ maxWorkers: 1, keepIdle: 1, maxOldGenerationSizeMb: 64 })
+    try {
+      const rt = CodeMode.make({ language: lineLanguage(), tools: { slow }, pool: one })
+      const first = await Effect.runPromise(rt.execute("pid\nreturn $"))
+      for (let i = 0; i < 3; i++) {
+        const mutated = await Effect.runPromise(rt.execute("mutate\nreturn $"))
+        expect(mutated).toMatchObject({ ok: true, value: "refused" })
+        const seen = await Effect.runPromise(rt.execute("shapes\nreturn $"))
+        expect(seen).toMatchObject({ ok: true, value: { tools: { slow: true, search: true }, extensions: [] } })
+      }
+      // All on one sandbox process, so the later runs did reuse what the first one brought.
+      expect(await Effect.runPromise(rt.execute("pid\nreturn $"))).toMatchObject({
+        ok: true,
+        value: (first as { value: number }).value,
+      })
+    } finally {
+      one.close()
+    }
   })
 })

@@ -123,6 +123,8 @@ export class Sandbox {
   private cleanupTimer: ReturnType<typeof setTimeout> | undefined
   /** Set when the sandbox broke the protocol: its run is told so, never started over. */
   private malformed = false
+  /** The scope of the last run sent to this process in full: the sandbox holds that runtime's shapes. */
+  private shapesScope: string | undefined
   /** The modules this sandbox has loaded or been asked to load. */
   readonly modules = new Set<string>()
   /** True once the process is killed or gone. */
@@ -152,6 +154,7 @@ export class Sandbox {
     this.input = child.stdio[3] as Writable
     this.output = child.stdio[4] as Readable
     this.reader = new FrameReader()
+    this.shapesScope = undefined
     this.backlog = []
     this.next = 0
     this.stderrTail = ""
@@ -195,7 +198,22 @@ export class Sandbox {
     this.cleanedThrough = run.run - 1
     this.drainWaiters.length = 0
     if (this.listener === undefined) this.idle()
-    this.send(run)
+    this.sendRun(run)
+  }
+
+  /**
+   * Send a run, leaving out the tool and extension shapes when this process already holds those of its scope (they
+   * are the same for every run of one runtime, and re-encoding a large tool tree each run costs more than the run).
+   */
+  private sendRun(message: RunMessage): void {
+    const scope = message.request.scope
+    if (scope !== undefined && scope === this.shapesScope) {
+      const { tools: _tools, extensions: _extensions, ...rest } = message.request as RunRequest
+      this.send({ ...message, request: rest, sameShapes: true })
+      return
+    }
+    this.shapesScope = scope
+    this.send(message)
   }
 
   private receive(chunk: Buffer): void {
@@ -330,7 +348,7 @@ export class Sandbox {
       deadline: Number.isFinite(deadline) ? deadline : 8.64e15,
     }
     this.unread = message
-    this.send(message)
+    this.sendRun(message)
     if (this.unreadRun() !== undefined) {
       this.cleanupTimer = setTimeout(() => {
         const unread = this.unreadRun()

@@ -13,7 +13,13 @@ export interface RunMessage {
   readonly t: "run"
   readonly run: number
   readonly module: string
-  readonly request: RunRequest
+  /**
+   * The request; its `tools` and `extensions` are left out when `sameShapes` is set: they are those of the last run
+   * this sandbox process read, which had the same `scope` (a runtime's shapes never change).
+   */
+  readonly request: RunRequest | Omit<RunRequest, "tools" | "extensions">
+  /** Set when the request leaves out the tool and extension shapes (see `request`). */
+  readonly sameShapes?: true
   readonly deadline: number
 }
 

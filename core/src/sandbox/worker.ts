@@ -10,7 +10,15 @@ import { tooLong } from "../SearchBounds.js"
 import { BlockingFrameReader, writeFrame } from "./frames.js"
 import { collectBetweenRuns, collectionDue } from "./memory.js"
 import { FROM_SANDBOX_FD, type HostMessage, type RunMessage, type SandboxMessage, TO_SANDBOX_FD } from "./messages.js"
-import type { Diagnostic, HostCall, HostOutcome, LanguageRuntime, RunOutcome, SandboxHost } from "./protocol.js"
+import type {
+  Diagnostic,
+  HostCall,
+  HostOutcome,
+  LanguageRuntime,
+  RunOutcome,
+  RunRequest,
+  SandboxHost,
+} from "./protocol.js"
 
 /** The most warnings one run sends; the host adds a `Truncated` warning for the rest. */
 const MAX_WARNINGS = 1_000
@@ -186,14 +194,38 @@ const internalFailure = (error: unknown): RunOutcome => {
  * clean: the runtime has no `afterRun` and no collection is due (`done` then says so), or the sandbox retires with
  * this run (the host discards it).
  */
+/** The tool and extension shapes of the last run read in full, frozen: runs of the same scope share them. */
+let shapes: Pick<RunRequest, "scope" | "tools" | "extensions"> | undefined
+
+const deepFreeze = <T>(value: T): T => {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
+  }
+  return value
+}
+
+/** The request of a run message: its shapes are those of the last full request when the host left them out. */
+const requestOf = (message: RunMessage): RunRequest => {
+  if (message.sameShapes) {
+    if (shapes === undefined || shapes.scope !== message.request.scope)
+      throw new Error("the host left out the shapes of a scope this sandbox does not hold")
+    return { ...message.request, tools: shapes.tools, extensions: shapes.extensions }
+  }
+  const request = message.request as RunRequest
+  shapes = { scope: request.scope, tools: deepFreeze(request.tools), extensions: deepFreeze(request.extensions) }
+  return request
+}
+
 const execute = async (message: RunMessage): Promise<LanguageRuntime | undefined> => {
   const bridge = new Bridge(message.run, message.deadline)
   let outcome: RunOutcome
   let runtime: LanguageRuntime | undefined
   try {
+    const request = requestOf(message)
     runtime = await load(message.module)
     try {
-      outcome = runtime.run(message.request, bridge)
+      outcome = runtime.run(request, bridge)
     } finally {
       bridge.finish()
     }
