@@ -16,8 +16,9 @@ export class FrameError extends Error {
 }
 
 /** Encode one message as a frame. */
-export const encodeFrame = (message: unknown): Buffer => {
-  const json = JSON.stringify(message)
+export const encodeFrame = (message: unknown): Buffer => frameOf(JSON.stringify(message))
+
+const frameOf = (json: string): Buffer => {
   const length = Buffer.byteLength(json)
   if (length > MAX_FRAME_BYTES) throw new FrameError(`a message of ${length} bytes exceeds the frame limit`)
   const frame = Buffer.allocUnsafe(4 + length)
@@ -127,9 +128,19 @@ export class BlockingFrameReader {
   }
 }
 
+/** Where {@link writeFrame} encodes messages that fit, so that the common small frame allocates nothing. */
+const scratch = Buffer.allocUnsafe(64 * 1024)
+
 /** Write one frame to a file descriptor, blocking until all of it is written. */
 export const writeFrame = (fd: number, message: unknown): void => {
-  const frame = encodeFrame(message)
+  const json = JSON.stringify(message)
+  let frame: Buffer
+  // At most 3 bytes of UTF-8 per UTF-16 code unit: a message this short always fits.
+  if (json.length * 3 <= scratch.length - 4) {
+    const length = scratch.write(json, 4, "utf8")
+    scratch.writeUInt32LE(length, 0)
+    frame = scratch.subarray(0, 4 + length)
+  } else frame = frameOf(json)
   let offset = 0
   while (offset < frame.length) {
     try {
