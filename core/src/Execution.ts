@@ -62,21 +62,35 @@ const timeoutDiagnostic = (limits: Limits, waiting: boolean) =>
       : `the program did not finish within timeoutMs (${limits.timeoutMs} ms) and was stopped`,
   )
 
-/** Wait for a sandbox; interruptible, and a sandbox delivered as the wait is interrupted goes back to the pool. */
-const acquire = (pool: SandboxPool, module: string) =>
-  Effect.callback<Sandbox>((resume) => {
+/**
+ * Wait for a sandbox until `deadline` (`None` past it); interruptible, and a sandbox delivered as the wait is
+ * interrupted goes back to the pool. The timer is the wait's own, so that a sandbox at hand costs no timer at all.
+ */
+const acquire = (pool: SandboxPool, module: string, deadline: number) =>
+  Effect.callback<Option.Option<Sandbox>>((resume) => {
     let delivered: Sandbox | undefined
+    let timer: ReturnType<typeof setTimeout> | undefined
     let withdraw: () => void
     try {
       withdraw = pool.acquire(module, (sandbox) => {
         delivered = sandbox
-        resume(Effect.succeed(sandbox))
+        clearTimeout(timer)
+        resume(Effect.succeed(Option.some(sandbox)))
       })
     } catch (error) {
       resume(Effect.die(error))
       return
     }
+    if (delivered === undefined && deadline !== Infinity)
+      timer = setTimeout(
+        () => {
+          withdraw()
+          resume(Effect.succeed(Option.none()))
+        },
+        Math.max(0, deadline - Date.now()),
+      )
     return Effect.sync(() => {
+      clearTimeout(timer)
       withdraw()
       if (delivered) pool.release(delivered)
     })
@@ -113,15 +127,7 @@ export const execute = (plan: Plan, code: string): Effect.Effect<Result.Result, 
     const pool = plan.pool()
     return Effect.uninterruptibleMask((restore) =>
       Effect.gen(function* () {
-        const waited =
-          deadline === Infinity
-            ? Option.some(yield* restore(acquire(pool, plan.language.workerModule)))
-            : yield* restore(
-                Effect.timeoutOption(
-                  acquire(pool, plan.language.workerModule),
-                  Duration.millis(Math.max(0, deadline - Date.now())),
-                ),
-              )
+        const waited = yield* restore(acquire(pool, plan.language.workerModule, deadline))
         if (Option.isNone(waited) || Date.now() >= deadline) {
           if (Option.isSome(waited)) pool.release(waited.value)
           return { ok: false, error: timeoutDiagnostic(limits, true), toolCalls: [] } satisfies Result.Result
@@ -271,8 +277,8 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
       }
     }
 
-    const onEvent = (resume: (effect: Effect.Effect<End>) => void) => (event: SandboxEvent) => {
-      if (event.type === "crash") return resume(Effect.succeed(event))
+    const onEvent = (finish: (end: End) => void) => (event: SandboxEvent) => {
+      if (event.type === "crash") return finish(event)
       const message = event.message
       switch (message.t) {
         case "call":
@@ -289,19 +295,37 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
         case "warn":
           return warnings.add(message.diagnostic)
         case "done":
-          return resume(
-            Effect.succeed({
-              type: "done",
-              outcome: message.outcome,
-              ...(message.retire !== undefined ? { retire: message.retire } : {}),
-            }),
-          )
+          return finish({
+            type: "done",
+            outcome: message.outcome,
+            ...(message.retire !== undefined ? { retire: message.retire } : {}),
+          })
       }
     }
 
     const request = { code, scope: plan.scope, tools: plan.tools, extensions: plan.extensionShapes, limits }
-    const waitForEnd = Effect.callback<End>((resume) => {
-      run = sandbox.start(language.workerModule, request, deadline, onEvent(resume))
+    // The end of the run, or `None` at the deadline: one timer of its own, cleared when the run ends or the wait is
+    // interrupted.
+    const waitForEnd = Effect.callback<Option.Option<End>>((resume) => {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      let settled = false
+      const settle = (end: Option.Option<End>) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        resume(Effect.succeed(end))
+      }
+      if (deadline !== Infinity) timer = setTimeout(() => settle(Option.none()), Math.max(0, deadline - Date.now()))
+      run = sandbox.start(
+        language.workerModule,
+        request,
+        deadline,
+        onEvent((end) => settle(Option.some(end))),
+      )
+      return Effect.sync(() => {
+        settled = true
+        clearTimeout(timer)
+      })
     })
     const stopCalls = Effect.suspend(() => {
       ended = true
@@ -317,11 +341,7 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
       queuedBytes = 0
       for (const fiber of running.values()) fiber.interruptUnsafe()
     }
-    const finished = yield* (
-      deadline === Infinity
-        ? Effect.map(waitForEnd, Option.some)
-        : Effect.timeoutOption(waitForEnd, Duration.millis(Math.max(0, deadline - Date.now())))
-    ).pipe(Effect.onInterrupt(() => Effect.sync(abandonCalls)))
+    const finished = yield* waitForEnd.pipe(Effect.onInterrupt(() => Effect.sync(abandonCalls)))
     if (Option.isNone(finished) || finished.value.type === "crash") abandonCalls()
 
     const toolCalls = (): ReadonlyArray<Result.ToolCall> =>
@@ -371,7 +391,10 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
     // warning says the background work was cut off.
     const background = [...running.values()]
     const grace = Math.max(0, Math.min(deadline - Date.now(), INTERRUPT_GRACE_MS))
-    const interrupted = yield* Effect.timeoutOption(stopCalls, Duration.millis(grace)).pipe(Effect.map(Option.isSome))
+    // With nothing left running (the common case) there is nothing to wait for, and no timer to set.
+    let interrupted = true
+    if (running.size === 0) yield* stopCalls
+    else interrupted = yield* Effect.timeoutOption(stopCalls, Duration.millis(grace)).pipe(Effect.map(Option.isSome))
     if (!interrupted) {
       abandonCalls()
       warnings.add(
