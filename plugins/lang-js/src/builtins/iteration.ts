@@ -2,11 +2,20 @@
  * Iterator prototypes: `%IteratorPrototype%`, array/string/Map/Set iterators, generators and async generators.
  */
 import { throwUnsupported } from "../runtime/errors.js"
-import { arg, defineMethod, defineTag, incompatibleReceiver, makeNative, type Value } from "../runtime/functions.js"
-import { asyncGeneratorEnqueue, generatorResume } from "../runtime/generators.js"
+import {
+  arg,
+  type CallImpl,
+  defineMethod,
+  defineTag,
+  incompatibleReceiver,
+  makeNative,
+  type Value,
+} from "../runtime/functions.js"
+import { asyncGeneratorEnqueue, generatorNext, generatorResume } from "../runtime/generators.js"
 import { BRAND, Brand, CALL, CALL3, CONSTRUCT, SLOT } from "../runtime/internals.js"
-import { iterResult } from "../runtime/iterators.js"
+import { DONE, iterResult, registerStepper } from "../runtime/iterators.js"
 import type { Realm } from "../runtime/realm.js"
+import { rt } from "../runtime/state.js"
 
 interface ArrayIteratorState {
   array: Value | undefined
@@ -40,6 +49,58 @@ export const createHostIterator = (
   return o
 }
 
+/** The next value of an array iterator, or `DONE` (the iterator then lets go of its array). */
+const arrayIteratorStep = (s: ArrayIteratorState): Value => {
+  const a = s.array
+  if (a === undefined) return DONE
+  const length = typeof a === "string" ? a.length : a.length >>> 0
+  if (s.index >= length) {
+    s.array = undefined
+    return DONE
+  }
+  const i = s.index++
+  if (s.kind === "keys") return i
+  const v = a[i]
+  return s.kind === "values" ? v : rt.realm.newArray([i, v])
+}
+
+const arrayIteratorNext: CallImpl = (t) => {
+  if (typeof t !== "object" || t === null || t[BRAND] !== Brand.ArrayIterator) {
+    return incompatibleReceiver("Array Iterator.prototype.next", t)
+  }
+  const v = arrayIteratorStep(t[SLOT] as ArrayIteratorState)
+  return v === DONE ? iterResult(undefined, true) : iterResult(v, false)
+}
+registerStepper(arrayIteratorNext, (t) => {
+  if (t[BRAND] !== Brand.ArrayIterator) return undefined
+  const s = t[SLOT] as ArrayIteratorState
+  return () => arrayIteratorStep(s)
+})
+
+/** The built-in `next` of the iterators over a host iterator with brand `brand`, registered as their stepper. */
+const hostNext = (brand: number, label: string): CallImpl => {
+  const next: CallImpl = (t) => {
+    if (typeof t !== "object" || t === null || t[BRAND] !== brand)
+      return incompatibleReceiver(`${label}.prototype.next`, t)
+    const s = t[SLOT] as HostIteratorState
+    const r = s.it.next()
+    return r.done ? iterResult(undefined, true) : iterResult(s.map(r.value), false)
+  }
+  registerStepper(next, (t) => {
+    if (t[BRAND] !== brand) return undefined
+    const { it, map } = t[SLOT] as HostIteratorState
+    return () => {
+      const r = it.next()
+      return r.done ? DONE : map(r.value)
+    }
+  })
+  return next
+}
+const mapIteratorNext = hostNext(Brand.MapIterator, "Map Iterator")
+const setIteratorNext = hostNext(Brand.SetIterator, "Set Iterator")
+const stringIteratorNext = hostNext(Brand.StringIterator, "String Iterator")
+const regExpStringIteratorNext = hostNext(Brand.RegExpStringIterator, "RegExp String Iterator")
+
 /** Install the iterator prototypes. */
 export const installIteration = (realm: Realm): void => {
   const iteratorProto = realm.newObject()
@@ -51,46 +112,23 @@ export const installIteration = (realm: Realm): void => {
 
   const arrayIteratorProto = Object.create(iteratorProto)
   realm.ArrayIteratorProto = arrayIteratorProto
-  realm.arrayIteratorNext = defineMethod(arrayIteratorProto, "next", 0, (t) => {
-    if (typeof t !== "object" || t === null || t[BRAND] !== Brand.ArrayIterator) {
-      return incompatibleReceiver("Array Iterator.prototype.next", t)
-    }
-    const s = t[SLOT] as ArrayIteratorState
-    const a = s.array
-    if (a === undefined) return iterResult(undefined, true)
-    const length = typeof a === "string" ? a.length : a.length >>> 0
-    if (s.index >= length) {
-      s.array = undefined
-      return iterResult(undefined, true)
-    }
-    const i = s.index++
-    if (s.kind === "keys") return iterResult(i, false)
-    const v = a[i]
-    return iterResult(s.kind === "values" ? v : realm.newArray([i, v]), false)
-  })
+  realm.arrayIteratorNext = defineMethod(arrayIteratorProto, "next", 0, arrayIteratorNext)
   defineTag(arrayIteratorProto, "Array Iterator")
 
-  const hostNext = (brand: number, label: string) => (t: Value) => {
-    if (typeof t !== "object" || t === null || t[BRAND] !== brand)
-      return incompatibleReceiver(`${label}.prototype.next`, t)
-    const s = t[SLOT] as HostIteratorState
-    const r = s.it.next()
-    return r.done ? iterResult(undefined, true) : iterResult(s.map(r.value), false)
-  }
-  const hostIteratorProto = (brand: number, label: string): [Value, Value] => {
+  const hostIteratorProto = (next: CallImpl, label: string): [Value, Value] => {
     const p = Object.create(iteratorProto)
-    const next = defineMethod(p, "next", 0, hostNext(brand, label))
+    const method = defineMethod(p, "next", 0, next)
     defineTag(p, label)
-    return [p, next]
+    return [p, method]
   }
-  ;[realm.MapIteratorProto, realm.mapIteratorNext] = hostIteratorProto(Brand.MapIterator, "Map Iterator")
-  ;[realm.SetIteratorProto, realm.setIteratorNext] = hostIteratorProto(Brand.SetIterator, "Set Iterator")
-  ;[realm.StringIteratorProto] = hostIteratorProto(Brand.StringIterator, "String Iterator")
-  ;[realm.RegExpStringIteratorProto] = hostIteratorProto(Brand.RegExpStringIterator, "RegExp String Iterator")
+  ;[realm.MapIteratorProto, realm.mapIteratorNext] = hostIteratorProto(mapIteratorNext, "Map Iterator")
+  ;[realm.SetIteratorProto, realm.setIteratorNext] = hostIteratorProto(setIteratorNext, "Set Iterator")
+  ;[realm.StringIteratorProto] = hostIteratorProto(stringIteratorNext, "String Iterator")
+  ;[realm.RegExpStringIteratorProto] = hostIteratorProto(regExpStringIteratorNext, "RegExp String Iterator")
 
   const generatorProto = Object.create(iteratorProto)
   realm.GeneratorProto = generatorProto
-  defineMethod(generatorProto, "next", 1, (t, a) => generatorResume(t, "next", arg(a, 0)))
+  defineMethod(generatorProto, "next", 1, generatorNext)
   defineMethod(generatorProto, "return", 1, (t, a) => generatorResume(t, "return", arg(a, 0)))
   defineMethod(generatorProto, "throw", 1, (t, a) => generatorResume(t, "throw", arg(a, 0)))
   defineTag(generatorProto, "Generator")

@@ -7,9 +7,9 @@
  */
 import type { Location } from "@codemode/core/sandbox"
 import { caught, throwTypeError } from "./errors.js"
-import { call, isCallable, isObject, NO_ARGS, shortDescription, type Value } from "./functions.js"
+import { type CallImpl, call, isCallable, isObject, NO_ARGS, shortDescription, type Value } from "./functions.js"
 import { BRAND, Brand, SLOT } from "./internals.js"
-import { getIteratorMethod, iterResult } from "./iterators.js"
+import { DONE, getIteratorMethod, iterResult, registerStepper } from "./iterators.js"
 import { awaitValue, newPromise, type PromiseRecord, rejectPromise, resolvePromise } from "./promises.js"
 import { rt } from "./state.js"
 
@@ -86,26 +86,42 @@ const generatorState = (o: Value, method: string): GeneratorState => {
   return o[SLOT] as GeneratorState
 }
 
-/** `generator.next(v)`, `.throw(e)` and `.return(v)`. */
-export const generatorResume = (o: Value, mode: "next" | "throw" | "return", value: Value): Value => {
-  const s = generatorState(o, mode)
+/** Run a generator's body on from `state` with `mode` and `value`; its completion (the body's result when done). */
+const runGenerator = (s: GeneratorState, mode: number, value: Value): IteratorResult<Value, Value> => {
   if (s.state === "executing") return throwTypeError("Generator is already running")
-  if (s.state === "suspendedStart" && mode !== "next") s.state = "completed"
+  if (s.state === "suspendedStart" && mode !== NEXT) s.state = "completed"
   if (s.state === "completed") {
-    if (mode === "throw") throw value
-    return iterResult(mode === "return" ? value : undefined, true)
+    if (mode === THROW) throw value
+    return { value: mode === RETURN ? value : undefined, done: true }
   }
   s.state = "executing"
   let r: IteratorResult<Value, Value>
   try {
-    r = resume(s.gen, mode === "next" ? NEXT : mode === "throw" ? THROW : RETURN, value)
+    r = resume(s.gen, mode, value)
   } catch (e) {
     s.state = "completed"
     throw e
   }
   s.state = r.done ? "completed" : "suspendedYield"
+  return r
+}
+
+/** `generator.next(v)`, `.throw(e)` and `.return(v)`. */
+export const generatorResume = (o: Value, mode: "next" | "throw" | "return", value: Value): Value => {
+  const r = runGenerator(generatorState(o, mode), mode === "next" ? NEXT : mode === "throw" ? THROW : RETURN, value)
   return iterResult(r.value, !!r.done)
 }
+
+/** The built-in `Generator.prototype.next`; iterations step a generator through it without a result object. */
+export const generatorNext: CallImpl = (t, a) => generatorResume(t, "next", a.length > 0 ? a[0] : undefined)
+registerStepper(generatorNext, (o) => {
+  if (o[BRAND] !== Brand.Generator) return undefined
+  const s = o[SLOT] as GeneratorState
+  return () => {
+    const r = runGenerator(s, NEXT, undefined)
+    return r.done ? DONE : r.value
+  }
+})
 
 interface AsyncRequest {
   readonly mode: number

@@ -5,8 +5,8 @@
  * methods; everything else goes through the program-visible protocol (`[Symbol.iterator]()`, `next()`, `return()`).
  */
 import { FatalError, throwTypeError } from "./errors.js"
-import { call, isCallable, isObject, NO_ARGS, shortDescription, type Value } from "./functions.js"
-import { BRAND, Brand, SLOT } from "./internals.js"
+import { type CallImpl, call, isCallable, isObject, NO_ARGS, shortDescription, type Value } from "./functions.js"
+import { BRAND, Brand, CALL, SLOT } from "./internals.js"
 import { charge } from "./meter.js"
 import { ELEMENT_BYTES, reserveElements, reserveHeap } from "./memory.js"
 import { getProp } from "./properties.js"
@@ -59,6 +59,51 @@ class HostIter implements Iter {
   close(): void {}
 }
 
+/**
+ * Steps a built-in iterator (array, Map, Set, string and regexp iterators, generators) from its internal state: one
+ * value per call, or `DONE`, exactly as its built-in `next` method would produce it, without making the
+ * `{ value, done }` object the program never sees. Returns undefined for a receiver the method would refuse.
+ */
+export type Stepper = (iterator: Value) => (() => Value) | undefined
+
+const steppers = new Map<CallImpl, Stepper>()
+
+/** Let iterations step the iterators whose `next` method is the built-in `impl` directly (see `Stepper`). */
+export const registerStepper = (impl: CallImpl, stepper: Stepper): void => {
+  steppers.set(impl, stepper)
+}
+
+/**
+ * An iterator whose `next` is a built-in method, stepped directly. Closing it asks for the program-visible
+ * `return()` as `ProtocolIter` does (a program may have given the prototype one).
+ */
+class DirectIter implements Iter {
+  private finished = false
+  constructor(
+    private readonly iterator: Value,
+    private readonly step: () => Value,
+  ) {}
+  next(): Value {
+    if (this.finished) return DONE
+    const v = this.step()
+    if (v === DONE) this.finished = true
+    return v
+  }
+  close(): void {
+    if (this.finished) return
+    this.finished = true
+    closeIterator(this.iterator)
+  }
+}
+
+/** `IteratorClose` for a normal completion: the program's `return()` runs, and must give an object. */
+const closeIterator = (iterator: Value): void => {
+  const ret = iterator.return
+  if (ret === undefined || ret === null) return
+  const r = call(ret, iterator, NO_ARGS)
+  if (!isObject(r)) throwTypeError(`Iterator result ${shortDescription(r)} is not an object`)
+}
+
 /** An iterator driven through the program-visible protocol. */
 export class ProtocolIter implements Iter {
   private finished = false
@@ -79,10 +124,7 @@ export class ProtocolIter implements Iter {
   close(): void {
     if (this.finished) return
     this.finished = true
-    const ret = this.iterator.return
-    if (ret === undefined || ret === null) return
-    const r = call(ret, this.iterator, NO_ARGS)
-    if (!isObject(r)) throwTypeError(`Iterator result ${shortDescription(r)} is not an object`)
+    closeIterator(this.iterator)
   }
 }
 
@@ -152,10 +194,20 @@ export const getIteratorMethod = (v: Value, sym: symbol): Value => {
   return m
 }
 
-/** Wrap an iterator object the program produced. */
-export const protocolIterator = (iterator: Value): ProtocolIter => {
+/**
+ * Wrap an iterator object the program produced. Its `next` is read once, as the language does; when it is a
+ * built-in `next` (a registered stepper's) the iterator is stepped directly.
+ */
+export const protocolIterator = (iterator: Value): Iter => {
   if (!isObject(iterator)) throwTypeError("Result of the Symbol.iterator method is not an object")
-  return new ProtocolIter(iterator, iterator.next)
+  const next = iterator.next
+  if (typeof next === "object" && next !== null) {
+    const impl = next[CALL]
+    const stepper = impl === undefined ? undefined : steppers.get(impl)
+    const step = stepper === undefined ? undefined : stepper(iterator)
+    if (step !== undefined) return new DirectIter(iterator, step)
+  }
+  return new ProtocolIter(iterator, next)
 }
 
 /**

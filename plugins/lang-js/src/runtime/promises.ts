@@ -39,6 +39,8 @@ interface Reaction {
 
 const JOB_REACTION = 0
 const JOB_THENABLE = 1
+/** A host continuation called with a value: `await` of a value that is not a thenable. */
+const JOB_HOST = 2
 
 let queue: Value[] = []
 let head = 0
@@ -79,6 +81,7 @@ export const drainJobs = (): void => {
     if (--rt.fuel < 0) refuel()
     rt.depth = 0
     if (kind === JOB_REACTION) runReaction(a as Reaction, b as PromiseRecord)
+    else if (kind === JOB_HOST) (a as HostHandler)(b)
     else runThenable(a as PromiseRecord, b as Value[])
   }
 }
@@ -238,9 +241,35 @@ export const promiseResolve = (value: Value): PromiseRecord => {
   return record
 }
 
-/** `await value`: continue with `onFulfilled` or `onRejected` one job after `value` settles. */
+/**
+ * `await value`: continue with `onFulfilled` or `onRejected` one job after `value` settles. A value that is not a
+ * promise takes the jobs `PromiseResolve` and `PerformPromiseThen` would give it without the promise: one job when
+ * it is not a thenable (its `then` read once), the thenable job first when it is.
+ */
 export const awaitValue = (value: Value, onFulfilled: HostHandler, onRejected: HostHandler): void => {
-  performThen(promiseResolve(value), onFulfilled, onRejected, undefined, true)
+  if (typeof value === "object" && value !== null) {
+    if (value[BRAND] === Brand.Promise) {
+      performThen(promiseResolve(value), onFulfilled, onRejected, undefined, true)
+      return
+    }
+    let then: Value
+    try {
+      then = value.then
+    } catch (e) {
+      enqueue(JOB_HOST, onRejected, caught(e))
+      return
+    }
+    if (isCallable(then)) {
+      const record = newPromise()
+      enqueue(JOB_THENABLE, record, [value, then])
+      performThen(record, onFulfilled, onRejected, undefined, true)
+      return
+    }
+  } else if (typeof value === "function") {
+    performThen(promiseResolve(value), onFulfilled, onRejected, undefined, true)
+    return
+  }
+  enqueue(JOB_HOST, onFulfilled, value)
 }
 
 /** A promise already rejected with `reason`. */
