@@ -399,8 +399,11 @@ export const gForStatement = (ctx: CompileContext, n: Node, labels: string[]): G
         ? ctx.gstatement(n.init)
         : gEffectOf(ctx.gexpr(n.init))
   const start = ctx.compiledNodes
-  const test: GExpr | undefined = n.test ? ctx.gexpr(n.test) : undefined
-  const update: GExpr | undefined = isFor && n.update ? ctx.gexpr(n.update) : undefined
+  // A test or update that does not suspend runs in place (no host generator per iteration).
+  const plainTest = n.test && !ctx.suspends(n.test) ? ctx.expr(n.test) : undefined
+  const test: GExpr | undefined = n.test && plainTest === undefined ? ctx.gexpr(n.test) : undefined
+  const plainUpdate = isFor && n.update && !ctx.suspends(n.update) ? ctx.expr(n.update) : undefined
+  const update: GExpr | undefined = isFor && n.update && plainUpdate === undefined ? ctx.gexpr(n.update) : undefined
   const body = ctx.gstatement(n.body)
   const steps = ctx.stepsSince(start)
   const signals = loopSignals(ctx, labels)
@@ -413,8 +416,11 @@ export const gForStatement = (ctx: CompileContext, n: Node, labels: string[]): G
     let first = true
     for (;;) {
       if (copy !== undefined) e = copy(env, e)
-      if (!first && update) yield* update(e)
-      if (!(isDo && first) && test && !(yield* test(e))) break
+      if (!first) {
+        if (plainUpdate !== undefined) plainUpdate(e)
+        else if (update) yield* update(e)
+      }
+      if (!(isDo && first) && (plainTest !== undefined ? !plainTest(e) : test && !(yield* test(e)))) break
       first = false
       const s = yield* body(e)
       if (s !== undefined) {

@@ -31,6 +31,15 @@ export const gExpression = (ctx: CompileContext, n: Node, name?: string): GExpr 
   if (!ctx.suspends(n)) return liftExpr(ctx.expr(n, name))
   switch (n.type) {
     case "AwaitExpression": {
+      // An operand that does not suspend is evaluated in place (no host generator per evaluation).
+      if (!ctx.suspends(n.argument)) {
+        const plain = ctx.expr(n.argument)
+        return function* (env) {
+          const v = plain(env)
+          rt.awaiting = true
+          return yield v
+        }
+      }
       const a = ctx.gexpr(n.argument)
       return function* (env) {
         const v = yield* a(env)
@@ -188,6 +197,14 @@ export const gExpression = (ctx: CompileContext, n: Node, name?: string): GExpr 
 }
 
 const yieldExpression = (ctx: CompileContext, n: Node): GExpr => {
+  if (n.argument && !ctx.suspends(n.argument)) {
+    const plain = ctx.expr(n.argument)
+    return function* (env) {
+      const v = plain(env)
+      rt.awaiting = false
+      return yield v
+    }
+  }
   const a = n.argument ? ctx.gexpr(n.argument) : undefined
   return function* (env) {
     const v = a ? yield* a(env) : undefined

@@ -151,8 +151,9 @@ const gVariableDeclaration = (ctx: CompileContext, n: Node): GStmt => {
       return undefined
     }
   })
+  if (parts.length === 1) return parts[0]
   return function* (env) {
-    for (const p of parts) yield* p(env)
+    for (let i = 0; i < parts.length; i++) yield* parts[i](env)
     return undefined
   }
 }
