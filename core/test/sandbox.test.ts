@@ -129,14 +129,14 @@ describe("sandbox worker", () => {
     const one = new SandboxPool({ maxWorkers: 1, keepIdle: 1, maxOldGenerationSizeMb: 64 })
     try {
       const ext = Extension.make({ name: "x", globals: { fetch: () => 1 } })
-      const a = CodeMode.make({ language: lineLanguage(), tools: { people: { greet } }, pool: one })
+      const a = CodeMode.make({ language: lineLanguage(), tools: { later: { slow } }, pool: one })
       const b = CodeMode.make({ language: lineLanguage(), tools: { slow }, extensions: [ext], pool: one })
       const shapes = async (rt: typeof a) => {
         const result = await Effect.runPromise(rt.execute("shapes\nreturn $"))
         if (!result.ok) throw new Error(result.error.message)
         return result.value
       }
-      const ofA = { tools: { people: { greet: true }, search: true }, extensions: [] }
+      const ofA = { tools: { later: { slow: true }, search: true }, extensions: [] }
       const ofB = {
         tools: { slow: true, search: true },
         extensions: [{ name: "x", language: "any", globals: { fetch: "sync" } }],

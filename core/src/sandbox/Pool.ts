@@ -208,8 +208,12 @@ export class Sandbox {
   private sendRun(message: RunMessage): void {
     const scope = message.request.scope
     if (scope !== undefined && scope === this.shapesScope) {
-      const { tools: _tools, extensions: _extensions, ...rest } = message.request as RunRequest
-      this.send({ ...message, request: rest, sameShapes: true })
+      // Built field by field (an object rest costs twice as much to build and to encode); a field added to
+      // RunRequest must be added here.
+      const { code, limits } = message.request
+      const request: Omit<RunRequest, "tools" | "extensions"> = { code, scope, limits }
+      const { t, run, module, deadline } = message
+      this.send({ t, run, module, request, sameShapes: true, deadline })
       return
     }
     this.shapesScope = scope
