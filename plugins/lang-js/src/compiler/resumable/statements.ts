@@ -42,6 +42,8 @@ export const gStatementList = (ctx: CompileContext, statements: Node[], topLevel
       }
       return ctx.suspends(s) ? { g: ctx.gstatement(s) } : { p: ctx.statement(s) }
     })
+  // A list of one resumable statement is that statement (one host generator fewer at every suspension).
+  if (items.length === 1 && items[0].g !== undefined) return items[0].g
   return function* (env) {
     for (let i = 0; i < items.length; i++) {
       const it = items[i]
