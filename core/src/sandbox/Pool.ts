@@ -54,7 +54,10 @@ export const machineDefaults = (
 export type SandboxEvent =
   | {
       readonly type: "message"
-      readonly message: Exclude<SandboxMessage, { t: "ready" } | { t: "crash" } | { t: "idle" } | { t: "retire" }>
+      readonly message: Exclude<
+        SandboxMessage,
+        { t: "ready" } | { t: "crash" } | { t: "idle" } | { t: "warmed" } | { t: "retire" }
+      >
       readonly bytes: number
     }
   | { readonly type: "crash"; readonly reason: string; readonly outOfMemory: boolean }
@@ -121,6 +124,8 @@ export class Sandbox {
   /** The run in progress as sent, until the sandbox shows it read it (any message of the run, or `idle` before). */
   private unread: RunMessage | undefined
   private cleanupTimer: ReturnType<typeof setTimeout> | undefined
+  /** True from a `preload` with `warm` until the sandbox says it has warmed up (a run given to it meanwhile waits). */
+  private warming = false
   /** Set when the sandbox broke the protocol: its run is told so, never started over. */
   private malformed = false
   /** The scope of the last run sent to this process in full: the sandbox holds that runtime's shapes. */
@@ -196,6 +201,7 @@ export class Sandbox {
     this.modules.clear()
     this.modules.add(run.module)
     this.cleanedThrough = run.run - 1
+    this.warming = false
     this.drainWaiters.length = 0
     if (this.listener === undefined) this.idle()
     this.sendRun(run)
@@ -258,6 +264,10 @@ export class Sandbox {
   private deliver(frame: { readonly message: unknown; readonly bytes: number }): void {
     const message = frame.message as SandboxMessage
     if (message.t === "ready") return
+    if (message.t === "warmed") {
+      this.warming = false
+      return
+    }
     if (message.t === "idle") {
       if (message.run > this.cleanedThrough) this.cleanedThrough = message.run
       if (this.unreadRun() === undefined) clearTimeout(this.cleanupTimer)
@@ -323,9 +333,12 @@ export class Sandbox {
       stream?.ref?.()
   }
 
-  /** True while the sandbox may still be cleaning up after its last run (a run given to it now waits for that). */
+  /**
+   * True while the sandbox may still be warming up or cleaning up after its last run (a run given to it now waits for
+   * that).
+   */
   get cleaning(): boolean {
-    return this.cleanedThrough < this.runs
+    return this.warming || this.cleanedThrough < this.runs
   }
 
   /** Ask the sandbox to load `modules` before its first run; `warm` when it is idle (no run follows at once). */
@@ -333,6 +346,7 @@ export class Sandbox {
     const fresh = modules.filter((m) => !this.modules.has(m))
     if (fresh.length === 0) return
     for (const m of fresh) this.modules.add(m)
+    if (warm) this.warming = true
     this.send({ t: "preload", modules: fresh, warm })
   }
 
@@ -472,7 +486,7 @@ export class SandboxPool {
     const first = !this.started
     this.started = true
     for (let i = this.idle.length - 1; i >= 0; i--) if (this.idle[i].dead) this.idle.splice(i, 1)
-    // An idle sandbox that has the language, and is done cleaning up after its last run, first.
+    // An idle sandbox that has the language, and is done warming up and cleaning up after its last run, first.
     let ready = this.idle.findIndex((s) => s.modules.has(module) && !s.cleaning)
     if (ready < 0) ready = this.idle.findIndex((s) => s.modules.has(module))
     const sandbox = ready >= 0 ? this.idle.splice(ready, 1)[0] : this.idle.pop()

@@ -90,6 +90,13 @@ export type SandboxMessage =
     }
   | {
       /**
+       * After a `preload` with `warm`: the sandbox has warmed its languages and cleaned up after the warm-up, and reads
+       * its next message. A run sent before this arrives waits for the warm-up to end.
+       */
+      readonly t: "warmed"
+    }
+  | {
+      /**
        * The sandbox could not put its state back after its last run (or its warm-up) and reads nothing more: a run
        * the host sent it since starts over in a new sandbox process, and without one the host kills it.
        */

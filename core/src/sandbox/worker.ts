@@ -295,6 +295,7 @@ const serve = async (): Promise<void> => {
           if (reason !== undefined) retire(reason)
         }
       }
+      if (message.warm) send({ t: "warmed" })
     }
     // Late answers and barrier replies of finished runs are dropped here.
   }
