@@ -102,7 +102,7 @@ export class CompileContext {
   }
 
   /** Charge one unit of work for a compiled node (the meter checks the deadline). */
-  private charge(node: Node): void {
+  charge(node: Node): void {
     this.compiledNodes++
     if (--rt.fuel < 0) refuel(this.loc(node))
   }

@@ -59,6 +59,23 @@ export const gStatement = (ctx: CompileContext, n: Node, labels: string[]): GStm
   if (!ctx.suspends(n)) return liftStmt(ctx.statement(n, labels))
   switch (n.type) {
     case "ExpressionStatement": {
+      const x = n.expression
+      // `await v;` and `yield v;` whose operand does not suspend: one host generator, not one for the statement and
+      // one for the expression.
+      if (
+        (x.type === "AwaitExpression" || (x.type === "YieldExpression" && !x.delegate)) &&
+        !ctx.suspends(x.argument)
+      ) {
+        ctx.charge(x)
+        const plain = x.argument ? ctx.expr(x.argument) : undefined
+        const awaiting = x.type === "AwaitExpression"
+        return function* (env) {
+          const v = plain !== undefined ? plain(env) : undefined
+          rt.awaiting = awaiting
+          yield v
+          return undefined
+        }
+      }
       const e = ctx.gexpr(n.expression)
       return function* (env) {
         yield* e(env)
