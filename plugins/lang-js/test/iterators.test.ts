@@ -36,6 +36,9 @@ const awaits: string[] = [
   "let n = 0; const t = { get then() { n++; return (r) => r('t' + n) } }; (async () => console.log(await t, n))(); Promise.resolve().then(() => console.log('a')).then(() => console.log('b')).then(() => console.log('c'))",
   "(async () => { for (const v of [1, 'x', null, undefined, Symbol.iterator, { a: 1 }, [1], () => 1]) console.log(typeof (await v)) })(); (async () => { for (let i = 0; i < 5; i++) { await i; console.log('other', i) } })()",
   "function F() {} F.prototype.then = 5; (async () => { const f = new F(); console.log((await f) === f) })(); Promise.resolve().then(() => console.log('m'))",
+  "const x = await (async () => { try { return x } catch (e) { return e.constructor.name } })(); console.log(x); let a = await 1, b = (await a) + 1; var c = await b; console.log(a, b, c)",
+  "function* g() { yield; yield g.name; const y = yield 3; console.log('y', y) } const it = g(); console.log(JSON.stringify([it.next(), it.next(), it.next(), it.next('sent'), it.next()]))",
+  "async function f() { await null; await 1; console.log('f done') } f(); (async () => { const r = await 'v'; console.log(r); await r; console.log('second') })(); Promise.resolve().then(() => console.log('p1')).then(() => console.log('p2'))",
   "const fn = () => 1; fn.then = (r) => r('from fn then'); (async () => console.log(await fn))(); Promise.resolve().then(() => console.log('x')).then(() => console.log('y'))",
 ]
 

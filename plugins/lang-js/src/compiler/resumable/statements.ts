@@ -161,7 +161,20 @@ const gVariableDeclaration = (ctx: CompileContext, n: Node): GStmt => {
       d.id.type === "Identifier"
         ? { plain: initWriter(ctx, d.id), resumable: undefined }
         : resumableTarget(ctx, d.id, "init", d.init ?? undefined)
-    const v = d.init ? ctx.gexpr(d.init, d.id.type === "Identifier" ? d.id.name : undefined) : undefined
+    const init = d.init
+    // `const r = await v` whose operand does not suspend (a tool call): one host generator for the declaration.
+    if (init?.type === "AwaitExpression" && target.plain !== undefined && !ctx.suspends(init.argument)) {
+      ctx.charge(init)
+      const operand = ctx.expr(init.argument)
+      const write = target.plain
+      return function* (env) {
+        const v = operand(env)
+        rt.awaiting = true
+        write(env, yield v)
+        return undefined
+      }
+    }
+    const v = init ? ctx.gexpr(init, d.id.type === "Identifier" ? d.id.name : undefined) : undefined
     if (v === undefined && isVar) return liftStmt(() => undefined)
     return function* (env) {
       const value = v ? yield* v(env) : undefined
