@@ -338,6 +338,14 @@ describe("nothing crosses from one run to the next", () => {
     runLua("local t = {} for i = 1, 1000 do t[i] = tostring({}) .. string.format('%p', 'k' .. i) end return 1")
     expect(runLua("return tostring({}) .. ' ' .. tostring(print)").outcome).toEqual(first)
   })
+  it("math.random starts every run where math.randomseed(0, 0) leaves it, whatever earlier runs drew or seeded", () => {
+    const draws = "return { math.random(1, 1000), math.random(0), math.random() }"
+    const first = runLua(draws).outcome
+    expect(runLua(`math.randomseed(0, 0) ${draws}`).outcome).toEqual(first)
+    runLua("math.randomseed(7) for i = 1, 100 do math.random() end return 1")
+    runLua("for i = 1, 100 do math.random() end return 1")
+    expect(runLua(draws).outcome).toEqual(first)
+  })
 })
 
 describe("sizes are checked before the allocation", () => {
