@@ -92,15 +92,26 @@ describe("pages on GitHub's REST API", () => {
     expect(item.signature).toContain('-- summarised: search("github.issues/list-events-for-timeline")')
   })
 
-  it("an exact path returns that tool alone with its full description and signature", () => {
-    const full = lua.catalog.find((c) => c.path === "github.issues/list-events-for-timeline")!
-    expect(full.signature.length).toBeGreaterThan(10 * Search.maxPageSignature)
-    expect(lua.search("github.issues/list-events-for-timeline")).toEqual({ items: [full], remaining: 0, next: null })
-    expect(lua.search('tools.github["issues/list-events-for-timeline"]')).toEqual({
-      items: [full],
-      remaining: 0,
-      next: null,
-    })
+  it("an exact path returns that tool alone with its full description and signature, a long one in parts", () => {
+    const full = lua.catalog.find((c) => c.path === "github.repos/delete")!
+    expect(full.signature.length).toBeLessThanOrEqual(Search.maxExactSignature)
+    expect(lua.search("github.repos/delete")).toEqual({ items: [full], remaining: 0, next: null })
+    expect(lua.search('tools.github["repos/delete"]')).toEqual({ items: [full], remaining: 0, next: null })
+    // GitHub's longest signature (53 KB) comes in parts of at most maxExactSignature characters, `next` continuing;
+    // without the note that ends each part but the last, the parts are the whole signature.
+    const long = lua.catalog.find((c) => c.path === "github.issues/list-events-for-timeline")!
+    expect(long.signature.length).toBeGreaterThan(3 * Search.maxExactSignature)
+    const parts: string[] = []
+    for (let offset: number | undefined = 0; offset !== undefined; ) {
+      const page: Search.Page = lua.search({ query: 'tools.github["issues/list-events-for-timeline"]', offset })
+      expect(page.items.map((i) => i.path)).toEqual([long.path])
+      expect(page.items[0].description).toBe(offset === 0 ? long.description : "")
+      expect(page.items[0].signature.length).toBeLessThanOrEqual(Search.maxExactSignature)
+      parts.push(page.items[0].signature)
+      offset = page.next?.offset
+    }
+    const note = /\n-- signature part \d+ of \d+: search for the same path with offset \d+ for part \d+$/
+    expect(parts.map((p, i) => (i < parts.length - 1 ? p.replace(note, "\n") : p)).join("")).toBe(long.signature)
   })
 
   it("pages through the whole catalog with next, each page within its byte bound", () => {
