@@ -15,6 +15,8 @@ const iterations: string[] = [
   "const [a, b, ...rest] = new Set('hello').values(); console.log(a, b, rest.join())",
   "console.log([...'a😀b'[Symbol.iterator]()].length, [...'x1y2'.matchAll(/\\d/g)].map((m) => m[0] + m.index).join())",
   "const p = Object.getPrototypeOf([][Symbol.iterator]()); p.return = function () { console.log('return called'); return {} }; for (const v of [1, 2].values()) break; const [x] = [5, 6].keys(); const [y, z] = new Set([7, 8]); console.log(x, y, z); delete p.return",
+  "const p = Object.getPrototypeOf([][Symbol.iterator]()); p.return = function () { console.log('return', String(this.next().value)); return {} }; for (const v of [1, 2]) break; const [z] = [5, 6]; const [a, b] = [7, 8]; console.log(z, a, b, [...[3, 4]].length); delete p.return",
+  "Object.defineProperty(Object.prototype, 'return', { configurable: true, get() { console.log('get return'); return () => { console.log('returned'); return {} } } }); for (const v of [1, 2]) break; const [z] = [5, 6]; delete Object.prototype.return; console.log(z)",
   "const p = Object.getPrototypeOf(new Map().keys()); const next = p.next; p.next = function () { const r = next.call(this); console.log('next', JSON.stringify(r)); return r }; for (const k of new Map([[1, 2]]).keys()) console.log('k', k); p.next = next; console.log('end')",
   "const it = [1, 2].values(); it.next = () => ({ done: true }); console.log([...it].length); const g = (function* () { yield 1 })(); g.next = () => ({ value: 'own', done: false, }); for (const v of g) { console.log(v); break } console.log('end')",
   "try { Object.getPrototypeOf([].values()).next.call({}) } catch (e) { console.log(e.constructor.name) } for (const v of { [Symbol.iterator]: () => new Map([[1, 1]]).values() }) console.log(v)",

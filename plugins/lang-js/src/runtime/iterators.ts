@@ -143,12 +143,17 @@ export const closeAfterThrow = (it: Iter, e: unknown): never => {
   throw e
 }
 
-/** True while arrays still iterate with the built-in array iterator. */
+/**
+ * True while arrays still iterate with the built-in array iterator, which has no `return` method (one a program
+ * gives it, or its prototypes, must run when a loop or pattern leaves early: the check asks `in`, running no getter).
+ */
 export const arrayIterationIsPristine = (a: Value[]): boolean => {
   const realm = rt.realm
+  const proto = realm.ArrayIteratorProto
   return (
     a[Symbol.iterator as unknown as number] === realm.arrayValues &&
-    realm.ArrayIteratorProto.next === realm.arrayIteratorNext
+    proto.next === realm.arrayIteratorNext &&
+    !("return" in proto)
   )
 }
 
