@@ -338,6 +338,22 @@ describe("nothing crosses from one run to the next", () => {
     runLua("local t = {} for i = 1, 1000 do t[i] = tostring({}) .. string.format('%p', 'k' .. i) end return 1")
     expect(runLua("return tostring({}) .. ' ' .. tostring(print)").outcome).toEqual(first)
   })
+  it("the tools tables are new every run: what a program changed in them is gone in the next run", () => {
+    const changed = runLua(
+      "tools.ns.echo = nil tools.ns.extra = 1 tools.other.nested = 'x' tools.added = {} rawset(tools, 'search', 2) " +
+        "return { rawget(tools.ns, 'echo') == nil, tools.ns.extra, tools.other.nested }",
+    )
+    expect(changed.outcome).toEqual({ ok: true, value: [true, 1, "x"] })
+    const next = runLua(
+      "local n = 0 for _ in pairs(tools.ns) do n = n + 1 end " +
+        "return { type(tools.ns.echo), rawget(tools.ns, 'extra') == nil, type(tools.other.nested), " +
+        "type(tools.other.nested.tool), rawget(tools, 'added') == nil, rawget(tools, 'search') == nil, n, " +
+        "tools.ns.echo({ a = 1 }).a }",
+    )
+    expect(next.outcome).toEqual({ ok: true, value: ["function", true, "table", "function", true, true, 14, 1] })
+    // The tool functions a run calls reach that run's host.
+    expect(next.host.calls.map((c) => c.kind === "tool" && c.path)).toEqual(["ns.echo"])
+  })
   it("math.random starts every run where math.randomseed(0, 0) leaves it, whatever earlier runs drew or seeded", () => {
     const draws = "return { math.random(1, 1000), math.random(0), math.random() }"
     const first = runLua(draws).outcome

@@ -60,38 +60,81 @@ const callHost = (host: SandboxHost, call: HostCall, site: number): LuaValue => 
 export const luaToolExpression = (segments: ReadonlyArray<string>): string =>
   "tools" + segments.map((s) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`)).join("")
 
-/** The `tools` table for `shape`: namespaces are tables, tools are functions; unknown names raise UnknownTool. */
-export const createTools = (shape: ToolShape, host: SandboxHost): LuaTable => {
-  const build = (node: ToolShape, prefix: ReadonlyArray<string>, hostPath: ReadonlyArray<string>): LuaTable => {
-    const t = new LuaTable()
-    for (const name of Object.keys(node)) {
-      const child = node[name]
-      // The program names tools with byte strings: keys and the segments shown in messages are UTF-8 bytes.
-      const key = utf8Encode(name)
-      const segments = [...prefix, key]
-      if (child === true) {
-        const path = [...hostPath, name].join(".")
-        const tool: LuaFunction = function (input: LuaValue) {
-          const site = rt.site
-          const data = input === undefined ? {} : argumentData(input, `the input of ${path}`, "InvalidToolInput", site)
-          return callHost(host, { kind: "tool", path, input: data }, site)
-        }
-        t.setStr(key, tool)
-      } else t.setStr(key, build(child, segments, [...hostPath, name]))
-    }
-    const where = prefix.length === 0 ? "tools" : luaToolExpression(prefix)
-    t.guard = (k, site) => {
-      const shown = typeof k === "string" ? luaToolExpression([...prefix, k]) : `${where}[${String(k)}]`
-      throw errorAt(
-        `unknown tool ${shown}: no tool or namespace '${String(k)}' in ${where}; ` +
-          `use search({ query = "..." }) to find the exact path`,
-        site,
-        "UnknownTool",
-      )
-    }
-    return t
+/** A namespace of a tool tree, prepared once per shape: its keys (UTF-8 bytes) and their tools or namespaces. */
+interface PreparedNamespace {
+  readonly keys: ReadonlyArray<string>
+  readonly values: ReadonlyArray<LuaFunction | PreparedNamespace>
+  readonly guard: (k: LuaValue, site: number) => never
+}
+
+/**
+ * The host of the run in progress, which the tool functions call: they are made once per tool tree and serve every
+ * run of it (a Lua function holds no state a program can change, and no value outlives its run).
+ */
+let toolHost: SandboxHost | undefined
+
+/** Tool trees already prepared, by shape (the sandbox keeps one shape object per runtime). */
+const preparedTrees = new WeakMap<ToolShape, PreparedNamespace>()
+
+/** Prepare the namespace `node` at `prefix` (Lua segments) and `hostPath` (the host's names). */
+const prepare = (
+  node: ToolShape,
+  prefix: ReadonlyArray<string>,
+  hostPath: ReadonlyArray<string>,
+): PreparedNamespace => {
+  const keys: string[] = []
+  const values: Array<LuaFunction | PreparedNamespace> = []
+  for (const name of Object.keys(node)) {
+    const child = node[name]
+    // The program names tools with byte strings: keys and the segments shown in messages are UTF-8 bytes.
+    const key = utf8Encode(name)
+    keys.push(key)
+    if (child === true) {
+      const path = [...hostPath, name].join(".")
+      values.push(function (input: LuaValue) {
+        const site = rt.site
+        const data = input === undefined ? {} : argumentData(input, `the input of ${path}`, "InvalidToolInput", site)
+        return callHost(toolHost!, { kind: "tool", path, input: data }, site)
+      })
+    } else values.push(prepare(child, [...prefix, key], [...hostPath, name]))
   }
-  return build(shape, [], [])
+  const where = prefix.length === 0 ? "tools" : luaToolExpression(prefix)
+  const guard = (k: LuaValue, site: number): never => {
+    const shown = typeof k === "string" ? luaToolExpression([...prefix, k]) : `${where}[${String(k)}]`
+    throw errorAt(
+      `unknown tool ${shown}: no tool or namespace '${String(k)}' in ${where}; ` +
+        `use search({ query = "..." }) to find the exact path`,
+      site,
+      "UnknownTool",
+    )
+  }
+  return { keys, values, guard }
+}
+
+/** A fresh table of the prepared namespace (and fresh tables of its namespaces): a program may change them. */
+const instantiate = (namespace: PreparedNamespace): LuaTable => {
+  const t = new LuaTable()
+  const { keys, values } = namespace
+  for (let i = 0; i < keys.length; i++) {
+    const v = values[i]
+    t.setStr(keys[i], typeof v === "function" ? v : instantiate(v))
+  }
+  t.guard = namespace.guard
+  return t
+}
+
+/**
+ * The `tools` table for `shape`: namespaces are tables, tools are functions; unknown names raise UnknownTool. The
+ * tables are new every run; names, paths and functions are made once per shape (1,200 tools: ~0.85 ms a run before).
+ */
+export const createTools = (shape: ToolShape, host: SandboxHost): LuaTable => {
+  toolHost = host
+  let prepared = preparedTrees.get(shape)
+  if (prepared === undefined) {
+    prepared = prepare(shape, [], [])
+    preparedTrees.set(shape, prepared)
+  }
+  return instantiate(prepared)
 }
 
 /** The `search(args)` global. */
