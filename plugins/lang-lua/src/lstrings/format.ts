@@ -266,17 +266,21 @@ const conversionOf = (body: string, conversion: string, tooLong: boolean): Conve
   }
 }
 
-/** Parse a format string into its plan (linear in its length). */
-const planOf = (fmt: string): Plan => {
-  const plan: Array<string | Conversion> = []
+/** Where the piece {@link readPiece} returned ends in its format string. */
+let pieceEnd = 0
+
+/**
+ * The piece of `fmt` that starts at `i`: its literal text up to the next conversion (`%%` read as `%`), or that
+ * conversion; sets {@link pieceEnd}.
+ */
+const readPiece = (fmt: string, i: number): string | Conversion => {
   const n = fmt.length
   let text = ""
-  let i = 0
   while (i < n) {
     const at = fmt.indexOf("%", i)
     if (at < 0) {
-      text += fmt.slice(i)
-      break
+      pieceEnd = n
+      return text + fmt.slice(i)
     }
     if (at > i) text += fmt.slice(i, at)
     if (fmt.charCodeAt(at + 1) === 37) {
@@ -284,20 +288,33 @@ const planOf = (fmt: string): Plan => {
       i = at + 2
       continue
     }
-    if (text !== "") plan.push(text)
-    text = ""
+    if (text !== "") {
+      pieceEnd = at
+      return text
+    }
     let j = at + 1
     while (j < n && isSpecChar(fmt.charCodeAt(j))) j++
-    plan.push(conversionOf(fmt.slice(at + 1, j), j < n ? fmt[j] : "", j - at >= MAX_SPEC))
-    i = j + 1
+    pieceEnd = j + 1
+    return conversionOf(fmt.slice(at + 1, j), j < n ? fmt[j] : "", j - at >= MAX_SPEC)
   }
-  if (text !== "") plan.push(text)
+  pieceEnd = n
+  return text
+}
+
+/** A format string's plan: its pieces in order. */
+const planOf = (fmt: string): Plan => {
+  const plan: Array<string | Conversion> = []
+  for (let i = 0; i < fmt.length; i = pieceEnd) plan.push(readPiece(fmt, i))
   return plan
 }
 
 /** Plans of recent format strings; {@link forgetFormats} empties it before each execution. */
 const plans = new Map<string, Plan>()
-/** How many plans {@link plans} keeps, and the longest format string it keeps one for. */
+/**
+ * How many plans {@link plans} keeps, and the longest format string that gets one (its plan is made whole before
+ * it runs, at most about 2,000 pieces; a longer format is read a piece at a time as it runs, so that a 16 MiB format
+ * failing at its first conversion never builds millions of them).
+ */
 const MAX_PLANS = 256
 const MAX_PLANNED_LENGTH = 4096
 
@@ -307,14 +324,14 @@ const MAX_PLANNED_LENGTH = 4096
  */
 export const forgetFormats = (): void => plans.clear()
 
-const planFor = (fmt: string): Plan => {
+/** The plan of `fmt`, from {@link plans} or made now; undefined for a format too long to plan. */
+const planFor = (fmt: string): Plan | undefined => {
+  if (fmt.length > MAX_PLANNED_LENGTH) return undefined
   let plan = plans.get(fmt)
   if (plan === undefined) {
     plan = planOf(fmt)
-    if (fmt.length <= MAX_PLANNED_LENGTH) {
-      if (plans.size >= MAX_PLANS) plans.clear()
-      plans.set(fmt, plan)
-    }
+    if (plans.size >= MAX_PLANS) plans.clear()
+    plans.set(fmt, plan)
   }
   return plan
 }
@@ -332,12 +349,19 @@ const specOf = (c: Conversion): Spec => {
  */
 export const format = (fmt: string, args: ReadonlyArray<unknown>, adapter: FormatAdapter): string => {
   const plan = planFor(fmt)
+  const pieces = plan === undefined ? fmt.length : plan.length
   let out = ""
   let next = 0 // index into args of the next argument
   const check = adapter.checkLength
-  for (let p = 0; p < plan.length; p++) {
+  // `p` counts pieces of the plan, or characters of a format read as it runs.
+  for (let p = 0; p < pieces; ) {
     if (check !== undefined) check(out.length)
-    const piece = plan[p]
+    let piece: string | Conversion
+    if (plan !== undefined) piece = plan[p++]
+    else {
+      piece = readPiece(fmt, p)
+      p = pieceEnd
+    }
     if (typeof piece === "string") {
       out += piece
       continue
