@@ -189,11 +189,6 @@ const internalFailure = (error: unknown): RunOutcome => {
   }
 }
 
-/**
- * Run one program and send its `done`. Returns the runtime to clean up after, or `undefined` when nothing is left to
- * clean: the runtime has no `afterRun` and no collection is due (`done` then says so), or the sandbox retires with
- * this run (the host discards it).
- */
 /** The tool and extension shapes of the last run read in full, frozen: runs of the same scope share them. */
 let shapes: Pick<RunRequest, "scope" | "tools" | "extensions"> | undefined
 
@@ -217,6 +212,11 @@ const requestOf = (message: RunMessage): RunRequest => {
   return request
 }
 
+/**
+ * Run one program and send its `done`. Returns the runtime to clean up after, or `undefined` when nothing is left to
+ * clean: the runtime has no `afterRun` and no collection is due (`done` then says so), or the sandbox retires with
+ * this run (the host discards it).
+ */
 const execute = async (message: RunMessage): Promise<LanguageRuntime | undefined> => {
   const bridge = new Bridge(message.run, message.deadline)
   let outcome: RunOutcome
