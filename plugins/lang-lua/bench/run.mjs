@@ -3,16 +3,17 @@
 //
 // Times are CPU time (user + system, every thread of the process, so the JIT's background compilation counts) of
 // the measured part, the best of several repetitions (10 by default; fengari, the slowest by far, runs 3):
-// - ours: one `run(request, host)` call (compile, run, result conversion), in-process; a worker keeps the compiled
-//   form of recent programs, so the first repetition also parses and generates code;
+// - ours: one `run(request, host)` call (compile, run, result conversion) in a process of its own (below); a
+//   worker keeps the compiled form of recent programs, so only the first run parses and generates code;
 // - lua5.4: `os.clock()` around the program inside the script (startup and parsing excluded);
 // - wasmoon / fengari: the program's execution in an already created state (startup and parsing excluded).
 // For the JSON benchmark the records must become Lua tables inside the measured part in every engine: our program
 // gets them from a tool call (host data converted to tables); the peers call a Lua function whose body is the
 // records' table constructor.
 //
-// A last column shows our first run of each program in a new process (nothing compiled yet: neither the program
-// nor our library), which is what a program that runs once in a fresh worker sees.
+// Ours runs in a process of its own per program, in a worker thread with a pooled sandbox's heap limits, after the
+// warm-up a new sandbox does: that process runs only our code, as a sandbox does. A last column shows the first run
+// there, which is what a program that runs once in a fresh pooled sandbox sees.
 //
 // Then: compile time of large and deeply nested programs (`--only compile`), a differential run of 5,000 random
 // programs against lua5.4 (`--only differential`; `bench/differential.mjs` runs more), the latency of a small
@@ -138,16 +139,41 @@ const oursOnce = (name, request) => {
   if (!outcome.ok) throw new Error(`ours failed on ${name}: ${JSON.stringify(outcome.error)}`)
   return { ms, value: String(outcome.value) }
 }
-const ours = (name) => {
-  const request = oursRequest(name)
-  return best(reps, () => oursOnce(name, request))
-}
-/** The first run of ours in a new process: nothing compiled yet, neither the program nor the library. */
-const oursFirst = (name) => {
-  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--first-run", name], {
-    encoding: "utf8",
+/**
+ * Ours in a process of its own, as a pooled sandbox runs programs: the interpreter in a worker thread with a pooled
+ * sandbox's heap limits (a 512 MB old generation, a 64 MB young one), warmed up as a new sandbox is, and running only
+ * our code (the peers' garbage and heap growth in this process would otherwise be collected, and charged, during
+ * ours). Returns the first run after the warm-up (a fresh pooled sandbox's first run) and the best of `reps` runs.
+ */
+const ours = (name) =>
+  JSON.parse(
+    execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--ours", name, "--reps", String(reps)], {
+      encoding: "utf8",
+    }),
+  )
+/** The child process of {@link ours}: starts the worker thread and prints what it measured. */
+const oursProcess = async (name) => {
+  const { Worker } = await import("node:worker_threads")
+  const worker = new Worker(new URL(import.meta.url), {
+    argv: ["--ours-thread", name, "--reps", String(reps)],
+    resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 64, stackSizeMb: 64 },
   })
-  return JSON.parse(out).ms
+  const measured = await new Promise((resolve, reject) => {
+    worker.once("message", resolve)
+    worker.once("error", reject)
+  })
+  console.log(JSON.stringify(measured))
+  await worker.terminate()
+}
+/** The worker thread of {@link ours}: warm up, then the first run and the best of `reps`. */
+const oursThread = async (name) => {
+  const { parentPort } = await import("node:worker_threads")
+  const { warm } = await import("../dist/worker.js")
+  warm()
+  collect()
+  const request = oursRequest(name)
+  const first = oursOnce(name, request).ms
+  parentPort.postMessage({ first, ...best(reps, () => oursOnce(name, request)) })
 }
 
 // ---------------------------------------------------------------------------------------------- PUC Lua
@@ -230,9 +256,12 @@ const fengari = async (name) => {
 }
 
 // ---------------------------------------------------------------------------------------------- report
-if (option("--first-run") !== undefined) {
-  const name = option("--first-run")
-  console.log(JSON.stringify(oursOnce(name, oursRequest(name))))
+if (option("--ours-thread") !== undefined) {
+  await oursThread(option("--ours-thread"))
+  process.exit(0)
+}
+if (option("--ours") !== undefined) {
+  await oursProcess(option("--ours"))
   process.exit(0)
 }
 ensureLua()
@@ -251,7 +280,7 @@ for (const name of benchmarks) {
     ["fengari", f],
   ])
     if (r !== undefined && r.value !== p.value) console.error(`warning: ${peer} checksum ${r.value} differs on ${name}`)
-  rows.push({ name, checksum: p.value, puc: p.ms, ours: o.ms, first: oursFirst(name), wasmoon: w.ms, fengari: f?.ms })
+  rows.push({ name, checksum: p.value, puc: p.ms, ours: o.ms, first: o.first, wasmoon: w.ms, fengari: f?.ms })
   console.error(`${name}: done`)
 }
 
@@ -447,6 +476,11 @@ if (!only || only.includes("cold")) {
     const t0 = performance.now()
     const r = await Effect.runPromise(runtime.execute(program))
     const ms = performance.now() - t0
+    if (process.env.CM_TRACE)
+      (await import("node:fs")).appendFileSync(
+        process.env.CM_TRACE,
+        `H ${(performance.timeOrigin + t0).toFixed(3)} ${ms.toFixed(3)}\n`,
+      )
     if (!r.ok) throw new Error(`the tool program failed: ${JSON.stringify(r.error)}`)
     return ms
   }
