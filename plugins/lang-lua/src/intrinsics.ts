@@ -403,7 +403,7 @@ abstract class Iteration {
 class TableIteration extends Iteration {
   private phase = 0
   private i = 0
-  private keys: Array<string> | undefined
+  private keys: ReadonlyArray<string> | undefined
   private entries: Array<[LuaValue, LuaValue]> | undefined
   constructor(private readonly t: LuaTable) {
     super()
@@ -423,7 +423,7 @@ class TableIteration extends Iteration {
         }
         this.phase = 1
         this.i = 0
-        this.keys = Object.keys(t.fields)
+        this.keys = t.keys()
       }
       if (this.phase === 1) {
         const keys = this.keys!

@@ -4,7 +4,7 @@
  */
 import { errorAt, checkStringLength, fatalAt } from "./runtime.js"
 import { normaliseKey, numberToString } from "./numbers.js"
-import { jsonNullRef, LuaFloat, LuaTable, MAX_TABLE_ENTRIES, shownType, type LuaValue } from "./value.js"
+import { jsonNullRef, LuaFloat, LuaTable, MAX_TABLE_ENTRIES, resetKeyLists, shownType, type LuaValue } from "./value.js"
 import type { LuaFatal } from "./errors.js"
 
 /** The table strings index (`("x"):upper()` finds `upper` here); set when the standard library is built. */
@@ -171,6 +171,7 @@ export let JSON_NULL = makeJsonNull()
 /** Start a run's values afresh: a new `json.null`, pseudo-addresses from the first one again. */
 export const resetValues = (): void => {
   JSON_NULL = makeJsonNull()
+  resetKeyLists()
   addresses = new WeakMap()
   stringAddresses = new Map()
   nextAddress = FIRST_ADDRESS

@@ -161,6 +161,27 @@ const grown = (arr: Array<LuaValue>, value: LuaValue): Array<LuaValue> => {
   }
 }
 
+/** From this many string keys on, a table keeps the list of its keys between traversals (see {@link LuaTable.keys}). */
+const LISTED_FROM = 32
+
+/** A kept list of a string-keyed part's keys, valid while the part has `count` keys and no key was removed since. */
+interface KeyList {
+  readonly keys: ReadonlyArray<string>
+  readonly count: number
+  readonly removals: number
+}
+
+/** The kept key lists, by string-keyed part (weakly: a list goes with its table). */
+let keyLists = new WeakMap<Fields, KeyList>()
+/** How many string keys have been removed from any table this run: a removal makes every kept list stale. */
+let removals = 0
+
+/** Forget the kept key lists (at the start of every run). */
+export const resetKeyLists = (): void => {
+  keyLists = new WeakMap()
+  removals = 0
+}
+
 /**
  * A Lua table: an array part (`arr[i]` holds `t[i + 1]`), the string keys in `fields`, and every other key in
  * `hash`. Keys are normalised (integral floats are stored as integers), and `hash` never holds the key
@@ -224,6 +245,22 @@ export class LuaTable {
     return this.arr.length
   }
 
+  /**
+   * The string keys, in the order a traversal visits them (insertion order). The list is shared and must not be
+   * changed. A large part keeps its list between traversals: a key set that only had values changed (no key added
+   * or removed) is the same list in the same order, so a loop over `pairs(t)` does not list a dictionary of
+   * thousands of keys again on every pass.
+   */
+  keys(): ReadonlyArray<string> {
+    const o = this.fields
+    if (this.nfields < LISTED_FROM) return Object.keys(o)
+    const known = keyLists.get(o)
+    if (known !== undefined && known.count === this.nfields && known.removals === removals) return known.keys
+    const keys = Object.keys(o)
+    keyLists.set(o, { keys, count: this.nfields, removals })
+    return keys
+  }
+
   /** Raw get with an already-normalised key (see `normaliseKey`). */
   get(key: LuaValue): LuaValue {
     if (typeof key === "string") return this.fields[key]
@@ -262,6 +299,7 @@ export class LuaTable {
       if (o[key] !== undefined) {
         delete o[key]
         this.nfields--
+        removals++
       }
       return true
     }

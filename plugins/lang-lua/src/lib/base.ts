@@ -26,7 +26,7 @@ export const ipairsIterator: LuaFunction = function (t: LuaValue, i: LuaValue) {
 }
 
 /** The last `next` traversal of a string-keyed part, so that a `while`-loop over `next` stays linear. */
-const cursor: { table: LuaTable | undefined; keys: Array<string>; index: number } = {
+const cursor: { table: LuaTable | undefined; keys: ReadonlyArray<string>; index: number } = {
   table: undefined,
   keys: [],
   index: 0,
@@ -55,9 +55,9 @@ export const next: LuaFunction = function (t: LuaValue, key: LuaValue) {
   return fieldFrom(table, fieldKeys(table), 0)
 }
 
-const fieldKeys = (table: LuaTable): Array<string> => {
+const fieldKeys = (table: LuaTable): ReadonlyArray<string> => {
   if (cursor.table === table) return cursor.keys
-  const keys = Object.keys(table.fields)
+  const keys = table.keys()
   charge(1 + keys.length)
   cursor.table = table
   cursor.keys = keys
@@ -66,7 +66,7 @@ const fieldKeys = (table: LuaTable): Array<string> => {
 }
 
 /** The first string key at or after position `from` of `keys` that still has a value, else the hash part. */
-const fieldFrom = (table: LuaTable, keys: Array<string>, from: number): LuaValue | Array<LuaValue> => {
+const fieldFrom = (table: LuaTable, keys: ReadonlyArray<string>, from: number): LuaValue | Array<LuaValue> => {
   const fields = table.fields
   for (let i = from; i < keys.length; i++) {
     const v = fields[keys[i]]

@@ -11,6 +11,7 @@ import { puc54 } from "./puc54.js"
 import { statements } from "./statements.js"
 import { strings } from "./strings.js"
 import { tables } from "./tables.js"
+import { traversal } from "./traversal.js"
 
 export const allCases: Readonly<Record<string, ReadonlyArray<Case>>> = {
   statements,
@@ -24,4 +25,5 @@ export const allCases: Readonly<Record<string, ReadonlyArray<Case>>> = {
   compiled,
   puc54,
   tables,
+  traversal,
 }
