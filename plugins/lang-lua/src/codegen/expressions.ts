@@ -78,9 +78,13 @@ export abstract class Expressions extends Emitter {
 
   /** An expression in a multi-value position (the caller checked {@link isMulti}): one value or a JS array. */
   protected multi(node: Node): string {
-    // Spreading `...` copies every value: they are charged to the work meter.
-    if (node.type === "VarargLiteral") return `((rt.budget -= va.length) <= 0 && $meter(${this.site(node)}), va)`
+    if (node.type === "VarargLiteral") return `(${this.varargCharge(node)}, va)`
     return this.call(node, false)
+  }
+
+  /** Spreading `...` copies every value: they are charged to the work meter. */
+  protected varargCharge(node: Node): string {
+    return `(rt.budget -= va.length) <= 0 && $meter(${this.site(node)})`
   }
 
   /** An expression list as a fresh JS array (the last expression may contribute several values). */
@@ -170,6 +174,16 @@ export abstract class Expressions extends Emitter {
           .slice(1)
           .map((v) => `, ${v}`)
           .join("")})`
+      } else if (spread && argNodes[last].type === "VarargLiteral") {
+        // `f(a, ...)`: the varargs spread into the call (no array of the arguments is built to apply).
+        const args = argNodes.slice(0, last).map((a) => this.copy(a))
+        code = seq(
+          callee.setup,
+          ...args.map((a) => a.setup),
+          this.varargCharge(argNodes[last]),
+          `rt.site = ${site}`,
+          `typeof ${callee.ref} === "function" ? ${callee.ref}(${[...args.map((a) => a.ref), "...va"].join(", ")}) : $callFail(${callee.ref}, ${desc}, ${site})`,
+        )
       } else if (spread) {
         const a = this.temp()
         code = seq(
@@ -203,6 +217,16 @@ export abstract class Expressions extends Emitter {
     const o = this.temp()
     const fn = this.temp()
     const lookup = `${o} = ${this.expr(base.base)}, ${fn} = ${o} instanceof $LuaTable && (${fn} = ${o}.fields${this.prop(name)}) !== undefined ? ${fn} : $method(${o}, ${this.k(name)}, ${site}, ${this.k(this.describe(base.base))})`
+    if (spread && argNodes[argNodes.length - 1].type === "VarargLiteral") {
+      const args = argNodes.slice(0, -1).map((a) => this.copy(a))
+      return seq(
+        lookup,
+        ...args.map((a) => a.setup),
+        this.varargCharge(argNodes[argNodes.length - 1]),
+        `rt.site = ${site}`,
+        `typeof ${fn} === "function" ? ${fn}(${[o, ...args.map((a) => a.ref), "...va"].join(", ")}) : $callFail(${fn}, ${desc}, ${site})`,
+      )
+    }
     if (spread) {
       const a = this.temp()
       return seq(
