@@ -276,17 +276,26 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
     throw new LuaError(typeof message === "string" ? where(site) + message : message, locationOf(site))
   })
 
-  def("select", function (n: LuaValue, ...args: Array<LuaValue>) {
-    charge(1 + args.length)
-    if (n === "#") return args.length
+  // The values after `n` are read from `arguments` (no array of them is made); a single result is returned as
+  // itself, not in an array.
+  def("select", function (n: LuaValue) {
+    const count = arguments.length > 0 ? arguments.length - 1 : 0
+    charge(1 + count)
+    if (n === "#") return count
     const i = checkInteger(n, 1, "select", arguments.length >= 1)
-    const count = args.length
+    let from: number
     if (i < 0) {
       if (-i > count) throw argError(1, "select", "index out of range")
-      return args.slice(count + Number(i))
+      from = count + Number(i) + 1
+    } else {
+      if (i === 0) throw argError(1, "select", "index out of range")
+      if (i > count) return EMPTY
+      from = Number(i)
     }
-    if (i === 0) throw argError(1, "select", "index out of range")
-    return Number(i) > count ? [] : args.slice(Number(i) - 1)
+    if (from === count) return arguments[count]
+    const out = new Array<LuaValue>(count + 1 - from)
+    for (let k = from; k <= count; k++) out[k - from] = arguments[k]
+    return out
   })
 
   def("ipairs", function (t: LuaValue) {

@@ -100,7 +100,7 @@ export const createTableLib = (): LuaTable => {
     t.arr = args
     let n = args.length
     while (n > 0 && args[n - 1] === undefined) n--
-    args.length = n
+    if (n < args.length) args.length = n
     t.setStr("n", arguments.length)
     return t
   })

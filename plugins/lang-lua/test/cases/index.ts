@@ -12,6 +12,7 @@ import { statements } from "./statements.js"
 import { strings } from "./strings.js"
 import { tables } from "./tables.js"
 import { traversal } from "./traversal.js"
+import { varargs } from "./varargs.js"
 
 export const allCases: Readonly<Record<string, ReadonlyArray<Case>>> = {
   statements,
@@ -26,4 +27,5 @@ export const allCases: Readonly<Record<string, ReadonlyArray<Case>>> = {
   puc54,
   tables,
   traversal,
+  varargs,
 }
