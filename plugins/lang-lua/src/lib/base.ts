@@ -39,6 +39,24 @@ export const resetNext = (): void => {
   cursor.index = 0
 }
 
+/** The error `error(v, level)` raises: `v`, a message string prefixed with the position `level` names. */
+const raised = (v: LuaValue, level: LuaValue): LuaError => {
+  const site = rt.site
+  const lvl = level === undefined ? 1 : Number(checkInteger(level, 2, "error"))
+  // Level 1 is the function that called error: a library function (pcall, xpcall) when the site is negative,
+  // which has no position; then the running Lua function (at its current line), then its callers.
+  const viaLibrary = site < 0 ? 1 : 0
+  const j = lvl - viaLibrary
+  let at = 0
+  if (j === 1) at = Math.abs(site)
+  else if (j >= 2) {
+    const d = rt.depth - j + 2
+    at = d >= 1 && d <= rt.depth ? callSites[d] : 0
+  }
+  const value = typeof v === "string" && lvl > 0 ? where(at) + v : v
+  return new LuaError(value, locationOf(at) ?? locationOf(site))
+}
+
 /** Lua's `next`: the entry after `key`: the array part first, then string keys, then other keys. */
 export const next: LuaFunction = function (t: LuaValue, key: LuaValue) {
   const table = checkTable(t, 1, "next", arguments.length >= 1)
@@ -250,21 +268,10 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
     }
   })
 
+  // `error` only throws what `raised` makes: V8 gives a function type feedback (and optimises it) as it returns, so
+  // one that always throws would run unoptimised and without inline caches for as long as the program runs.
   def("error", function (v: LuaValue, level: LuaValue) {
-    const site = rt.site
-    const lvl = level === undefined ? 1 : Number(checkInteger(level, 2, "error"))
-    // Level 1 is the function that called error: a library function (pcall, xpcall) when the site is negative,
-    // which has no position; then the running Lua function (at its current line), then its callers.
-    const viaLibrary = site < 0 ? 1 : 0
-    const j = lvl - viaLibrary
-    let at = 0
-    if (j === 1) at = Math.abs(site)
-    else if (j >= 2) {
-      const d = rt.depth - j + 2
-      at = d >= 1 && d <= rt.depth ? callSites[d] : 0
-    }
-    const value = typeof v === "string" && lvl > 0 ? where(at) + v : v
-    throw new LuaError(value, locationOf(at) ?? locationOf(site))
+    throw raised(v, level)
   })
 
   def("assert", function (...args: Array<LuaValue>) {

@@ -8,6 +8,7 @@ import { libraries } from "./libraries.js"
 import { numbers } from "./numbers.js"
 import { operators } from "./operators.js"
 import { puc54 } from "./puc54.js"
+import { raising } from "./raising.js"
 import { statements } from "./statements.js"
 import { strings } from "./strings.js"
 import { tables } from "./tables.js"
@@ -28,4 +29,5 @@ export const allCases: Readonly<Record<string, ReadonlyArray<Case>>> = {
   tables,
   traversal,
   varargs,
+  raising,
 }
