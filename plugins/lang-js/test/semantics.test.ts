@@ -274,3 +274,27 @@ describe("a generator's return() in flight never reaches the program", () => {
     'let seen = "nothing"; function* g() { try { [(yield 1).x = 2] = [1] } catch (e) { seen = e } } const it = g(); it.next(); it.return(6); return seen',
   ])("%s", compare)
 })
+
+describe("the arguments object is an ordinary object, as in Node's strict functions", () => {
+  it("is not an array, inherits from Object.prototype and has its own length and iterator", () =>
+    sameAsNode(`function f() { return arguments }
+const a = f(1, "x")
+const d = (k) => { const p = Object.getOwnPropertyDescriptor(a, k); return [p.writable, p.enumerable, p.configurable, typeof p.value] }
+return [Array.isArray(a), Object.getPrototypeOf(a) === Object.prototype, Reflect.ownKeys(a).map(String), d("length"),
+  d(Symbol.iterator), a[Symbol.iterator] === Array.prototype.values, Object.prototype.toString.call(a), [...a],
+  Array.from(a), Array.prototype.slice.call(a, 1), [].concat(a).length, Object.keys(a), JSON.stringify(a),
+  typeof Array.isArray(f()), Object.keys(f()).length]`))
+
+  it("has its own callee, an accessor of %ThrowTypeError% that throws on reads and writes", () =>
+    sameAsNode(`function f() { return arguments }
+const a = f(1)
+const c = Object.getOwnPropertyDescriptor(a, "callee")
+const caller = Object.getOwnPropertyDescriptor(Function.prototype, "caller")
+const fail = (g) => { try { g(); return "no error" } catch (e) { return e.constructor === TypeError } }
+return [typeof c.get, c.get === c.set, c.get === caller.get, c.enumerable, c.configurable, fail(() => a.callee),
+  fail(() => { a.callee = 1 }), "callee" in a, Object.hasOwn(a, "callee"), fail(() => delete a.callee)]`))
+
+  it("keeps its length when elements are written and its elements when the length is", () =>
+    sameAsNode(`function f() { arguments[5] = 1; const n = arguments.length; arguments.length = 0; return [n, arguments[0], arguments.length, Object.keys(arguments)] }
+return f("a", "b")`))
+})

@@ -962,16 +962,5 @@ export const installArray = (realm: Realm): void => {
     configurable: true,
   })
   realm.arrayValues = values
-  realm.ArgumentsProto = Object.create(realm.ObjectProto)
-  defineValue(realm.ArgumentsProto, Symbol.iterator, values)
-  Object.defineProperty(realm.ArgumentsProto, Symbol.toStringTag, {
-    value: "Arguments",
-    writable: false,
-    enumerable: false,
-    configurable: true,
-  })
-  defineBuiltinAccessor(realm.ArgumentsProto, "callee", () =>
-    throwTypeError("'callee' may not be accessed on the arguments object of a strict mode function"),
-  )
   realm.defineGlobal("Array", ctor)
 }

@@ -134,12 +134,8 @@ export const installFunction = (realm: Realm): void => {
   Object.defineProperty(thrower, "length", { value: 0, writable: false, enumerable: false, configurable: false })
   Object.defineProperty(thrower, "name", { value: "", writable: false, enumerable: false, configurable: false })
   Object.preventExtensions(thrower)
+  realm.throwTypeErrorAccessor = { get: hostGetter(thrower), set: hostSetter(thrower) }
   for (const key of ["caller", "arguments"]) {
-    Object.defineProperty(proto, key, {
-      get: hostGetter(thrower),
-      set: hostSetter(thrower),
-      enumerable: false,
-      configurable: true,
-    })
+    Object.defineProperty(proto, key, { ...realm.throwTypeErrorAccessor, enumerable: false, configurable: true })
   }
 }

@@ -96,10 +96,6 @@ export const parseJson = (realm: Realm, text: string): Value => {
 
 const SKIP = Symbol("skip")
 
-/** `IsArray(v)` for a program object: an arguments object is a host array too, but JSON writes it as an object. */
-const isJsonArray = (realm: Realm, v: Value): boolean =>
-  Array.isArray(v) && Object.getPrototypeOf(v) !== realm.ArgumentsProto
-
 const hasOwn = Object.prototype.hasOwnProperty
 
 /** Characters `JSON.stringify` writes escaped: controls, quote, backslash and lone surrogates. */
@@ -207,7 +203,7 @@ const plainDataSize = (realm: Realm, value: Value, gap: number): number => {
     // An array is written as one whatever it inherits from (it has no internal keys); an object only when plain.
     const array = Array.isArray(v)
     const proto = Object.getPrototypeOf(v)
-    if (array ? proto === realm.ArgumentsProto : proto !== realm.ObjectProto && proto !== null) return false
+    if (!array && proto !== realm.ObjectProto && proto !== null) return false
     if (v.toJSON !== undefined || hasAccessors(v) || (!array && (v[CALL] !== undefined || v[BRAND] !== undefined)))
       return false
     stack.push(v)
@@ -362,7 +358,7 @@ export const stringifyJson = (realm: Realm, value: Value, replacer: Value, space
     stack.push(v)
     grow(2)
     let out: unknown
-    if (isJsonArray(realm, v)) {
+    if (Array.isArray(v)) {
       const n = v.length
       grow(n)
       reserveElements(n)
@@ -452,7 +448,7 @@ const stringifyWithKeyList = (realm: Realm, value: Value, replacer: Value[], spa
     stack.push(v)
     const inner = indent + gap
     const separator = gap === "" ? "," : `,\n${inner}`
-    if (isJsonArray(realm, v)) {
+    if (Array.isArray(v)) {
       const n = v.length
       charge(n)
       if (n === 0) put("[]")
@@ -508,6 +504,8 @@ export const installJson = (realm: Realm): void => {
     const v = parseJson(realm, toStr(arg(a, 0)))
     const reviver = arg(a, 1)
     if (!isCallable(reviver)) return v
+    // The reviver can put any object in the walk's way, whose properties the walk then redefines or deletes.
+    realm.redefined = true
     const walk = (holder: Value, key: string): Value => {
       const val = holder[key]
       if (typeof val === "object" && val !== null) {

@@ -118,7 +118,7 @@ export const chargedOwnKeys = (o: Value): Array<string | symbol> => {
 }
 
 /** The `[object Tag]` of `Object.prototype.toString`. */
-export const builtinTag = (realm: Realm, v: Value): string => {
+export const builtinTag = (v: Value): string => {
   if (v === undefined) return "Undefined"
   if (v === null) return "Null"
   if (!isObject(v)) {
@@ -132,9 +132,11 @@ export const builtinTag = (realm: Realm, v: Value): string => {
   }
   const tag = v[Symbol.toStringTag]
   if (typeof tag === "string") return tag
-  if (Array.isArray(v)) return Object.getPrototypeOf(v) === realm.ArgumentsProto ? "Arguments" : "Array"
+  if (Array.isArray(v)) return "Array"
   if (v[CALL] !== undefined) return "Function"
   switch (v[BRAND]) {
+    case Brand.Arguments:
+      return "Arguments"
     case Brand.Error:
       return "Error"
     case Brand.Date:
@@ -236,6 +238,8 @@ export const installObject = (realm: Realm): void => {
       const from = toObject(realm, src, "Object.assign")
       if (plainTarget && plainSource(from)) {
         chargeCopy(from)
+        // The host copies symbol-keyed properties too.
+        realm.noteChangeOf(target)
         Object.assign(target, from)
         continue
       }
@@ -311,8 +315,10 @@ export const installObject = (realm: Realm): void => {
   const integrityTarget = (v: Value): boolean => {
     if (!isObject(v)) return false
     if (isUnmaterialized(v)) materialize(v)
-    // A frozen `Object.prototype` has read-only properties (see `noteRedefinition`).
+    // A frozen `Object.prototype` has read-only properties (see `noteRedefinition`); freezing or sealing changes
+    // descriptors, which the realm's restore then compares (see `Realm.redefined`).
     if (v === realm.ObjectProto) noteRedefinition(v)
+    else realm.redefined = true
     // The host visits every element of an array (and may turn its storage into a dictionary, an entry each).
     if (Array.isArray(v)) {
       const n = Math.min(v.length, MAX_ARRAY_LENGTH)
@@ -370,7 +376,7 @@ export const installObject = (realm: Realm): void => {
     const k = toPropertyKey(arg(a, 0))
     return ownDescriptor(toObject(realm, t, "Object.prototype.propertyIsEnumerable"), k)?.enumerable === true
   })
-  defineMethod(proto, "toString", 0, (t) => `[object ${builtinTag(realm, t)}]`)
+  defineMethod(proto, "toString", 0, (t) => `[object ${builtinTag(t)}]`)
   defineMethod(proto, "toLocaleString", 0, (t) => {
     if (t === undefined || t === null)
       return throwTypeError("Object.prototype.toLocaleString called on null or undefined")

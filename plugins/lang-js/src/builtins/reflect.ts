@@ -73,6 +73,8 @@ export const installReflect = (realm: Realm): void => {
       }
       if (isObject(value) && ArrayBuffer.isView(o)) value = toNumber(value)
     }
+    // A property the receiver does not have is created on it (any key, a symbol too).
+    if (isObject(receiver)) realm.noteChangeOf(receiver)
     return Reflect.set(o, key, value, receiver)
   })
   defineMethod(reflect, "has", 2, (_t, a) => {

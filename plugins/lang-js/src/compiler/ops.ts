@@ -4,7 +4,7 @@
 import type { Location } from "@codemode/core/sandbox"
 import { throwReferenceError, throwTypeError } from "../runtime/errors.js"
 import { call, construct, isConstructor, isObject, NO_ARGS, type Value } from "../runtime/functions.js"
-import { CALL, CALL3, CONSTRUCT, FIELDS } from "../runtime/internals.js"
+import { BRAND, Brand, CALL, CALL3, CONSTRUCT, FIELDS } from "../runtime/internals.js"
 import { checkListGrowth, getIterator, DONE } from "../runtime/iterators.js"
 import { charge } from "../runtime/meter.js"
 import { createDataProperty, noteAccessor, notePrototype } from "../runtime/properties.js"
@@ -37,10 +37,30 @@ export const requireDestructurable = (v: Value, location: Location): void => {
   if (v === undefined || v === null) throwTypeError(`Cannot destructure '${v}' as it is ${v}.`, location)
 }
 
-/** The `arguments` object of a call: an array-like copy of the arguments. */
+/**
+ * The `arguments` object of a call (functions are strict, so it is unmapped): an ordinary object inheriting from
+ * `Object.prototype` with the arguments as elements, its own `length`, `Symbol.iterator` (`Array.prototype.values`)
+ * and a `callee` accessor that throws.
+ */
 export const createArguments = (args: Value[]): Value => {
-  const a = rt.realm.newArray(args)
-  Object.setPrototypeOf(a, rt.realm.ArgumentsProto)
+  const realm = rt.realm
+  const a = realm.newObject()
+  a[BRAND] = Brand.Arguments
+  const n = args.length
+  // An element setter a program gave `Object.prototype` must not run.
+  if (realm.protoElements)
+    for (let i = 0; i < n; i++)
+      Object.defineProperty(a, i, { value: args[i], writable: true, enumerable: true, configurable: true })
+  else for (let i = 0; i < n; i++) a[i] = args[i]
+  Object.defineProperty(a, "length", { value: n, writable: true, enumerable: false, configurable: true })
+  const thrower = realm.throwTypeErrorAccessor
+  Object.defineProperty(a, "callee", { get: thrower.get, set: thrower.set, enumerable: false, configurable: false })
+  Object.defineProperty(a, Symbol.iterator, {
+    value: realm.arrayValues,
+    writable: true,
+    enumerable: false,
+    configurable: true,
+  })
   return a
 }
 
@@ -125,6 +145,8 @@ export const superGet = (home: Value, key: Value, thisValue: Value): Value => {
 /** `super[key] = v`. */
 export const superSet = (home: Value, key: Value, v: Value, thisValue: Value): void => {
   const proto = Object.getPrototypeOf(home)
+  // A property `this` does not have is created on it (any key, a symbol too).
+  if (isObject(thisValue)) rt.realm.noteChangeOf(thisValue)
   if (!Reflect.set(proto ?? rt.realm.ObjectProto, key, v, thisValue)) {
     throwTypeError(`Cannot assign to read only property '${String(key)}' of object`)
   }
@@ -145,6 +167,8 @@ export interface ClassElement {
 export const initializeInstance = (ctor: Value, instance: Value): void => {
   const elements = ctor[FIELDS] as ClassElement[] | undefined
   if (elements === undefined) return
+  // A base constructor may have returned an existing object, a built-in even.
+  rt.realm.noteChangeOf(instance)
   for (const el of elements) {
     if (el.kind === "field") continue
     if (Object.prototype.hasOwnProperty.call(instance, el.key))

@@ -264,13 +264,13 @@ const format = (v: Value, depth: number, c: Context): string => {
       open = "["
       close = "]"
       arrayItems(v, depth, c, items, add)
-      if (Object.getPrototypeOf(v) === realm.ArgumentsProto) prefix = "[Arguments] "
       if (c.showHidden) items.push(`[length]: ${spend(c, String(v.length))}`)
     } else if (isFunction) {
       prefix = `${functionText(v)} `
     } else {
       const proto = Object.getPrototypeOf(v)
-      if (proto === null) prefix = "[Object: null prototype] "
+      if (v[BRAND] === Brand.Arguments) prefix = "[Arguments] "
+      else if (proto === null) prefix = "[Object: null prototype] "
       else if (proto !== realm.ObjectProto) {
         const name = constructorName(v)
         const tag = safeGet(v, Symbol.toStringTag)

@@ -108,7 +108,7 @@ export const setProp = (v: Value, key: Value, value: Value, location?: Location)
         setArrayLength(v, toArrayLength(value, toNumber))
         return
       }
-    }
+    } else rt.realm.noteChangeOf(v)
     v[key] = value
     return
   }
@@ -188,10 +188,11 @@ export const hasOwnKey = (o: Value, key: PropertyKey): boolean => {
 
 /**
  * Note that a property of `o` is being redefined or deleted, or that `o` is being frozen or sealed (RegExps leave
- * their host fast paths).
+ * their host fast paths; the realm's restore compares descriptors, see `Realm.redefined`).
  */
 export const noteRedefinition = (o: Value): void => {
   const realm = rt.realm
+  realm.redefined = true
   // A class's accessor made enumerable is reached by walks over enumerable keys (see `hasAccessors`).
   if (!accessorsNoted && withAccessors.has(o)) accessorsNoted = true
   if (o === realm.RegExpProto) realm.regExpProtoTouched = true

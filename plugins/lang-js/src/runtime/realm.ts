@@ -114,6 +114,18 @@ interface ObjectSnapshot {
   readonly nameable: ReadonlyArray<number>
   /** Extensible when sealed (a built-in such as `%ThrowTypeError%` is not, and stays so). */
   readonly extensible: boolean
+  /** Its own enumerable string keys (`Object.keys`), in order. */
+  readonly enumerable: ReadonlyArray<string>
+  /**
+   * The indices (in `keys`) of the nameable writable data properties: while `Realm.redefined` is clear and the
+   * enumerable keys are the same, only their values can differ.
+   */
+  readonly writable: ReadonlyArray<number>
+  /**
+   * Always compared whole: the global object (each execution defines globals on it) and objects with integer keys
+   * (array built-ins delete elements without noting it).
+   */
+  readonly whole: boolean
 }
 
 const sameDescriptor = (a: PropertyDescriptor, b: PropertyDescriptor): boolean =>
@@ -123,6 +135,27 @@ const sameDescriptor = (a: PropertyDescriptor, b: PropertyDescriptor): boolean =
   a.writable === b.writable &&
   a.enumerable === b.enumerable &&
   a.configurable === b.configurable
+
+/** True when two key lists are equal, element by element. */
+const sameList = (a: ReadonlyArray<PropertyKey>, b: ReadonlyArray<PropertyKey>): boolean => {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/**
+ * Put `o`'s keys (a subset of the recorded ones) back in the recorded order: a deleted key comes back last, so from
+ * the first key out of place on, every key is taken off again and `restore` defines them in order. False when one
+ * cannot be deleted.
+ */
+const restoreOrder = (o: Value, snap: ObjectSnapshot): boolean => {
+  const keys = Reflect.ownKeys(o)
+  let i = 0
+  while (i < keys.length && keys[i] === snap.keys[i]) i++
+  if (i === keys.length) return true
+  for (; i < snap.keys.length; i++) if (!Reflect.deleteProperty(o, snap.keys[i])) return false
+  return true
+}
 
 /** Put back the property `snap.keys[i]` of `o` as recorded. False when that is impossible. */
 const restoreKey = (o: Value, snap: ObjectSnapshot, i: number): boolean => {
@@ -182,7 +215,11 @@ export class Realm {
   URLProto: Value = null
   URLSearchParamsProto: Value = null
   Uint8ArrayProto: Value = null
-  ArgumentsProto: Value = null
+  /** The accessor pair of `%ThrowTypeError%` (strict `arguments.callee`; installed with `Function.prototype`). */
+  throwTypeErrorAccessor: { readonly get: () => Value; readonly set: (v: Value) => void } = {
+    get: () => undefined,
+    set: () => {},
+  }
   Object: Value = null
   Array: Value = null
   Function: Value = null
@@ -215,6 +252,18 @@ export class Realm {
    */
   regExpProtoTouched = false
   readonly customizedRegExps = new WeakSet<object>()
+  /**
+   * Set once a program may have changed a built-in object in a way its enumerable keys and its writable values do
+   * not show: redefined or deleted a property of any object (`defineProperty` and its variants, `delete`, the
+   * integrity functions, a `JSON.parse` reviver), or given a built-in a symbol-keyed or non-enumerable property
+   * (a symbol-keyed assignment, `Object.assign` or `Reflect.set` onto it, class fields on it, an error's `stack`
+   * setter run on it). `restore` then compares every key and descriptor. While it is clear, an ordinary assignment
+   * is the only way a built-in can have changed: it adds enumerable string keys or changes writable data values,
+   * which is all `restore` compares (with its prototype and extensibility).
+   */
+  redefined = false
+  /** The objects `seal` recorded (see `noteChangeOf`). */
+  private readonly builtins = new WeakSet<object>()
   /** `Function.prototype`'s `name`/`length` the program deleted (they stay as accessors for unmaterialized functions). */
   readonly deletedFunctionProtoKeys = new Set<string>()
   /** The program's `globalThis`. */
@@ -304,6 +353,14 @@ export class Realm {
     this.creation.kindPrototypes.set(display, proto)
   }
 
+  /**
+   * Note that `o` is about to get a property its enumerable keys will not show (a symbol key, a class field, a
+   * non-enumerable one): when it is a built-in object, `restore` compares everything (see `redefined`).
+   */
+  noteChangeOf(o: object): void {
+    if (this.builtins.has(o)) this.redefined = true
+  }
+
   /** Make this realm the running one. */
   activate(): void {
     rt.realm = this
@@ -343,6 +400,9 @@ export class Realm {
       const proto = Object.getPrototypeOf(o)
       visit(proto)
       const internalOnly = nameable.length === 0
+      const writable = nameable.filter((i) => descriptors[i].writable === true)
+      const elements = keys.some((k) => typeof k === "string" && /^(0|[1-9][0-9]*)$/.test(k))
+      this.builtins.add(o)
       this.snapshots.push({
         object: o,
         proto,
@@ -351,28 +411,40 @@ export class Realm {
         internalOnly,
         nameable,
         extensible: Object.isExtensible(o),
+        enumerable: Object.keys(o),
+        writable,
+        whole: elements || o === this.globalObject,
       })
     }
     this.cellSnapshot = new Map([...this.cells].map(([k, c]) => [k, c.value]))
+    this.redefined = false
   }
 
   /** Put every built-in object and global back as `seal` recorded them. False when that is impossible. */
   restore(): boolean {
+    const quick = !this.redefined
     for (const snap of this.snapshots) {
       const o = snap.object
       if (snap.extensible && !Object.isExtensible(o)) return false
       if (Object.getPrototypeOf(o) !== snap.proto) Object.setPrototypeOf(o, snap.proto)
+      if (quick && !snap.whole && sameList(Object.keys(o), snap.enumerable)) {
+        // Own data properties: reading them runs no program code.
+        for (let j = 0; j < snap.writable.length; j++) {
+          const i = snap.writable[j]
+          if (!Object.is(o[snap.keys[i]], snap.descriptors[i].value) && !restoreKey(o, snap, i)) return false
+        }
+        continue
+      }
       const keys = Reflect.ownKeys(o)
       if (snap.internalOnly && keys.length === snap.keys.length) continue
-      let sameKeys = keys.length === snap.keys.length
-      for (let i = 0; sameKeys && i < keys.length; i++) if (keys[i] !== snap.keys[i]) sameKeys = false
-      if (sameKeys) {
+      if (sameList(keys, snap.keys)) {
         for (let j = 0; j < snap.nameable.length; j++) if (!restoreKey(o, snap, snap.nameable[j])) return false
         continue
       }
       for (const k of keys) {
         if (!snap.keys.includes(k) && !Reflect.deleteProperty(o, k)) return false
       }
+      if (!restoreOrder(o, snap)) return false
       for (let i = 0; i < snap.keys.length; i++) if (!restoreKey(o, snap, i)) return false
     }
     for (const name of [...this.cells.keys()]) {
@@ -381,6 +453,7 @@ export class Realm {
     for (const [name, value] of this.cellSnapshot) this.cells.get(name)!.value = value
     this.symbolRegistry.clear()
     this.registeredSymbols.clear()
+    this.redefined = false
     this.protoElements = false
     this.deletedFunctionProtoKeys.clear()
     this.regExpProtoTouched = false

@@ -6,6 +6,7 @@
  */
 import { errorHead, originOf } from "./errors.js"
 import type { Value } from "./functions.js"
+import { rt } from "./state.js"
 import { toStr } from "./operators.js"
 
 /** The text of an error's stack, from its current name and message. */
@@ -18,6 +19,8 @@ const stackText = (o: Value): string => {
 }
 
 const setStack = (o: Value, value: Value): void => {
+  // The setter can run on any receiver (an object whose prototype is an error).
+  rt.realm.noteChangeOf(o)
   Object.defineProperty(o, "stack", { value, writable: true, enumerable: false, configurable: true })
 }
 
