@@ -11,7 +11,7 @@ import { dataBounds, dataProblems, indexPath, keyPath } from "@codemode/core/san
 import { JSON_NULL } from "./ops.js"
 import type { DataValue } from "@codemode/core/sandbox"
 import { utf8Decode, utf8Encode } from "./utf8.js"
-import { Fields, LuaFloat, LuaTable, makeFloat, MAX_TABLE_ENTRIES, type LuaValue } from "./value.js"
+import { Fields, LuaFloat, LuaTable, makeFloat, MAX_TABLE_ENTRIES, RECORD_FIELDS, type LuaValue } from "./value.js"
 
 /** The deepest data a copy may hold (the data contract's bound). */
 export const MAX_DATA_DEPTH = dataBounds.maxDepth
@@ -191,18 +191,35 @@ const convert = (v: DataValue, depth: number): LuaValue => {
     return t
   }
   const o = v as { readonly [key: string]: DataValue }
-  const fields = new Fields()
   const keys = Object.keys(o)
   const n = keys.length
   if (n > MAX_TABLE_ENTRIES) throw tooBig()
-  for (let i = 0; i < n; i++) {
-    const key = keys[i]
-    fields[encodeKey(key)] = convert(o[key], depth + 1)
-  }
   if (n > 0) {
+    const names = encodedKeys(keys)
+    const fields = n < RECORD_FIELDS.length ? new RECORD_FIELDS[n]() : new Fields()
+    for (let i = 0; i < n; i++) fields[names[i]] = convert(o[keys[i]], depth + 1)
     t.fields = fields
     t.nfields = n
   }
   t.jsonObject = true
   return t
+}
+
+/** The keys of the last object converted, and their byte-string forms: the objects of an array share their keys. */
+let lastKeys: ReadonlyArray<string> = []
+let lastNames: ReadonlyArray<string> = []
+
+/** The byte-string forms of an object's `keys`. */
+const encodedKeys = (keys: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const n = keys.length
+  if (n === lastKeys.length) {
+    let i = 0
+    while (i < n && keys[i] === lastKeys[i]) i++
+    if (i === n) return lastNames
+  }
+  const names = new Array<string>(n)
+  for (let i = 0; i < n; i++) names[i] = encodeKey(keys[i])
+  lastKeys = keys
+  lastNames = names
+  return names
 }

@@ -3,6 +3,7 @@ import type { Case } from "../support/case.js"
 import { base } from "./base.js"
 import { compiled } from "./compiled.js"
 import { data } from "./data.js"
+import { decoded } from "./decoded.js"
 import { errors } from "./errors.js"
 import { libraries } from "./libraries.js"
 import { numbers } from "./numbers.js"
@@ -30,4 +31,5 @@ export const allCases: Readonly<Record<string, ReadonlyArray<Case>>> = {
   traversal,
   varargs,
   raising,
+  decoded,
 }
