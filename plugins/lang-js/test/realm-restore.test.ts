@@ -77,6 +77,10 @@ const paths: ReadonlyArray<readonly [string, string]> = [
     `Object.setPrototypeOf(Math, new Error("x")); Math.stack = "s"; Object.setPrototypeOf(Math, Object.prototype)`,
   ],
   ["an error's stack setter through Reflect.set", `Reflect.set(new Error("x"), "stack", "s", JSON)`],
+  [
+    "Error.captureStackTrace on a built-in",
+    `Error.captureStackTrace(Math); Error.captureStackTrace(Array.prototype.map)`,
+  ],
   ["Object.seal", `Object.seal(Math)`],
   ["Object.freeze of a function", `Object.freeze(Math.max)`],
   ["Object.preventExtensions", `Object.preventExtensions(Array.prototype.map)`],

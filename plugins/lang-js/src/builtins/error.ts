@@ -87,6 +87,8 @@ export const installErrors = (realm: Realm): void => {
   defineMethod(ErrorCtor, "captureStackTrace", 2, (_t, a) => {
     const o = arg(a, 0)
     if (!isObject(o)) return throwTypeError("Invalid argument")
+    // A non-enumerable `stack` on any object, a built-in even.
+    realm.noteChangeOf(o)
     noteCreation(o)
     defineLazyStack(o)
     return undefined
