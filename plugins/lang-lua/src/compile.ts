@@ -33,6 +33,19 @@ const CACHE_ENTRIES = 32
 const CACHE_BYTES = 4 * 1024 * 1024
 let cachedBytes = 0
 
+/** Whether the main chunk's run-once code is compiled compact (see `Generator.functionBody`). */
+let onceCompact = true
+
+/**
+ * Compile the main chunk's run-once code compact (the default) or with inline paths like the rest: tests run both,
+ * so that the inline paths are covered outside loops and functions too. Forgets the compiled programs.
+ */
+export const setRunOnceCompact = (on: boolean): void => {
+  onceCompact = on
+  cache.clear()
+  cachedBytes = 0
+}
+
 /**
  * Parse and compile `code`, or reuse its compiled form from an earlier run of the same runtime (`scope`, see
  * `RunRequest.scope`) in this worker. Compiling is linear in the source and looks at `deadline` (a `Date.now()`
@@ -77,7 +90,7 @@ export const compile = (code: string, deadline = Infinity, scope = ""): Compiled
 /** Parse `code` and generate its factory's source. */
 const generate = (code: string, deadline: number) => {
   const parsed = parse(code, deadline)
-  const generator = new Generator(parsed, deadline)
+  const generator = new Generator(parsed, deadline, onceCompact)
   const source = generator.program(parsed.chunk)
   return { source, constants: generator.constants, locations: generator.locations }
 }
@@ -90,5 +103,5 @@ export const instantiate = (compiled: Compiled, globals: LuaTable): LuaFunction 
 /** The generated JS source of a program, for tests and debugging. */
 export const generatedSource = (code: string): string => {
   const parsed = parse(code)
-  return new Generator(parsed).program(parsed.chunk)
+  return new Generator(parsed, Infinity, onceCompact).program(parsed.chunk)
 }

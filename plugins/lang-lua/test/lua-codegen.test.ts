@@ -3,9 +3,9 @@
  * names that are plain identifiers, and those only as property names after a dot. Strings, odd keys, local names
  * and labels never appear, so a program cannot write JavaScript.
  */
-import { describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { COMPACT_FROM } from "../src/codegen/emit.js"
-import { generatedSource } from "../src/compile.js"
+import { generatedSource, setRunOnceCompact } from "../src/compile.js"
 import { runLua } from "./support/host.js"
 
 /** Every occurrence of `word` in `source` as a whole word is a property name after a dot. */
@@ -25,14 +25,19 @@ const payloads = [
   "\\",
 ]
 
-// Small programs inline operations' common cases; large ones call intrinsics (compact): both keep the rule.
-const modes: Array<[string, string]> = [
-  ["inline", ""],
-  ["compact", `\n--${"x".repeat(COMPACT_FROM)}`],
+// Small programs inline operations' common cases outside their run-once code (or everywhere, when asked); large
+// ones call intrinsics (compact): all keep the rule.
+const modes: Array<[string, string, boolean]> = [
+  ["inline", "", true],
+  ["inline everywhere", "", false],
+  ["compact", `\n--${"x".repeat(COMPACT_FROM)}`, true],
 ]
 
-for (const [mode, padding] of modes)
+for (const [mode, padding, onceCompact] of modes)
   describe(`generated source (${mode})`, () => {
+    beforeAll(() => setRunOnceCompact(onceCompact))
+    afterAll(() => setRunOnceCompact(true))
+
     it("holds no string from the program", () => {
       for (const p of payloads) {
         const lua = p.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\n")

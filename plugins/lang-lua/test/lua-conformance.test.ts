@@ -2,11 +2,12 @@
  * The conformance suite: every case in `test/cases/` runs through the worker's `run` with a fake host and must
  * produce exactly its expected value, failure or logs.
  */
-import { describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Case } from "./support/case.js"
 import { runLua } from "./support/host.js"
 import { allCases } from "./cases/index.js"
 import { COMPACT_FROM } from "../src/codegen/emit.js"
+import { setRunOnceCompact } from "../src/compile.js"
 
 const check = (c: Case, padding = "") => {
   const { outcome, host } = runLua(c.code + padding)
@@ -36,6 +37,17 @@ describe("compiled compact", () => {
   for (const [group, cases] of Object.entries(allCases))
     describe(group, () => {
       for (const c of cases) if (c.error?.kind !== "ParseError") it(c.name, () => check(c, padding))
+    })
+})
+
+// The same cases with the main chunk's run-once code compiled with inline paths too (by default it is compiled
+// compact, so the inline paths are otherwise covered only inside loops and functions).
+describe("compiled inline everywhere", () => {
+  beforeAll(() => setRunOnceCompact(false))
+  afterAll(() => setRunOnceCompact(true))
+  for (const [group, cases] of Object.entries(allCases))
+    describe(group, () => {
+      for (const c of cases) it(c.name, () => check(c))
     })
 })
 

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { COMPACT_FROM } from "../src/codegen/emit.js"
+import { setRunOnceCompact } from "../src/compile.js"
 import { run } from "../src/worker.js"
 import { differences } from "./support/differential.mjs"
 import { generateProgram } from "./support/generate.mjs"
@@ -26,5 +27,18 @@ describe("random programs compiled compact against lua5.4", () => {
   it("programs 1 to 1000 print what lua5.4 prints", { timeout: 60_000 }, () => {
     const found = differences(run, (seed: number) => generateProgram(seed) + padding, 1, 1000)
     expect(found.map((d) => show({ ...d, program: d.program.slice(0, -padding.length) })).slice(0, 3)).toEqual([])
+  })
+})
+
+describe("random programs compiled inline everywhere against lua5.4", () => {
+  // The main chunk's run-once code with inline paths too (by default it is compiled compact).
+  it("programs 1 to 1000 print what lua5.4 prints", { timeout: 60_000 }, () => {
+    setRunOnceCompact(false)
+    try {
+      const found = differences(run, generateProgram, 1, 1000)
+      expect(found.map(show).slice(0, 3)).toEqual([])
+    } finally {
+      setRunOnceCompact(true)
+    }
   })
 })

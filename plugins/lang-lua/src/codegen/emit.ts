@@ -90,6 +90,7 @@ export const foldArith = (op: Op, a: LuaNumber, b: LuaNumber): LuaValue | typeof
  * From this source size on (in bytes), a program is compiled compact: operations call their intrinsic (which handles
  * every case) instead of inlining the common case. The generated source is several times smaller, so a program near
  * the source bound compiles in a fraction of the time; the small programs that run hot loops keep the inline paths.
+ * A smaller program is compact only where its code runs at most once a run (see `Generator.functionBody`).
  */
 export const COMPACT_FROM = 64 * 1024
 
@@ -128,8 +129,11 @@ export abstract class Emitter {
 
   protected fn!: FnCtx
 
-  /** Compile operations as intrinsic calls (see {@link COMPACT_FROM}). */
-  protected readonly compact: boolean
+  /** Compile operations as intrinsic calls here (see {@link COMPACT_FROM}): set per region as it is compiled. */
+  protected compact: boolean
+
+  /** The whole program is compiled compact (see {@link COMPACT_FROM}). */
+  protected readonly large: boolean
 
   /** Nodes compiled since the last look at the deadline. */
   protected work = 0
@@ -137,13 +141,16 @@ export abstract class Emitter {
   constructor(
     parsed: Parsed,
     private readonly deadline = Infinity,
+    /** Compile the main chunk's run-once code compact (see `Generator.functionBody`). */
+    protected readonly onceCompact = true,
   ) {
     this.resolved = resolve(parsed.chunk)
     this.gotos = planGotos(this.resolved, parsed.start)
     this.start = parsed.start
     this.parens = new ParenFinder(parsed.source)
     this.source = parsed.source
-    this.compact = parsed.source.length >= COMPACT_FROM
+    this.large = parsed.source.length >= COMPACT_FROM
+    this.compact = this.large
     const offsets = this.offsets
     const position = parsed.position
     this.locations = {

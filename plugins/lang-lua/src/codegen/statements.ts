@@ -11,14 +11,17 @@ import type { VarInfo } from "../scope.js"
 import { type BlockCtx, charge, type Held, type SelfName } from "./emit.js"
 import { Expressions } from "./expressions.js"
 
+/** The statements that repeat their body. */
+const LOOPS = new Set(["WhileStatement", "RepeatStatement", "ForNumericStatement", "ForGenericStatement"])
+
 /** The code generator: `program(chunk)` is the source of the program's factory. */
 export class Generator extends Expressions {
   /** The factory's source: binds the intrinsics and constants, returns the main function. */
   program(chunk: Chunk): string {
-    const main = this.functionBody([], true, chunk.body)
+    const main = this.functionBody([], true, chunk.body, undefined, this.onceCompact)
     // Bind only the intrinsics the program uses: small programs compile faster with a short prelude (for a large
     // one, finding them would cost more than binding them all).
-    const used = this.compact ? undefined : new Set(main.match(/\$[A-Za-z]\w*/g))
+    const used = this.large ? undefined : new Set(main.match(/\$[A-Za-z]\w*/g))
     const intrinsics = [
       "rt = $.rt",
       ...Object.keys(INTRINSICS)
@@ -38,15 +41,23 @@ export class Generator extends Expressions {
    * A Lua function as a JS function expression. A fixed-parameter function whose parameters no closure captures,
    * and whose body calls itself in a tail position, runs its body in a loop: such a call reassigns the parameters and
    * starts the next pass, so it does not grow the call depth (other calls are unchanged).
+   *
+   * `once` (the main chunk) compiles compact what runs at most once a run: the statements outside loops and outside
+   * blocks with gotos (a backward goto repeats them). Loops and functions keep the inline paths. That code runs
+   * once, in V8's interpreter, where an intrinsic call costs about what the inlined test does, and V8 compiles the
+   * shorter source faster: a new program's first run is mostly compiling.
    */
   protected functionBody(
     params: Array<VarInfo>,
     vararg: boolean,
     body: ReadonlyArray<Node>,
     self: SelfName | undefined = undefined,
+    once = false,
   ): string {
     const outerFn = this.fn
     const outerBlock = this.block
+    const outerCompact = this.compact
+    this.compact = this.large || once
     const names = params.map((p) => this.local(p))
     const loopable = self !== undefined && !vararg && params.every((p) => !p.captured)
     const jsName = `F${this.uid()}`
@@ -73,6 +84,7 @@ export class Generator extends Expressions {
           "$callSites[rt.depth] = rt.site;",
           "if (--rt.budget <= 0) $meter(rt.site);",
         ]
+    this.compact = outerCompact
     // A body that ends with a return statement does not reach the end of the function.
     const returns = !looped && body.length > 0 && body[body.length - 1].type === "ReturnStatement"
     return [
@@ -149,10 +161,14 @@ export class Generator extends Expressions {
     const plan = this.gotos.blocks.get(body)
     const ctx: BlockCtx = { parent: this.block, plan, index: 0, hoisted: [] }
     this.block = ctx
+    // A block with jump targets may run its statements again (see functionBody's `once`).
+    const outerCompact = this.compact
+    if (plan !== undefined) this.compact = this.large
     const codes = body.map((s, i) => {
       ctx.index = i
       return this.statement(s)
     })
+    this.compact = outerCompact
     this.block = ctx.parent
     if (plan === undefined) return codes.join("\n") + (tail === "" ? "" : "\n" + tail)
     if (plan.layout === "nested") return this.nested(plan.intervals, codes, tail)
@@ -210,6 +226,15 @@ export class Generator extends Expressions {
   protected statement(s: Node): string {
     this.tick()
     this.fn.temps = 0
+    if (!LOOPS.has(s.type) || this.compact === this.large) return this.statementOf(s)
+    // A loop runs its body many times (see functionBody's `once`).
+    this.compact = this.large
+    const code = this.statementOf(s)
+    this.compact = true
+    return code
+  }
+
+  private statementOf(s: Node): string {
     switch (s.type) {
       case "LocalStatement":
         return this.localStatement(s)
