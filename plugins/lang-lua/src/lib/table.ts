@@ -63,6 +63,24 @@ export const createTableLib = (): LuaTable => {
     if (first > last) return ""
     const n = count(first, last)
     if (n > MAX_TABLE_ENTRIES) throw libError("resulting string too large")
+    const arr = table.arr
+    if (typeof first === "number" && typeof last === "number" && first >= 1 && last <= arr.length) {
+      // Items of the array part that are all strings are joined where they are (no copy of them is made); at the
+      // first other item, the general loop below starts over (it converts numbers and raises the errors).
+      let total = 0
+      let k = first - 1
+      for (; k < last; k++) {
+        const v = arr[k]
+        if (typeof v !== "string") break
+        total += v.length + separator.length
+        if (total > MAX_STRING_BYTES + separator.length) checkStringLength(total - separator.length)
+      }
+      if (k === last) {
+        checkStringLength(total - separator.length)
+        charge(1 + n * 4 + total)
+        return (first === 1 && last === arr.length ? arr : arr.slice(first - 1, last)).join(separator)
+      }
+    }
     const pieces = new Array<string>(n)
     let total = 0
     for (let k = 0; k < n; k++) {

@@ -5,6 +5,7 @@ import { compiled } from "./compiled.js"
 import { data } from "./data.js"
 import { decoded } from "./decoded.js"
 import { errors } from "./errors.js"
+import { joining } from "./joining.js"
 import { libraries } from "./libraries.js"
 import { numbers } from "./numbers.js"
 import { operators } from "./operators.js"
@@ -32,4 +33,5 @@ export const allCases: Readonly<Record<string, ReadonlyArray<Case>>> = {
   varargs,
   raising,
   decoded,
+  joining,
 }
