@@ -1,6 +1,7 @@
 /**
  * The compiler's entry and its cache: luaparse's syntax tree → JavaScript source (codegen/) → one JS function per
- * Lua function, built once per program with `new Function`.
+ * Lua function, built once per program with `new Function` (the rest of a split main chunk while the program's first
+ * host call is in flight: see `Generator.program`).
  *
  * Lua locals become JS `let` variables and Lua closures become JS closures, so V8 optimises a Lua program as it
  * would a hand-written JS one (a tree of closures cannot get there: V8 shares call feedback among closures made from
@@ -15,16 +16,24 @@ import { parse, ParseFailure } from "./parse.js"
 import type { Locations } from "./runtime.js"
 import type { LuaFunction, LuaTable } from "./value.js"
 
+/** A factory made by `new Function` from generated source. */
+type Factory = (...args: Array<unknown>) => LuaFunction
+
 /**
  * A program compiled to a JS factory. It holds no run state: every {@link instantiate} makes fresh closures over a
  * fresh environment, and V8 keeps (and reuses) the optimised code of the factory's inner functions.
  */
 export interface Compiled {
-  readonly factory: (...args: Array<unknown>) => LuaFunction
+  readonly factory: Factory
   readonly constants: ReadonlyArray<unknown>
   /** Source locations by id, for the run-time state. */
   readonly locations: Locations
   readonly bytes: number
+  /**
+   * The rest of a split main chunk (see `GeneratedProgram.rest`): its source, and its factory once V8 has compiled
+   * it (see {@link compileRest}).
+   */
+  readonly rest: { readonly source: string; factory: Factory | undefined } | undefined
 }
 
 /** The compiled programs a worker keeps, by runtime scope and source text, most recently used last. */
@@ -60,22 +69,13 @@ export const compile = (code: string, deadline = Infinity, scope = ""): Compiled
     return known
   }
   // The syntax tree is garbage once the source is generated: V8 may collect it while it compiles that source.
-  const { source, constants, locations } = generate(code, deadline)
-  let factory: Compiled["factory"]
-  try {
-    factory = new Function("$", "K", "G", "GT", source) as Compiled["factory"]
-  } catch (e) {
-    // The generated source is valid JavaScript; what fails here are the engine's size limits.
-    throw new ParseFailure({
-      kind: "ExecutionFailure",
-      message: `the program is too large for the compiler (${e instanceof Error ? e.message : String(e)}): split it into smaller functions`,
-    })
-  }
+  const { program, constants, locations } = generate(code, deadline)
   const compiled: Compiled = {
-    factory,
+    factory: factoryOf(program.source),
     constants,
     locations,
-    bytes: code.length + source.length,
+    bytes: code.length + program.source.length + (program.rest?.length ?? 0),
+    rest: program.rest === undefined ? undefined : { source: program.rest, factory: undefined },
   }
   cache.set(key, compiled)
   cachedBytes += compiled.bytes
@@ -87,21 +87,51 @@ export const compile = (code: string, deadline = Infinity, scope = ""): Compiled
   return compiled
 }
 
-/** Parse `code` and generate its factory's source. */
+/** Parse `code` and generate its factories' source. */
 const generate = (code: string, deadline: number) => {
   const parsed = parse(code, deadline)
   const generator = new Generator(parsed, deadline, onceCompact)
-  const source = generator.program(parsed.chunk)
-  return { source, constants: generator.constants, locations: generator.locations }
+  const program = generator.program(parsed.chunk)
+  return { program, constants: generator.constants, locations: generator.locations }
+}
+
+/** V8's compile of generated source: a factory of the main function (or of the rest of a split one). */
+const factoryOf = (source: string): Factory => {
+  try {
+    return new Function("$", "K", "G", "GT", "R", source) as Factory
+  } catch (e) {
+    // The generated source is valid JavaScript; what fails here are the engine's size limits.
+    throw new ParseFailure({
+      kind: "ExecutionFailure",
+      message: `the program is too large for the compiler (${e instanceof Error ? e.message : String(e)}): split it into smaller functions`,
+    })
+  }
+}
+
+/**
+ * Compile the rest of a split main chunk if that is still to do: the worker calls it while the program's first host
+ * call is in flight, and the main function when it reaches the rest before any host call.
+ */
+export const compileRest = (compiled: Compiled): void => {
+  const rest = compiled.rest
+  if (rest !== undefined && rest.factory === undefined) rest.factory = factoryOf(rest.source)
 }
 
 /** Make the program's main function for one run, over that run's globals table. */
 export const instantiate = (compiled: Compiled, globals: LuaTable): LuaFunction => {
-  return compiled.factory(INTRINSICS, compiled.constants, globals.fields, globals)
+  const K = compiled.constants
+  const G = globals.fields
+  // The rest of a split main chunk, made when the main function reaches it.
+  const rest = () => {
+    compileRest(compiled)
+    return compiled.rest!.factory!(INTRINSICS, K, G, globals, undefined)
+  }
+  return compiled.factory(INTRINSICS, K, G, globals, rest)
 }
 
-/** The generated JS source of a program, for tests and debugging. */
+/** The generated JS source of a program (both factories' of a split one), for tests and debugging. */
 export const generatedSource = (code: string): string => {
   const parsed = parse(code)
-  return new Generator(parsed, Infinity, onceCompact).program(parsed.chunk)
+  const { source, rest } = new Generator(parsed, Infinity, onceCompact).program(parsed.chunk)
+  return rest === undefined ? source : `${source}\n${rest}`
 }

@@ -2,7 +2,7 @@
  * The Lua runtime for core's sandbox worker: `run(request, host)` parses, compiles and runs one program and returns
  * its result as data or a diagnostic. Everything here is synchronous; host calls block inside `host.call`.
  */
-import { type Compiled, compile, instantiate } from "./compile.js"
+import { type Compiled, compile, compileRest, instantiate } from "./compile.js"
 import { DataProblem, toData } from "./data.js"
 import { LuaError, LuaFatal } from "./errors.js"
 import { resetIntrinsics } from "./intrinsics.js"
@@ -115,6 +115,44 @@ const resetModuleState = (): void => {
   forgetFormats()
 }
 
+/**
+ * The host as `program`'s run sees it. While the rest of its split main chunk is still to compile (see
+ * `Generator.program`), a host call of the first part is started, the rest compiled while the host works on it,
+ * and the call then awaited: the program sees an ordinary blocking call, and the tool's time hides the compile.
+ * Once the main function has reached the rest, it has compiled it, and calls go straight to the host.
+ */
+const overlapping = (program: Compiled, host: SandboxHost): SandboxHost => {
+  const rest = program.rest
+  if (rest === undefined || rest.factory !== undefined) return host
+  let tried = false
+  return {
+    call: (call) => {
+      if (tried || rest.factory !== undefined) return host.call(call)
+      tried = true
+      const ticket = host.start(call)
+      try {
+        compileRest(program)
+      } catch {
+        // The main function compiles the rest again when it reaches it, and the failure is reported there.
+      }
+      const answer = host.waitAny()
+      if (answer.ticket !== ticket) throw new Error("the host answered a call the run did not start")
+      return answer.outcome
+    },
+    start: (call) => {
+      tried = true
+      return host.start(call)
+    },
+    waitAny: () => host.waitAny(),
+    settledCalls: () => host.settledCalls(),
+    cancel: (ticket) => host.cancel(ticket),
+    log: (line) => host.log(line),
+    warn: (diagnostic) => host.warn(diagnostic),
+    retire: (reason) => host.retire(reason),
+    deadline: host.deadline,
+  }
+}
+
 /** Run one Lua program. */
 export const run = (request: RunRequest, host: SandboxHost): RunOutcome => runWithWorkBound(request, host, MAX_STEPS)
 
@@ -126,7 +164,7 @@ export const runWithWorkBound = (request: RunRequest, host: SandboxHost, maxStep
   try {
     const program = compileProgram(request.code, host.deadline, request.scope)
     resetModuleState()
-    const globals = createEnvironment(request, host)
+    const globals = createEnvironment(request, overlapping(program, host))
     resetRuntime(program.locations, host.deadline, (d) => host.warn(d), maxSteps)
     const r = instantiate(program, globals)()
     const value = Array.isArray(r) ? r[0] : r

@@ -14,27 +14,140 @@ import { Expressions } from "./expressions.js"
 /** The statements that repeat their body. */
 const LOOPS = new Set(["WhileStatement", "RepeatStatement", "ForNumericStatement", "ForGenericStatement"])
 
+/** The generated source of a program (see {@link Generator.program}). */
+export interface GeneratedProgram {
+  /** The factory's source: it returns the main function. */
+  readonly source: string
+  /**
+   * When the main function runs its first statements before it needs the rest: the source of a second factory,
+   * whose function runs the rest (the main function gets it by calling its factory's `R`). Undefined otherwise.
+   */
+  readonly rest: string | undefined
+}
+
+/** The statements a split main chunk may run before its rest (see {@link Generator.splitPoint}). */
+const LEADING = new Set(["LocalStatement", "AssignmentStatement", "CallStatement"])
+
+/** True when `node` is, or holds, a node of type `a` or `b` (luaparse nodes; the syntax depth is bounded). */
+const holds = (node: unknown, a: string, b: string): boolean => {
+  if (node === null || typeof node !== "object") return false
+  if (Array.isArray(node)) return node.some((n) => holds(n, a, b))
+  const type = (node as { type?: unknown }).type
+  if (type === a || type === b) return true
+  for (const key in node) if (key !== "range" && holds((node as Record<string, unknown>)[key], a, b)) return true
+  return false
+}
+
 /** The code generator: `program(chunk)` is the source of the program's factory. */
 export class Generator extends Expressions {
-  /** The factory's source: binds the intrinsics and constants, returns the main function. */
-  program(chunk: Chunk): string {
-    const main = this.functionBody([], true, chunk.body, undefined, this.onceCompact)
+  /**
+   * The program's source: binds the intrinsics and constants, returns the main function. A main chunk that starts
+   * with calls (a tool program's first tool call) is split after its first call (see {@link splitPoint}): the
+   * runtime compiles the rest with V8 while that call is in flight (see `worker.ts`), so the time a tool takes
+   * hides that part of the compile.
+   */
+  program(chunk: Chunk): GeneratedProgram {
+    const split = this.splitPoint(chunk.body)
+    if (split === 0) {
+      const main = this.functionBody([], true, chunk.body, undefined, this.onceCompact)
+      return { source: this.factory(main), rest: undefined }
+    }
+    const { first, rest } = this.splitMain(chunk.body, split)
+    return { source: this.factory(first), rest: this.factory(rest) }
+  }
+
+  /** A factory's source: `fn` with the intrinsics and constants it uses bound. */
+  private factory(fn: string): string {
     // Bind only the intrinsics the program uses: small programs compile faster with a short prelude (for a large
     // one, finding them would cost more than binding them all).
-    const used = this.large ? undefined : new Set(main.match(/\$[A-Za-z]\w*/g))
+    const used = this.large ? undefined : new Set(fn.match(/\$[A-Za-z]\w*/g))
     const intrinsics = [
       "rt = $.rt",
       ...Object.keys(INTRINSICS)
         .filter((name) => used === undefined || used.has(`$${name}`))
         .map((name) => `$${name} = $.${name}`),
     ].join(", ")
-    const constants = this.constants.map((_, i) => `k${i} = K[${i}]`)
+    const usedK = this.large ? undefined : new Set(fn.match(/\bk\d+\b/g))
+    const constants: Array<string> = []
+    for (let i = 0; i < this.constants.length; i++)
+      if (usedK === undefined || usedK.has(`k${i}`)) constants.push(`k${i} = K[${i}]`)
     return [
       '"use strict";',
       `const ${intrinsics};`,
       constants.length > 0 ? `const ${constants.join(", ")};` : "",
-      `return (${main});`,
+      `return (${fn});`,
     ].join("\n")
+  }
+
+  /**
+   * How many of the main chunk's first statements run before the rest is needed: those up to the first that makes
+   * a call, when all of them are declarations, assignments or calls that define no function (so no closure holds
+   * their locals: the rest gets their values as parameters), more statements follow, the chunk has no goto target
+   * and the program is not compiled compact (its V8 compile is quick). 0 when the chunk is not split.
+   */
+  private splitPoint(body: ReadonlyArray<Node>): number {
+    if (this.large || !this.onceCompact || this.gotos.blocks.has(body)) return 0
+    for (let i = 0; i < body.length - 1; i++) {
+      const s = body[i]
+      if (!LEADING.has(s.type) || holds(s, "FunctionDeclaration", "FunctionDeclaration")) return 0
+      if (holds(s, "CallExpression", "StringCallExpression") || holds(s, "TableCallExpression", "TableCallExpression"))
+        return i + 1
+    }
+    return 0
+  }
+
+  /**
+   * The main function of a split chunk (see {@link splitPoint}): it runs the first `split` statements, then calls
+   * the rest's function with `...` and the locals they declared. The rest's function is part of the main function's
+   * run: it is not entered as a Lua call, and it leaves the call depth as the main function's end does.
+   */
+  private splitMain(body: ReadonlyArray<Node>, split: number): { first: string; rest: string } {
+    const outerCompact = this.compact
+    this.compact = true
+    this.fn = { temps: 0, maxTemps: 0, loops: [], self: undefined, loop: undefined, looped: false }
+    const ctx: BlockCtx = { parent: undefined, plan: undefined, index: 0, hoisted: [] }
+    this.block = ctx
+    const range = (from: number, to: number): string => {
+      const codes: Array<string> = []
+      for (let i = from; i < to; i++) {
+        ctx.index = i
+        codes.push(this.statement(body[i]))
+      }
+      return codes.join("\n")
+    }
+    const temps = () => {
+      const names = Array.from({ length: this.fn.maxTemps }, (_, i) => `t${i}`)
+      this.fn.maxTemps = 0
+      return names.length > 0 ? `let ${names.join(", ")};` : ""
+    }
+    const firstCode = range(0, split)
+    const firstTemps = temps()
+    const locals: Array<string> = []
+    for (let i = 0; i < split; i++)
+      if (body[i].type === "LocalStatement")
+        for (const v of body[i].variables as ReadonlyArray<Node>) locals.push(this.binding(this.decl(v)))
+    const restCode = range(split, body.length)
+    const restTemps = temps()
+    this.block = undefined
+    this.compact = outerCompact
+    const params = ["va", ...locals].join(", ")
+    const returns = body[body.length - 1].type === "ReturnStatement"
+    const first = [
+      `function F${this.uid()}(...va) {`,
+      "$enter();",
+      firstTemps,
+      firstCode,
+      `return R()(${params});`,
+      "}",
+    ].join("\n")
+    const rest = [
+      `function F${this.uid()}(${params}) {`,
+      restTemps,
+      restCode,
+      returns ? "" : "rt.depth--;\nreturn $EMPTY;",
+      "}",
+    ].join("\n")
+    return { first, rest }
   }
 
   /**

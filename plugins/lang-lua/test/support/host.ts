@@ -108,11 +108,18 @@ export class FakeHost implements Sandbox.SandboxHost {
     this.calls.push(call)
     return answer(call)
   }
-  start(): number {
-    throw new Error("not used by Lua")
+  private readonly started: Array<{ readonly ticket: number; readonly call: HostCall }> = []
+  private tickets = 0
+  /** Lua starts a call only to compile while it waits (see `worker.ts`): it is answered when awaited. */
+  start(call: HostCall): number {
+    this.calls.push(call)
+    this.started.push({ ticket: ++this.tickets, call })
+    return this.tickets
   }
-  waitAny(): never {
-    throw new Error("not used by Lua")
+  waitAny(): { ticket: number; outcome: HostOutcome } {
+    const first = this.started.shift()
+    if (first === undefined) throw new Error("waitAny: no host call is in flight")
+    return { ticket: first.ticket, outcome: answer(first.call) }
   }
   settledCalls(): never {
     throw new Error("not used by Lua")
