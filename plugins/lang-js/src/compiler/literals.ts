@@ -5,7 +5,7 @@
 import type { Node } from "../parse.js"
 import { hostGetter, hostSetter, type Value } from "../runtime/functions.js"
 import { concat, toPropertyKey, toStr } from "../runtime/operators.js"
-import { copyDataProperties, createDataProperty } from "../runtime/properties.js"
+import { copyDataProperties, createDataProperty, prototypesNoted } from "../runtime/properties.js"
 import { rt } from "../runtime/state.js"
 import type { CompileContext, Env, Expr } from "./context.js"
 import { functionTemplate, type MethodKind, methodName, renamed } from "./functions.js"
@@ -229,6 +229,15 @@ const simpleObjectLiteral = (ctx: CompileContext, n: Node): Expr | undefined => 
   const SO = ctx.realm.SO
   const k: string[] = n.properties.map((p: Node) => propertyKeyName(p.key, false)!)
   const v: Expr[] = n.properties.map((p: Node, i: number) => ctx.expr(p.value, k[i]))
+  // A fresh object inheriting from an `Object.prototype` no program touched is filled by assignment (no setter can
+  // run: see `definesBySet`); that is checked after each value, whose code may touch it.
+  if (k.includes("__proto__")) {
+    return (env) => {
+      const o = new SO()
+      for (let i = 0; i < k.length; i++) createDataProperty(o, k[i], v[i](env))
+      return o
+    }
+  }
   switch (k.length) {
     case 0:
       return () => new SO()
@@ -237,7 +246,9 @@ const simpleObjectLiteral = (ctx: CompileContext, n: Node): Expr | undefined => 
       const [v0] = v
       return (env) => {
         const o = new SO()
-        createDataProperty(o, k0, v0(env))
+        const x0 = v0(env)
+        if (prototypesNoted) createDataProperty(o, k0, x0)
+        else o[k0] = x0
         return o
       }
     }
@@ -246,15 +257,40 @@ const simpleObjectLiteral = (ctx: CompileContext, n: Node): Expr | undefined => 
       const [v0, v1] = v
       return (env) => {
         const o = new SO()
-        createDataProperty(o, k0, v0(env))
-        createDataProperty(o, k1, v1(env))
+        const x0 = v0(env)
+        if (prototypesNoted) createDataProperty(o, k0, x0)
+        else o[k0] = x0
+        const x1 = v1(env)
+        if (prototypesNoted) createDataProperty(o, k1, x1)
+        else o[k1] = x1
+        return o
+      }
+    }
+    case 3: {
+      const [k0, k1, k2] = k
+      const [v0, v1, v2] = v
+      return (env) => {
+        const o = new SO()
+        const x0 = v0(env)
+        if (prototypesNoted) createDataProperty(o, k0, x0)
+        else o[k0] = x0
+        const x1 = v1(env)
+        if (prototypesNoted) createDataProperty(o, k1, x1)
+        else o[k1] = x1
+        const x2 = v2(env)
+        if (prototypesNoted) createDataProperty(o, k2, x2)
+        else o[k2] = x2
         return o
       }
     }
     default:
       return (env) => {
         const o = new SO()
-        for (let i = 0; i < k.length; i++) createDataProperty(o, k[i], v[i](env))
+        for (let i = 0; i < k.length; i++) {
+          const x = v[i](env)
+          if (prototypesNoted) createDataProperty(o, k[i], x)
+          else o[k[i]] = x
+        }
         return o
       }
   }

@@ -249,7 +249,7 @@ let accessorsNoted = false
  * True once a program gave an object a prototype other than its realm's `Object.prototype` or `null`, or redefined
  * an `Object.prototype` (in any realm of this worker; see `definesBySet`).
  */
-let prototypesNoted = false
+export let prototypesNoted = false
 
 /** Note that a program set an object's prototype to `proto` (`Object.setPrototypeOf`, `{ __proto__: proto }`...). */
 export const notePrototype = (proto: Value): void => {
