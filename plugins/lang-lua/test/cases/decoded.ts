@@ -28,6 +28,11 @@ export const decoded: ReadonlyArray<Case> = [
     ["144:9", "135:8", "100:1"],
   ),
   d(
+    "long strings and keys with a character beyond ASCII at the end cross as UTF-8 both ways",
+    `local long = ('x'):rep(40) local t = json.decode('{"' .. long .. 'é":"' .. ('y'):rep(600) .. 'ü"}') local k = next(t) return { #k, #t[k], t[k]:sub(-2) == 'ü', long .. 'é', (('z'):rep(700)) .. '€' }`,
+    [42, 602, true, `${"x".repeat(40)}é`, `${"z".repeat(700)}€`],
+  ),
+  d(
     "an empty object among records stays an object",
     `local list = json.decode('[{"a":1},{},{"a":2}]') return { list[2].a == nil, json.encode(list) }`,
     [true, '[{"a":1},{},{"a":2}]'],

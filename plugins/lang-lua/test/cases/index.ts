@@ -1,6 +1,7 @@
 /** All conformance cases, by group. */
 import type { Case } from "../support/case.js"
 import { base } from "./base.js"
+import { bytes } from "./bytes.js"
 import { compiled } from "./compiled.js"
 import { data } from "./data.js"
 import { decoded } from "./decoded.js"
@@ -34,4 +35,5 @@ export const allCases: Readonly<Record<string, ReadonlyArray<Case>>> = {
   raising,
   decoded,
   joining,
+  bytes,
 }
