@@ -5,7 +5,7 @@
 import type { Node } from "../parse.js"
 import { hostGetter, hostSetter, type Value } from "../runtime/functions.js"
 import { concat, toPropertyKey, toStr } from "../runtime/operators.js"
-import { copyDataProperties, createDataProperty, prototypesNoted } from "../runtime/properties.js"
+import { copyDataProperties, createDataProperty, objectProtoRedefined } from "../runtime/properties.js"
 import { rt } from "../runtime/state.js"
 import type { CompileContext, Env, Expr } from "./context.js"
 import { functionTemplate, type MethodKind, methodName, renamed } from "./functions.js"
@@ -229,8 +229,8 @@ const simpleObjectLiteral = (ctx: CompileContext, n: Node): Expr | undefined => 
   const SO = ctx.realm.SO
   const k: string[] = n.properties.map((p: Node) => propertyKeyName(p.key, false)!)
   const v: Expr[] = n.properties.map((p: Node, i: number) => ctx.expr(p.value, k[i]))
-  // A fresh object inheriting from an `Object.prototype` no program touched is filled by assignment (no setter can
-  // run: see `definesBySet`); that is checked after each value, whose code may touch it.
+  // A fresh object inheriting from an `Object.prototype` no program redefined is filled by assignment (no setter
+  // can run, no key is read-only: see `definesBySet`); that is checked after each value, whose code may redefine it.
   if (k.includes("__proto__")) {
     return (env) => {
       const o = new SO()
@@ -247,7 +247,7 @@ const simpleObjectLiteral = (ctx: CompileContext, n: Node): Expr | undefined => 
       return (env) => {
         const o = new SO()
         const x0 = v0(env)
-        if (prototypesNoted) createDataProperty(o, k0, x0)
+        if (objectProtoRedefined) createDataProperty(o, k0, x0)
         else o[k0] = x0
         return o
       }
@@ -258,10 +258,10 @@ const simpleObjectLiteral = (ctx: CompileContext, n: Node): Expr | undefined => 
       return (env) => {
         const o = new SO()
         const x0 = v0(env)
-        if (prototypesNoted) createDataProperty(o, k0, x0)
+        if (objectProtoRedefined) createDataProperty(o, k0, x0)
         else o[k0] = x0
         const x1 = v1(env)
-        if (prototypesNoted) createDataProperty(o, k1, x1)
+        if (objectProtoRedefined) createDataProperty(o, k1, x1)
         else o[k1] = x1
         return o
       }
@@ -272,13 +272,13 @@ const simpleObjectLiteral = (ctx: CompileContext, n: Node): Expr | undefined => 
       return (env) => {
         const o = new SO()
         const x0 = v0(env)
-        if (prototypesNoted) createDataProperty(o, k0, x0)
+        if (objectProtoRedefined) createDataProperty(o, k0, x0)
         else o[k0] = x0
         const x1 = v1(env)
-        if (prototypesNoted) createDataProperty(o, k1, x1)
+        if (objectProtoRedefined) createDataProperty(o, k1, x1)
         else o[k1] = x1
         const x2 = v2(env)
-        if (prototypesNoted) createDataProperty(o, k2, x2)
+        if (objectProtoRedefined) createDataProperty(o, k2, x2)
         else o[k2] = x2
         return o
       }
@@ -288,7 +288,7 @@ const simpleObjectLiteral = (ctx: CompileContext, n: Node): Expr | undefined => 
         const o = new SO()
         for (let i = 0; i < k.length; i++) {
           const x = v[i](env)
-          if (prototypesNoted) createDataProperty(o, k[i], x)
+          if (objectProtoRedefined) createDataProperty(o, k[i], x)
           else o[k[i]] = x
         }
         return o

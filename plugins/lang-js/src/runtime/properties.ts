@@ -199,6 +199,7 @@ export const noteRedefinition = (o: Value): void => {
   else if (o === realm.ObjectProto) {
     redefinedObjectProtos.add(o)
     prototypesNoted = true
+    objectProtoRedefined = true
   } else if (o[BRAND] === Brand.RegExp) realm.customizedRegExps.add(o)
 }
 
@@ -246,10 +247,16 @@ const propertyIsEnumerable = Object.prototype.propertyIsEnumerable
 let accessorsNoted = false
 
 /**
+ * True once a program redefined, deleted, froze or sealed a property of an `Object.prototype` (in any realm of this
+ * worker): until then, assigning a property of a fresh object of the realm's `Object.prototype` defines it.
+ */
+export let objectProtoRedefined = false
+
+/**
  * True once a program gave an object a prototype other than its realm's `Object.prototype` or `null`, or redefined
  * an `Object.prototype` (in any realm of this worker; see `definesBySet`).
  */
-export let prototypesNoted = false
+let prototypesNoted = false
 
 /** Note that a program set an object's prototype to `proto` (`Object.setPrototypeOf`, `{ __proto__: proto }`...). */
 export const notePrototype = (proto: Value): void => {
