@@ -2,6 +2,7 @@
  * Lua 5.4 `string.format`: C-style conversions over Lua values, with PUC Lua's validation of each specification
  * and its argument errors.
  */
+import { flatIfShort } from "./flat.js"
 import { type FloatSpec, formatFloat } from "./numfmt.js"
 
 /** A Lua number after coercion: an integer (safe-integer number or bigint) or a float. */
@@ -433,7 +434,7 @@ export const format = (fmt: string, args: ReadonlyArray<unknown>, adapter: Forma
       }
     }
   }
-  return out
+  return flatIfShort(out)
 }
 
 /** The argument as a number (an integer as a safe-integer number or a bigint, a float as its double), or null. */
