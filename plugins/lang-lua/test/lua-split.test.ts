@@ -43,9 +43,10 @@ return t.x + r.n`,
 return r`,
   ],
   [
-    "a first part without a host call compiles the rest when it gets there",
+    "the first part runs other calls before the first tool call",
     `local s = string.format("%d", 42)
-return s .. "!"`,
+local r = tools.ns.echo({ s = s })
+return r.s .. "!"`,
   ],
   [
     "the rest loops and returns nothing",
@@ -132,9 +133,11 @@ return sum`
         throw new Error("this host only blocks")
       }
     }
-    const code = `local s = string.format("%d", 1)
-local r = tools.ns.echo({ v = s })
-return r.v`
+    // The first part's tool call does not run: the rest is compiled where the main function reaches it.
+    const code = `local r = false and tools.ns.echo({ v = 0 })
+local t = {}
+t.v = tools.ns.echo({ v = tostring(1) }).v
+return t.v`
     const host = new BlockingOnlyHost(Date.now() + 60_000)
     const request = {
       code,
@@ -151,6 +154,8 @@ return r.v`
       "for i = 1, 2 do end\nlocal x = tools.ns.echo({})\nreturn 1",
       "::top:: local x = tools.ns.echo({})\nreturn 1",
       "return tools.ns.echo({})",
+      "local s = string.format('%d', 1)\nreturn s",
+      "local tools = { f = print }\ntools.f(1)\nreturn 1",
     ])
       expect(generatedSource(code)).not.toContain("R()(")
   })

@@ -7,7 +7,7 @@ import type { Chunk, Node } from "luaparse"
 import type { BlockPlan, Interval } from "../gotos.js"
 import { INTRINSICS } from "../intrinsics.js"
 import { MAX_CALL_DEPTH } from "../runtime.js"
-import type { VarInfo } from "../scope.js"
+import { resolution, type VarInfo } from "../scope.js"
 import { type BlockCtx, charge, type Held, type SelfName } from "./emit.js"
 import { Expressions } from "./expressions.js"
 
@@ -28,21 +28,34 @@ export interface GeneratedProgram {
 /** The statements a split main chunk may run before its rest (see {@link Generator.splitPoint}). */
 const LEADING = new Set(["LocalStatement", "AssignmentStatement", "CallStatement"])
 
-/** True when `node` is, or holds, a node of type `a` or `b` (luaparse nodes; the syntax depth is bounded). */
-const holds = (node: unknown, a: string, b: string): boolean => {
+/** The globals whose calls are host calls: the tools tree and tool search. */
+const HOST_ROOTS = new Set(["tools", "search"])
+
+/** The calls in syntax. */
+const CALLS = new Set(["CallExpression", "StringCallExpression", "TableCallExpression"])
+
+/** True when `node` is, or holds, a node that `test` accepts (luaparse nodes; the syntax depth is bounded). */
+const holds = (node: unknown, test: (node: Node) => boolean): boolean => {
   if (node === null || typeof node !== "object") return false
-  if (Array.isArray(node)) return node.some((n) => holds(n, a, b))
-  const type = (node as { type?: unknown }).type
-  if (type === a || type === b) return true
-  for (const key in node) if (key !== "range" && holds((node as Record<string, unknown>)[key], a, b)) return true
+  if (Array.isArray(node)) return node.some((n) => holds(n, test))
+  if (typeof (node as { type?: unknown }).type === "string" && test(node as Node)) return true
+  for (const key in node) if (key !== "range" && holds((node as Record<string, unknown>)[key], test)) return true
   return false
+}
+
+/** True for a call of a function reached from the global `tools` or `search` (`tools.shop.list(...)`). */
+const isHostCall = (node: Node): boolean => {
+  if (!CALLS.has(node.type)) return false
+  let base: Node = node.base
+  while (base.type === "MemberExpression" || base.type === "IndexExpression") base = base.base
+  return base.type === "Identifier" && HOST_ROOTS.has(base.name) && resolution(base).kind === "global"
 }
 
 /** The code generator: `program(chunk)` is the source of the program's factory. */
 export class Generator extends Expressions {
   /**
    * The program's source: binds the intrinsics and constants, returns the main function. A main chunk that starts
-   * with calls (a tool program's first tool call) is split after its first call (see {@link splitPoint}): the
+   * with calls (a tool program's first tool call) is split after its first tool call (see {@link splitPoint}): the
    * runtime compiles the rest with V8 while that call is in flight (see `worker.ts`), so the time a tool takes
    * hides that part of the compile.
    */
@@ -80,18 +93,17 @@ export class Generator extends Expressions {
   }
 
   /**
-   * How many of the main chunk's first statements run before the rest is needed: those up to the first that makes
-   * a call, when all of them are declarations, assignments or calls that define no function (so no closure holds
-   * their locals: the rest gets their values as parameters), more statements follow, the chunk has no goto target
-   * and the program is not compiled compact (its V8 compile is quick). 0 when the chunk is not split.
+   * How many of the main chunk's first statements run before the rest is needed: those up to the first that calls
+   * a tool (or searches), when all of them are declarations, assignments or calls that define no function (so no
+   * closure holds their locals: the rest gets their values as parameters), more statements follow, the chunk has no
+   * goto target and the program is not compiled compact (its V8 compile is quick). 0 when the chunk is not split.
    */
   private splitPoint(body: ReadonlyArray<Node>): number {
     if (this.large || !this.onceCompact || this.gotos.blocks.has(body)) return 0
     for (let i = 0; i < body.length - 1; i++) {
       const s = body[i]
-      if (!LEADING.has(s.type) || holds(s, "FunctionDeclaration", "FunctionDeclaration")) return 0
-      if (holds(s, "CallExpression", "StringCallExpression") || holds(s, "TableCallExpression", "TableCallExpression"))
-        return i + 1
+      if (!LEADING.has(s.type) || holds(s, (n) => n.type === "FunctionDeclaration")) return 0
+      if (holds(s, isHostCall)) return i + 1
     }
     return 0
   }
