@@ -17,6 +17,10 @@ const literals: ReadonlyArray<readonly [string, string]> = [
   ["three keys", `({ a: 1, b: (touch("c", "readonly"), 2), c: 3 })`],
   ["five keys", `({ a: 1, b: 2, c: 3, d: (touch("e", "setter"), 4), e: 5 })`],
   ["a __proto__ shorthand", `(() => { const __proto__ = 7; return { a: (touch("x", "setter"), 1), __proto__ } })()`],
+  ["a key after a spread", `({ ...{ x: 1 }, a: (touch("a", "setter"), 1) })`],
+  ["a computed key after a method", `(() => { const k = "c"; return { m() {}, [k]: (touch("c", "readonly"), 2) } })()`],
+  ["a computed __proto__ (no prototype touched)", `(() => { const k = "__proto__"; return { ...{}, [k]: 5 } })()`],
+  ["a key after a getter", `({ get g() { return 1 }, b: (touch("b", "setter"), 2), ...{ y: 3 } })`],
 ]
 
 describe("object literals filled by assignment", () => {
@@ -26,7 +30,10 @@ describe("object literals filled by assignment", () => {
       const { run } = await import("../src/worker.js")
       const body = `${touch}
 const o = ${literal}
-const out = [log, Object.getOwnPropertyNames(o).map((k) => [k, Object.getOwnPropertyDescriptor(o, k).value])]
+const out = [log, Object.getOwnPropertyNames(o).map((k) => {
+  const d = Object.getOwnPropertyDescriptor(o, k)
+  return [k, "value" in d ? (typeof d.value === "function" ? "a function" : d.value) : "an accessor", d.writable === true, d.enumerable]
+})]
 for (const k of ["a", "b", "c", "e", "x"]) delete Object.prototype[k]
 return out`
       const f = fakeHost({})

@@ -114,3 +114,32 @@ describe("the realm restore after each path that can change a built-in", () => {
       })
     })
 })
+
+describe("what an execution leaves on objects no key shows", () => {
+  const AF = "Object.getPrototypeOf(async function () {})"
+  const cases: ReadonlyArray<readonly [string, string, string]> = [
+    [
+      "%AsyncFunction.prototype% and its constructor are restored",
+      `const secret = "one's secret"; ${AF}.toString = function () { return secret }; ${AF}.constructor.leak = 42
+       Object.defineProperty(${AF}, Symbol.toStringTag, { value: "Mine" }); Object.preventExtensions(${AF})`,
+      `[String(async () => 1), ${AF}.constructor.leak ?? "none", Object.prototype.toString.call(async () => 1), Object.isExtensible(${AF})]`,
+    ],
+    [
+      "where a built-in was thrown is forgotten",
+      `\n\n\n      try { throw Reflect } catch {}`,
+      `Object.setPrototypeOf(Reflect, new Error("x")); const s = Reflect.stack; Object.setPrototypeOf(Reflect, Object.prototype); s`,
+    ],
+    [
+      "where Error.captureStackTrace ran on a built-in is forgotten",
+      `\n\n\n      Error.captureStackTrace(Array.prototype)`,
+      `const has = Object.getOwnPropertyNames(Array.prototype).includes("stack"); Object.setPrototypeOf(Array.prototype, new Error("x")); const s = Array.prototype.stack; Object.setPrototypeOf(Array.prototype, Object.prototype); [s, has]`,
+    ],
+  ]
+  for (const [name, poison, probe] of cases)
+    it(name, () => {
+      const before = runInWorker(probe)
+      expect(before.ok).toBe(true)
+      expect(runInWorker(`${poison}; 1`)).toEqual({ ok: true, value: 1 })
+      expect(runInWorker(probe)).toEqual(before)
+    })
+})

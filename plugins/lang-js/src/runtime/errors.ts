@@ -33,8 +33,9 @@ export const fatal = (kind: Kind, message: string, location?: Location): never =
   throw new FatalError(location ? { kind, message, location } : { kind, message })
 }
 
-const thrownAt = new WeakMap<object, Location>()
-const createdAt = new WeakMap<object, Location>()
+// Per execution (see `resetErrors`): a built-in object outlives the execution that threw it.
+let thrownAt = new WeakMap<object, Location>()
+let createdAt = new WeakMap<object, Location>()
 
 /** Record where a program error was created (for its `stack`). */
 export const noteCreation = (error: object): void => {
@@ -43,12 +44,15 @@ export const noteCreation = (error: object): void => {
 
 /** Where a program error was created, or else first thrown. */
 export const originOf = (error: object): Location | undefined => createdAt.get(error) ?? thrownAt.get(error)
-const failureKinds = new WeakMap<object, Kind>()
+let failureKinds = new WeakMap<object, Kind>()
 let lastThrow: Location | undefined
 
-/** Forget the locations of the previous execution. */
+/** Forget the locations and failure kinds of the previous execution. */
 export const resetErrors = (): void => {
   lastThrow = undefined
+  thrownAt = new WeakMap()
+  createdAt = new WeakMap()
+  failureKinds = new WeakMap()
 }
 
 const isObject = (v: unknown): v is object => typeof v === "object" && v !== null

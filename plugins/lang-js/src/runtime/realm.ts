@@ -374,6 +374,7 @@ export class Realm {
     for (const v of Object.values(this))
       if (typeof v === "object" && v !== null && !(v instanceof Map) && !Array.isArray(v)) queue.push(v)
     for (const v of Object.values(this.errorProtos)) queue.push(v)
+    for (const v of this.creation.kindPrototypes.values()) queue.push(v)
     for (const v of Object.values(this.errorConstructors)) queue.push(v)
     for (const cell of this.cells.values())
       if (typeof cell.value === "object" && cell.value !== null) queue.push(cell.value)
