@@ -15,8 +15,8 @@
  * made it): `%AsyncFunction.prototype%` and its constructor were never recorded by the realm's seal (only a map of
  * function kinds held them), and where a built-in was first thrown or given a stack was kept for the worker's life.
  */
-import { CodeMode, SandboxPool } from "@codemode/core"
-import { Effect } from "effect"
+import { CodeMode, SandboxPool, Tool } from "@codemode/core"
+import { Effect, Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const pools: SandboxPool[] = []
@@ -100,6 +100,7 @@ t(() => [typeof leaked, Object.keys(globalThis), Object.getOwnPropertySymbols(gl
 t(() => { const e = new TypeError("x"); return [e instanceof Error, e.name, e.message, Object.keys(e), String(e)] })
 t(() => { try { null.x } catch (e) { return e.constructor.name + e.message } })
 t(() => typeof console.log + Object.keys(console))
+t(() => { Object.setPrototypeOf(Math, new Date(0)); const v = Math.getTime(); Object.setPrototypeOf(Math, Object.prototype); return v })
 JSON.stringify([rows, behaviour])`
 
 /** How one fingerprint differs from another: the rows and behaviours that are not in both. */
@@ -244,6 +245,18 @@ const attacks: ReadonlyArray<Attack> = [
     program: `for (const f of [() => Date.prototype.setTime.call(Date.prototype, 5), () => Map.prototype.set.call(Map.prototype, 1, 2), () => Set.prototype.add.call(Set.prototype, 1), () => RegExp.prototype.compile.call(RegExp.prototype, "x")]) try { f() } catch {} 1`,
   },
   // Registries, globals, the iteration and function kind prototypes.
+  {
+    name: "Array.prototype's length made read-only (the realm is replaced)",
+    program: `Object.defineProperty(Array.prototype, "length", { writable: false }); 1`,
+  },
+  {
+    name: "Function.prototype's virtual prototype accessor replaced",
+    program: `Function.prototype.prototype = 1; Object.defineProperty(Function.prototype, "prototype", { value: 5, writable: true, configurable: true }); 1`,
+  },
+  {
+    name: "built-ins given a Map, a RegExp or a generator as prototype and used as one",
+    program: `Object.setPrototypeOf(Math, new Map()); Math.set(1, 2); Object.setPrototypeOf(JSON, /a/g); JSON.exec("aa"); Object.setPrototypeOf(Reflect, (function* () { yield 1 })()); Reflect.next(); 1`,
+  },
   { name: "Symbol.for", program: `Symbol.for("leak"); 1` },
   {
     name: "globals of every kind",
@@ -334,6 +347,11 @@ const attacks: ReadonlyArray<Attack> = [
     ends: "ExecutionFailure",
   },
   {
+    name: "the array length bound after a symbol-keyed write",
+    program: `Math[${S}] = 1; new Array(1e8).fill(0)`,
+    ends: "ExecutionFailure",
+  },
+  {
     name: "a promise that never settles",
     program: `Object.defineProperty(JSON, "zz", { value: 1 }); await new Promise(() => {})`,
     ends: "ExecutionFailure",
@@ -369,6 +387,98 @@ describe("red team: an execution never sees what an earlier one did to the realm
         expect(differences(pristine, r.ok ? (r.value as string) : "")).toEqual([])
       }
     })
+})
+
+/**
+ * Programs that read the state of what they made (literals, functions, classes, a private brand on a built-in, a
+ * registered symbol...) before they change it: the same text run twice must read the same start (a cache of
+ * compiled code, template objects or literals shared between runs would show).
+ */
+const sameText: ReadonlyArray<readonly [string, string]> = [
+  [
+    "a regular expression literal",
+    `const r = /a/g; const before = [r.lastIndex, r.leak, Object.keys(r)]; r.exec("aaa"); r.leak = 1; Object.defineProperty(r, "x", { value: 1 }); before`,
+  ],
+  [
+    "a template object",
+    `const tag = (s) => s; const s = tag${"`"}a${"${"}1}b${"`"}; const before = [Object.isFrozen(s), s.leak, Object.getOwnPropertyNames(s)]; try { s.leak = 1 } catch {} before`,
+  ],
+  [
+    "a function declaration and its prototype",
+    `function f() {} const before = [f.leak, Object.keys(f), f.prototype.leak]; f.leak = 1; f.prototype.leak = 2; before`,
+  ],
+  [
+    "a class's static field",
+    `class K { static s = 1 } const before = [K.s, K.leak, Object.keys(K)]; K.s = 2; K.leak = 3; before`,
+  ],
+  [
+    "a private field's brand on built-ins",
+    `class B { constructor(o) { return o } } class C extends B { #x = 1; static has(o) { return #x in o } } const before = [C.has(Math), C.has(Array.prototype)]; new C(Math); new C(Array.prototype); before`,
+  ],
+  [
+    "a private method's brand on a built-in",
+    `class B { constructor(o) { return o } } class C extends B { static #s = 1; #m() {} static has(o) { return #m in o } } const before = C.has(JSON); new C(JSON); before`,
+  ],
+  [
+    "a registered symbol on a built-in",
+    `const s = Symbol.for("k"); const before = [Math[s], Symbol.keyFor(s)]; Math[s] = 1; before`,
+  ],
+  [
+    "object and array literals",
+    `const o = { a: 1, b: [1, 2] }; const a = [1, 2, 3]; const before = [JSON.stringify(o), a.join()]; o.a = 2; o.b.push(3); o.c = 4; a.push(4); a[0] = 9; a.length = 10; before`,
+  ],
+  [
+    "the arguments object",
+    `const before = (function () { const a = arguments; const b = [a.length, a[0], a.leak]; a.leak = 1; a[0] = 5; return b })(1, 2); before`,
+  ],
+  [
+    "a counter kept on a built-in",
+    `const before = [Math.leakCounter ?? 0]; Math.leakCounter = (Math.leakCounter ?? 0) + 1; before`,
+  ],
+  [
+    "collections and dates",
+    `const m = new Map([[1, 2]]); const d = new Date(0); const before = [m.size, m.get(1), d.getTime()]; m.set(1, 5); m.set(2, 3); d.setTime(5); before`,
+  ],
+]
+
+describe("red team: the same program text twice starts from the same state", () => {
+  const { sameScope, otherScope } = sandbox()
+  for (const [name, program] of sameText)
+    it(name, async () => {
+      const code = `${program.slice(0, program.lastIndexOf("before"))}JSON.stringify(before)`
+      const first = await sameScope(code)
+      expect(first.ok).toBe(true)
+      expect(await sameScope(code)).toEqual(first)
+      expect(await otherScope(code)).toEqual(first)
+    })
+})
+
+describe("red team: an answer from the host belongs to the execution that asked", () => {
+  const slow = Tool.make({
+    description: "Answers with its tag after a delay",
+    input: Schema.Struct({ ms: Schema.Number, tag: Schema.String }),
+    output: Schema.String,
+    execute: ({ ms, tag }) => Effect.as(Effect.sleep(`${ms} millis`), tag),
+  })
+  const pool = new SandboxPool({ maxWorkers: 1, keepIdle: 1 })
+  pools.push(pool)
+  const runtime = () => CodeMode.make({ language: "javascript", pool, tools: { t: { slow } } })
+  const [one, two] = [runtime(), runtime()]
+  const run = (r: typeof one, code: string) => Effect.runPromise(r.execute(code))
+
+  it("a call one execution left in flight never answers the next one, nor logs in it", async () => {
+    const first = await run(
+      one,
+      `tools.t.slow({ ms: 100, tag: "one" }).then((v) => console.log("late", v)); console.group("g"); 1`,
+    )
+    expect(first).toMatchObject({ ok: true, value: 1 })
+    const same = await run(one, `const v = await tools.t.slow({ ms: 250, tag: "two" }); console.log("mine"); v`)
+    expect(same).toMatchObject({ ok: true, value: "two", logs: ["mine"] })
+    expect(await run(one, `tools.t.slow({ ms: 50, tag: "three" }); 1`)).toMatchObject({ ok: true, value: 1 })
+    const other = await run(two, `[await tools.t.slow({ ms: 150, tag: "four" })]`)
+    expect(other).toMatchObject({ ok: true, value: ["four"] })
+    expect(other.logs ?? []).toEqual([])
+  })
 })
 
 /** `probe` answers the same before and after `poison` ran, in the poison's scope and in another one. */
@@ -416,6 +526,18 @@ describe("red team: leaks found by this file, each on a sandbox of its own", () 
 
   it("where a built-in was first thrown does not outlive the execution (an unhandled rejection's location)", async () => {
     const r = await leak(`\n\n\n      try { throw JSON } catch {}\n1`, `Promise.reject(JSON); 1`)
+    expect(r.same).toEqual(r.first)
+    expect(r.other).toEqual(r.first)
+  })
+
+  it.fails("a Date setter run on a built-in that inherits from a Date leaves its time value for the next execution", async () => {
+    // Brand checks read the brand through the prototype chain, so `Math` passes as a Date; the setter then writes
+    // the time value as an own internal (symbol-keyed) property of `Math`, which no listed path notes, so the quick
+    // restore never sees it. The next execution reads it back through the same kind of prototype.
+    const r = await leak(
+      `Object.setPrototypeOf(Math, new Date(0)); Math.setTime(8640000000000); 1`,
+      `Object.setPrototypeOf(Math, new Date(0)); const t = Math.getTime(); Object.setPrototypeOf(Math, Object.prototype); t`,
+    )
     expect(r.same).toEqual(r.first)
     expect(r.other).toEqual(r.first)
   })
