@@ -357,6 +357,16 @@ const attacks: ReadonlyArray<Attack> = [
     ends: "ExecutionFailure",
   },
   {
+    name: "a result that is not data after a redefinition",
+    program: `Object.defineProperty(Math, "q", { value: 1 }); Math[${S}] = 1; ({ f() {} })`,
+    ends: "InvalidDataValue",
+  },
+  {
+    name: "a result whose conversion throws after a symbol-keyed write",
+    program: `Math[${S}] = 1; ({ get x() { throw new Error("in conversion") } })`,
+    ends: "ExecutionFailure",
+  },
+  {
     name: "a result whose conversion runs a getter",
     program: `({ get x() { Math[${S}] = 1; Object.defineProperty(JSON, "q", { value: 1 }); return 1 } }).x`,
   },
@@ -462,8 +472,14 @@ describe("red team: an answer from the host belongs to the execution that asked"
   })
   const pool = new SandboxPool({ maxWorkers: 1, keepIdle: 1 })
   pools.push(pool)
-  const runtime = () => CodeMode.make({ language: "javascript", pool, tools: { t: { slow } } })
-  const [one, two] = [runtime(), runtime()]
+  const runtime = (maxToolCalls?: number) =>
+    CodeMode.make({
+      language: "javascript",
+      pool,
+      tools: { t: { slow } },
+      ...(maxToolCalls ? { limits: { maxToolCalls } } : {}),
+    })
+  const [one, two, limited] = [runtime(), runtime(), runtime(1)]
   const run = (r: typeof one, code: string) => Effect.runPromise(r.execute(code))
 
   it("a call one execution left in flight never answers the next one, nor logs in it", async () => {
@@ -478,6 +494,18 @@ describe("red team: an answer from the host belongs to the execution that asked"
     const other = await run(two, `[await tools.t.slow({ ms: 150, tag: "four" })]`)
     expect(other).toMatchObject({ ok: true, value: ["four"] })
     expect(other.logs ?? []).toEqual([])
+  })
+
+  it("a run the tool call limit ends mid-mutation leaves nothing behind", async () => {
+    const check = `[Object.getOwnPropertySymbols(Math).length, Object.getOwnPropertyNames(Math).includes("q"), typeof Math.caught]`
+    const before = await run(one, check)
+    const r = await run(
+      limited,
+      `Object.defineProperty(Math, "q", { value: 1 }); Math[Symbol.iterator] = 1; await tools.t.slow({ ms: 1, tag: "a" }); try { await tools.t.slow({ ms: 1, tag: "b" }) } finally { Math.caught = 1 }`,
+    )
+    expect(r).toMatchObject({ ok: false, error: { kind: "ToolCallLimitExceeded" } })
+    expect(await run(limited, check)).toEqual(before)
+    expect(await run(one, check)).toEqual(before)
   })
 })
 
