@@ -32,7 +32,7 @@ const sandbox = () => {
   const pool = new SandboxPool({ maxWorkers: 1, keepIdle: 1 })
   pools.push(pool)
   const run = (runtime: ReturnType<typeof CodeMode.make>) => async (code: string) => {
-    const { toolCalls: _, ...rest } = await Effect.runPromise(runtime.execute(code))
+    const { toolCalls: _, ...rest } = await Effect.runPromise(runtime.execute(code) as Effect.Effect<CodeMode.Result>)
     return rest
   }
   return {
@@ -195,6 +195,10 @@ const attacks: ReadonlyArray<Attack> = [
   {
     name: "a field initializer that throws after a private field was stamped",
     program: `class B { constructor() { return Math } } class C extends B { #x = 1; y = (() => { throw 1 })() } try { new C() } catch {} 1`,
+  },
+  {
+    name: "private names reached through a built-in's prototype",
+    program: `class A { #x = 1; #m() {} get #g() { return 1 } set #g(v) {} static poke(o) { for (const f of [() => { o.#x = 2 }, () => o.#m(), () => { o.#g = 3 }]) try { f() } catch {} } } Object.setPrototypeOf(Math, new A()); A.poke(Math); 1`,
   },
   // Error stacks.
   {
