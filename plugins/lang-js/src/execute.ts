@@ -14,7 +14,7 @@ import { caught, FatalError, kindOf, locationOf, resetErrors } from "./runtime/e
 import { isObject, type Value } from "./runtime/functions.js"
 import { runTopLevel } from "./runtime/generators.js"
 import { inspect } from "./runtime/inspect.js"
-import { BRAND, Brand, resetPrivateNames } from "./runtime/internals.js"
+import { Brand, resetPrivateNames, brandOf } from "./runtime/internals.js"
 import { resetMeter } from "./runtime/meter.js"
 import {
   drainJobs,
@@ -42,7 +42,7 @@ const plainProperty = (o: Value, key: string): Value => {
 
 /** A thrown value as text: `Name: message` for errors, an inspection otherwise. */
 export const describeThrown = (value: Value): string => {
-  if (isObject(value) && value[BRAND] === Brand.Error) {
+  if (isObject(value) && brandOf(value) === Brand.Error) {
     const name = plainProperty(value, "name")
     const message = plainProperty(value, "message")
     const n = typeof name === "string" ? name : "Error"

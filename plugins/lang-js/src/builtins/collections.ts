@@ -18,7 +18,7 @@ import {
   defineTag,
   incompatibleReceiver,
 } from "../runtime/functions.js"
-import { BRAND, Brand, SLOT } from "../runtime/internals.js"
+import { BRAND, Brand, SLOT, brandOf } from "../runtime/internals.js"
 import { checkListGrowth, closeAfterThrow, DONE, getIterator, ProtocolIter } from "../runtime/iterators.js"
 import { arrayTooLong, ENTRY_BYTES, reserveHeap } from "../runtime/memory.js"
 import { charge, ITEM_UNITS } from "../runtime/meter.js"
@@ -28,7 +28,7 @@ import { rt } from "../runtime/state.js"
 import { createHostIterator } from "./iteration.js"
 
 const slotOf = <T>(t: Value, brand: number, what: string): T => {
-  if (typeof t !== "object" || t === null || t[BRAND] !== brand) return incompatibleReceiver(what, t)
+  if (typeof t !== "object" || t === null || brandOf(t) !== brand) return incompatibleReceiver(what, t)
   return t[SLOT] as T
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Realm } from "../runtime/realm.js"
 import { arg, defineMethod, functionName, isCallable, isObject, type Value } from "../runtime/functions.js"
-import { BRAND, Brand, CALL } from "../runtime/internals.js"
+import { Brand, CALL, brandOf } from "../runtime/internals.js"
 import { inspect, MAX_OUTPUT } from "../runtime/inspect.js"
 import { charge } from "../runtime/meter.js"
 import { toNumber, toStr } from "../runtime/operators.js"
@@ -96,7 +96,7 @@ export const installConsole = (realm: Realm): void => {
           return stringifyJson(realm, v, undefined, undefined) ?? "undefined"
         } catch (thrown) {
           const e = thrown as Value
-          if (isObject(e) && e[BRAND] === Brand.Error && String(e.message).includes("circular structure"))
+          if (isObject(e) && brandOf(e) === Brand.Error && String(e.message).includes("circular structure"))
             return "[Circular]"
           throw e
         }

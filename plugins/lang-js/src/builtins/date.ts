@@ -13,7 +13,7 @@ import {
   makeNative,
   type Value,
 } from "../runtime/functions.js"
-import { BRAND, Brand, SLOT } from "../runtime/internals.js"
+import { BRAND, Brand, SLOT, brandOf } from "../runtime/internals.js"
 import { charge } from "../runtime/meter.js"
 import { toNumber, toPrimitive, toStr } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
@@ -86,7 +86,7 @@ export const installDate = (realm: Realm): void => {
     if (a.length === 0) return make(Date.now(), newTarget)
     if (a.length === 1) {
       const v = a[0]
-      if (isObject(v) && v[BRAND] === Brand.Date) return make(v[SLOT], newTarget)
+      if (isObject(v) && brandOf(v) === Brand.Date) return make(v[SLOT], newTarget)
       const p = toPrimitive(v, "default")
       return make(typeof p === "string" ? parseDate(p) : toNumber(p), newTarget)
     }
@@ -107,7 +107,7 @@ export const installDate = (realm: Realm): void => {
   defineMethod(ctor, "UTC", 7, (_t, a) => timeClip(fromFields(a.length === 0 ? [NaN] : a)))
 
   const time = (t: Value): number => {
-    if (!isObject(t) || t[BRAND] !== Brand.Date) return throwTypeError("this is not a Date object.")
+    if (!isObject(t) || brandOf(t) !== Brand.Date) return throwTypeError("this is not a Date object.")
     return t[SLOT] as number
   }
   const getters: Array<[string, (d: Date) => number]> = [

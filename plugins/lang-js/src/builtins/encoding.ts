@@ -17,7 +17,7 @@ import {
   type Value,
   incompatibleReceiver,
 } from "../runtime/functions.js"
-import { BRAND, Brand, SLOT } from "../runtime/internals.js"
+import { BRAND, Brand, SLOT, brandOf } from "../runtime/internals.js"
 import { getIteratorMethod, iterateToList } from "../runtime/iterators.js"
 import { reserveElements } from "../runtime/memory.js"
 import { charge } from "../runtime/meter.js"
@@ -282,7 +282,7 @@ export const installEncoding = (realm: Realm): void => {
   )
   linkConstructor(decoderCtor, decoderProto)
   const decoder = (t: Value): InstanceType<typeof TextDecoder> => {
-    if (!isObject(t) || t[BRAND] !== Brand.TextDecoder)
+    if (!isObject(t) || brandOf(t) !== Brand.TextDecoder)
       return throwTypeError("TextDecoder.prototype.decode called on an incompatible receiver")
     return t[SLOT] as InstanceType<typeof TextDecoder>
   }

@@ -4,7 +4,7 @@
 import { MAX_NESTING } from "../limits.js"
 import { throwRangeError } from "../runtime/errors.js"
 import { arg, isObject, makeNative, type Value } from "../runtime/functions.js"
-import { BRAND, Brand, CALL, SLOT } from "../runtime/internals.js"
+import { BRAND, Brand, CALL, SLOT, brandOf } from "../runtime/internals.js"
 import { newHoleyArray } from "../runtime/arrays.js"
 import { charge } from "../runtime/meter.js"
 import { toStr } from "../runtime/operators.js"
@@ -39,7 +39,7 @@ export const installGlobals = (realm: Realm): void => {
     if (done !== undefined) return done
     charge(1)
     if (v[CALL] !== undefined) return cloneError("A function")
-    const brand = v[BRAND]
+    const brand = brandOf(v)
     if (Array.isArray(v)) {
       const length = v.length
       const out = newHoleyArray(length)

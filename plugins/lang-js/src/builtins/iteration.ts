@@ -12,7 +12,7 @@ import {
   type Value,
 } from "../runtime/functions.js"
 import { asyncGeneratorEnqueue, generatorNext, generatorResume } from "../runtime/generators.js"
-import { BRAND, Brand, CALL, CALL3, CONSTRUCT, SLOT } from "../runtime/internals.js"
+import { BRAND, Brand, CALL, CALL3, CONSTRUCT, SLOT, brandOf } from "../runtime/internals.js"
 import { DONE, iterResult, registerStepper } from "../runtime/iterators.js"
 import type { Realm } from "../runtime/realm.js"
 import { rt } from "../runtime/state.js"
@@ -65,14 +65,14 @@ const arrayIteratorStep = (s: ArrayIteratorState): Value => {
 }
 
 const arrayIteratorNext: CallImpl = (t) => {
-  if (typeof t !== "object" || t === null || t[BRAND] !== Brand.ArrayIterator) {
+  if (typeof t !== "object" || t === null || brandOf(t) !== Brand.ArrayIterator) {
     return incompatibleReceiver("Array Iterator.prototype.next", t)
   }
   const v = arrayIteratorStep(t[SLOT] as ArrayIteratorState)
   return v === DONE ? iterResult(undefined, true) : iterResult(v, false)
 }
 registerStepper(arrayIteratorNext, (t) => {
-  if (t[BRAND] !== Brand.ArrayIterator) return undefined
+  if (brandOf(t) !== Brand.ArrayIterator) return undefined
   const s = t[SLOT] as ArrayIteratorState
   return () => arrayIteratorStep(s)
 })
@@ -80,14 +80,14 @@ registerStepper(arrayIteratorNext, (t) => {
 /** The built-in `next` of the iterators over a host iterator with brand `brand`, registered as their stepper. */
 const hostNext = (brand: number, label: string): CallImpl => {
   const next: CallImpl = (t) => {
-    if (typeof t !== "object" || t === null || t[BRAND] !== brand)
+    if (typeof t !== "object" || t === null || brandOf(t) !== brand)
       return incompatibleReceiver(`${label}.prototype.next`, t)
     const s = t[SLOT] as HostIteratorState
     const r = s.it.next()
     return r.done ? iterResult(undefined, true) : iterResult(s.map(r.value), false)
   }
   registerStepper(next, (t) => {
-    if (t[BRAND] !== brand) return undefined
+    if (brandOf(t) !== brand) return undefined
     const { it, map } = t[SLOT] as HostIteratorState
     return () => {
       const r = it.next()

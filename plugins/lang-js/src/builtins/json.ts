@@ -5,7 +5,7 @@
 import { MAX_ARRAY_LENGTH, MAX_NESTING, MAX_STRING_LENGTH } from "../limits.js"
 import { throwRangeError, throwSyntaxError, throwTypeError } from "../runtime/errors.js"
 import { arg, call, defineMethod, isCallable, isObject, type Value, defineTag } from "../runtime/functions.js"
-import { BRAND, Brand, CALL, SLOT } from "../runtime/internals.js"
+import { Brand, CALL, SLOT, brandOf } from "../runtime/internals.js"
 import { arrayTooLong, reserveChars, reserveElements, reserveHeap, stringTooLong } from "../runtime/memory.js"
 import { charge } from "../runtime/meter.js"
 import { toInteger, toNumber, toStr } from "../runtime/operators.js"
@@ -204,7 +204,7 @@ const plainDataSize = (realm: Realm, value: Value, gap: number): number => {
     const array = Array.isArray(v)
     const proto = Object.getPrototypeOf(v)
     if (!array && proto !== realm.ObjectProto && proto !== null) return false
-    if (v.toJSON !== undefined || hasAccessors(v) || (!array && (v[CALL] !== undefined || v[BRAND] !== undefined)))
+    if (v.toJSON !== undefined || hasAccessors(v) || (!array && (v[CALL] !== undefined || brandOf(v) !== undefined)))
       return false
     stack.push(v)
     if (array) {
@@ -285,8 +285,8 @@ const plainDataSize = (realm: Realm, value: Value, gap: number): number => {
 const gapOf = (space: Value): string => {
   let s = space
   if (isObject(s)) {
-    if (s[BRAND] === Brand.Number) s = toNumber(s)
-    else if (s[BRAND] === Brand.String) s = toStr(s)
+    if (brandOf(s) === Brand.Number) s = toNumber(s)
+    else if (brandOf(s) === Brand.String) s = toStr(s)
   }
   if (typeof s === "number") return " ".repeat(Math.min(10, Math.max(0, toInteger(s))))
   if (typeof s === "string") return s.slice(0, 10)
@@ -301,7 +301,7 @@ const viewOf = (holder: Value, key: string, v: Value, replacerFn: Value): Value 
   }
   if (replacerFn !== undefined) v = call(replacerFn, holder, [key, v])
   if (typeof v === "object" && v !== null) {
-    switch (v[BRAND]) {
+    switch (brandOf(v)) {
       case Brand.Number:
         return toNumber(v)
       case Brand.String:
@@ -410,7 +410,7 @@ const stringifyWithKeyList = (realm: Realm, value: Value, replacer: Value[], spa
     let k: string | undefined
     if (typeof item === "string") k = item
     else if (typeof item === "number") k = String(item)
-    else if (isObject(item) && (item[BRAND] === Brand.String || item[BRAND] === Brand.Number)) k = toStr(item)
+    else if (isObject(item) && (brandOf(item) === Brand.String || brandOf(item) === Brand.Number)) k = toStr(item)
     if (k !== undefined && !listed.has(k)) {
       listed.add(k)
       keyList.push(k)

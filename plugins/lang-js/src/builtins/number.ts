@@ -11,7 +11,7 @@ import {
   makeNative,
   type Value,
 } from "../runtime/functions.js"
-import { BRAND, Brand, SLOT } from "../runtime/internals.js"
+import { BRAND, Brand, SLOT, brandOf } from "../runtime/internals.js"
 import { charge } from "../runtime/meter.js"
 import { toInteger, toNumber, toPrimitive, toStr } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
@@ -19,13 +19,13 @@ import { localeOf, localeOptions } from "./locale.js"
 
 const thisNumber = (t: Value, name: string): number => {
   if (typeof t === "number") return t
-  if (isObject(t) && t[BRAND] === Brand.Number) return t[SLOT]
+  if (isObject(t) && brandOf(t) === Brand.Number) return t[SLOT]
   return throwTypeError(`Number.prototype.${name} requires that 'this' be a Number`)
 }
 
 const thisBoolean = (t: Value, name: string): boolean => {
   if (typeof t === "boolean") return t
-  if (isObject(t) && t[BRAND] === Brand.Boolean) return t[SLOT]
+  if (isObject(t) && brandOf(t) === Brand.Boolean) return t[SLOT]
   return throwTypeError(`Boolean.prototype.${name} requires that 'this' be a Boolean`)
 }
 

@@ -18,7 +18,7 @@ import {
   programAccessor,
   type Value,
 } from "../runtime/functions.js"
-import { BRAND, Brand, CALL, SLOT } from "../runtime/internals.js"
+import { BRAND, Brand, CALL, SLOT, brandOf } from "../runtime/internals.js"
 import { DONE, getIterator } from "../runtime/iterators.js"
 import { sparseElementCount } from "../runtime/arrays.js"
 import { ENTRY_BYTES, reserveElements } from "../runtime/memory.js"
@@ -134,7 +134,7 @@ export const builtinTag = (v: Value): string => {
   if (typeof tag === "string") return tag
   if (Array.isArray(v)) return "Array"
   if (v[CALL] !== undefined) return "Function"
-  switch (v[BRAND]) {
+  switch (brandOf(v)) {
     case Brand.Arguments:
       return "Arguments"
     case Brand.Error:

@@ -25,7 +25,7 @@ import {
   type Value,
   incompatibleReceiver,
 } from "../runtime/functions.js"
-import { BRAND, Brand, SLOT } from "../runtime/internals.js"
+import { BRAND, Brand, SLOT, brandOf } from "../runtime/internals.js"
 import { charge } from "../runtime/meter.js"
 import { toInteger, toStr } from "../runtime/operators.js"
 import { setProp } from "../runtime/properties.js"
@@ -35,7 +35,7 @@ import { execRegExp } from "../regexp/index.js"
 import { installRegExpSymbols } from "./regexpSymbols.js"
 
 /** True when `v` is a program RegExp (it has the `[[RegExpMatcher]]` slot). */
-export const isRegExp = (v: Value): boolean => isObject(v) && v[BRAND] === Brand.RegExp
+export const isRegExp = (v: Value): boolean => isObject(v) && brandOf(v) === Brand.RegExp
 
 /** The host RegExp behind a program RegExp. */
 export const hostRegExp = (v: Value): RegExp => v[SLOT] as RegExp

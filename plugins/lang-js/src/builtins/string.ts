@@ -15,7 +15,7 @@ import {
   makeNative,
   type Value,
 } from "../runtime/functions.js"
-import { BRAND, Brand, SLOT } from "../runtime/internals.js"
+import { BRAND, Brand, SLOT, brandOf } from "../runtime/internals.js"
 import { charge, ITEM_UNITS } from "../runtime/meter.js"
 import { ENTRY_BYTES, reserveChars, reserveElements, reserveHeap, stringTooLong } from "../runtime/memory.js"
 import { concat, toInteger, toNumber, toStr } from "../runtime/operators.js"
@@ -202,7 +202,7 @@ export const installString = (realm: Realm): void => {
   /** `thisStringValue`: the string itself or a String object's string (no conversion). */
   const thisStringValue = (t: Value, name: string): string => {
     if (typeof t === "string") return t
-    if (isObject(t) && t[BRAND] === Brand.String) return t[SLOT]
+    if (isObject(t) && brandOf(t) === Brand.String) return t[SLOT]
     return throwTypeError(`String.prototype.${name} requires that 'this' be a String`)
   }
   defineMethod(proto, "toString", 0, (t) => thisStringValue(t, "toString"))

@@ -13,7 +13,7 @@ import {
   makeNative,
   defineTag,
 } from "../runtime/functions.js"
-import { BRAND, Brand, SLOT } from "../runtime/internals.js"
+import { Brand, SLOT, brandOf } from "../runtime/internals.js"
 import { toStr } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
 
@@ -66,8 +66,7 @@ export const installSymbol = (realm: Realm): void => {
   })
   const thisSymbol = (t: unknown, name: string): symbol => {
     if (typeof t === "symbol") return t
-    if (isObject(t) && (t as Record<symbol, unknown>)[BRAND] === Brand.Symbol)
-      return (t as Record<symbol, symbol>)[SLOT]
+    if (isObject(t) && brandOf(t as object) === Brand.Symbol) return (t as Record<symbol, symbol>)[SLOT]
     return throwTypeError(`Symbol.prototype.${name} requires that 'this' be a Symbol`)
   }
   defineMethod(proto, "toString", 0, (t) => thisSymbol(t, "toString").toString())

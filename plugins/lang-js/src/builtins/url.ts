@@ -15,7 +15,7 @@ import {
   type Value,
   defineTag,
 } from "../runtime/functions.js"
-import { BRAND, Brand, SLOT } from "../runtime/internals.js"
+import { BRAND, Brand, SLOT, brandOf } from "../runtime/internals.js"
 import { DONE, getIterator } from "../runtime/iterators.js"
 import { charge } from "../runtime/meter.js"
 import { toStr } from "../runtime/operators.js"
@@ -47,7 +47,7 @@ export const installUrl = (realm: Realm): void => {
       if (typeof init === "string") {
         charge(1 + init.length)
         for (const [k, v] of new URLSearchParams(init)) host.append(k, v)
-      } else if (isObject(init) && init[BRAND] === Brand.URLSearchParams) {
+      } else if (isObject(init) && brandOf(init) === Brand.URLSearchParams) {
         for (const [k, v] of init[SLOT] as URLSearchParams) host.append(k, v)
       } else if (isObject(init)) {
         if (init[Symbol.iterator] !== undefined) {
@@ -70,7 +70,7 @@ export const installUrl = (realm: Realm): void => {
   )
   linkConstructor(paramsCtor, paramsProto)
   const p = (t: Value, what: string): URLSearchParams => {
-    if (!isObject(t) || t[BRAND] !== Brand.URLSearchParams)
+    if (!isObject(t) || brandOf(t) !== Brand.URLSearchParams)
       return throwTypeError(`URLSearchParams.prototype.${what} called on an incompatible receiver`)
     return t[SLOT] as URLSearchParams
   }
@@ -126,7 +126,7 @@ export const installUrl = (realm: Realm): void => {
     charge(1 + s.length)
     return base === undefined
       ? new URL(s)
-      : new URL(s, isObject(base) && base[BRAND] === Brand.URL ? (base[SLOT] as UrlState).url : toStr(base))
+      : new URL(s, isObject(base) && brandOf(base) === Brand.URL ? (base[SLOT] as UrlState).url : toStr(base))
   }
   const wrapUrl = (url: URL, proto: Value = urlProto): Value => {
     const o = Object.create(proto)
@@ -157,7 +157,7 @@ export const installUrl = (realm: Realm): void => {
     }
   })
   const u = (t: Value, what: string): UrlState => {
-    if (!isObject(t) || t[BRAND] !== Brand.URL)
+    if (!isObject(t) || brandOf(t) !== Brand.URL)
       return throwTypeError(`URL.prototype.${what} called on an incompatible receiver`)
     return t[SLOT] as UrlState
   }

@@ -9,7 +9,7 @@ import { dataProblems, indexPath, keyPath } from "@codemode/core/sandbox"
 import { MAX_DATA_BYTES, MAX_DATA_DEPTH } from "../limits.js"
 import type { DataValue } from "@codemode/core/sandbox"
 import { call, functionName, isCallable, type Value } from "./functions.js"
-import { BRAND, Brand, CALL } from "./internals.js"
+import { Brand, CALL, brandOf } from "./internals.js"
 import { charge } from "./meter.js"
 import { createDataProperty } from "./properties.js"
 import { rt } from "./state.js"
@@ -41,7 +41,7 @@ const brandNames: Record<number, string> = {
 
 const describeObject = (v: Value): string => {
   if (v[CALL] !== undefined) return `a function (${functionName(v) || "anonymous"})`
-  const brand = v[BRAND]
+  const brand = brandOf(v)
   if (brand !== undefined && brandNames[brand]) return brandNames[brand]
   const proto = Object.getPrototypeOf(v)
   const ctor = proto && Object.getOwnPropertyDescriptor(proto, "constructor")?.value
@@ -104,7 +104,7 @@ export const toData = (value: Value, root = "$"): DataValue => {
         return out
       }
       const proto = Object.getPrototypeOf(v)
-      if ((proto !== realm.ObjectProto && proto !== null) || v[BRAND] !== undefined) {
+      if ((proto !== realm.ObjectProto && proto !== null) || brandOf(v) !== undefined) {
         throw new DataConversionError(`${describeObject(v)} is not data`, path)
       }
       grow(2, path)

@@ -6,7 +6,7 @@
  * for constructors, `CONSTRUCT(args, newTarget, self)`. Host functions never become program values.
  */
 import { throwTypeError } from "./errors.js"
-import { BRAND, Brand, CALL, CALL3, CONSTRUCT, MATERIALIZED, META, type FunctionMeta } from "./internals.js"
+import { Brand, CALL, CALL3, CONSTRUCT, MATERIALIZED, META, type FunctionMeta, brandOf } from "./internals.js"
 import { rt } from "./state.js"
 
 /** A program value. The interpreter is dynamically typed; this alias marks where program values flow. */
@@ -89,7 +89,7 @@ export const shortDescription = (v: Value): string => {
         return clip(source ?? `function ${functionName(v)}() { [native code] }`)
       }
       if (Array.isArray(v)) return "[object Array]"
-      switch (v[BRAND]) {
+      switch (brandOf(v)) {
         case Brand.RegExp:
           return "[object RegExp]"
         case Brand.Date:

@@ -8,7 +8,7 @@
 import type { Location } from "@codemode/core/sandbox"
 import { caught, throwTypeError } from "./errors.js"
 import { type CallImpl, call, isCallable, isObject, NO_ARGS, shortDescription, type Value } from "./functions.js"
-import { BRAND, Brand, SLOT } from "./internals.js"
+import { BRAND, Brand, SLOT, brandOf } from "./internals.js"
 import { DONE, getIteratorMethod, iterResult, registerStepper } from "./iterators.js"
 import { awaitValue, newPromise, type PromiseRecord, rejectPromise, resolvePromise } from "./promises.js"
 import { rt } from "./state.js"
@@ -80,7 +80,7 @@ export const makeGenerator = (gen: Body, proto: Value): Value => {
 }
 
 const generatorState = (o: Value, method: string): GeneratorState => {
-  if (typeof o !== "object" || o === null || o[BRAND] !== Brand.Generator) {
+  if (typeof o !== "object" || o === null || brandOf(o) !== Brand.Generator) {
     return throwTypeError(`Generator.prototype.${method} called on an incompatible receiver`)
   }
   return o[SLOT] as GeneratorState
@@ -115,7 +115,7 @@ export const generatorResume = (o: Value, mode: "next" | "throw" | "return", val
 /** The built-in `Generator.prototype.next`; iterations step a generator through it without a result object. */
 export const generatorNext: CallImpl = (t, a) => generatorResume(t, "next", a.length > 0 ? a[0] : undefined)
 registerStepper(generatorNext, (o) => {
-  if (o[BRAND] !== Brand.Generator) return undefined
+  if (brandOf(o) !== Brand.Generator) return undefined
   const s = o[SLOT] as GeneratorState
   return () => {
     const r = runGenerator(s, NEXT, undefined)
@@ -146,7 +146,7 @@ export const makeAsyncGenerator = (gen: Body, proto: Value): Value => {
 /** `asyncGenerator.next(v)`, `.throw(e)` and `.return(v)`: queue the request and return its promise. */
 export const asyncGeneratorEnqueue = (o: Value, mode: "next" | "throw" | "return", value: Value): Value => {
   const record = newPromise()
-  if (typeof o !== "object" || o === null || o[BRAND] !== Brand.AsyncGenerator) {
+  if (typeof o !== "object" || o === null || brandOf(o) !== Brand.AsyncGenerator) {
     rejectPromise(
       record,
       rt.realm.makeError("TypeError", `AsyncGenerator.prototype.${mode} called on an incompatible receiver`),

@@ -3,7 +3,7 @@
  * properties only (getters show as `[Getter]`), so logging never runs program code.
  */
 import { functionName, isObject, type Value } from "./functions.js"
-import { BRAND, Brand, CALL, META, SLOT, type FunctionMeta } from "./internals.js"
+import { Brand, CALL, META, SLOT, type FunctionMeta, brandOf } from "./internals.js"
 import { ownKeys } from "./properties.js"
 import type { PromiseRecord } from "./promises.js"
 import { originOf } from "./errors.js"
@@ -182,7 +182,7 @@ const format = (v: Value, depth: number, c: Context): string => {
     const keys = ownKeys(v).filter((k) => safeOwn(v, k)?.enumerable)
     if (keys.length === 0 || depth > c.depth) return spend(c, functionText(v))
   }
-  const brand = v[BRAND]
+  const brand = brandOf(v)
   if (brand === Brand.Error) {
     const stack = safeGet(v, "stack")
     const name = safeGet(v, "name")
@@ -269,7 +269,7 @@ const format = (v: Value, depth: number, c: Context): string => {
       prefix = `${functionText(v)} `
     } else {
       const proto = Object.getPrototypeOf(v)
-      if (v[BRAND] === Brand.Arguments) prefix = "[Arguments] "
+      if (brandOf(v) === Brand.Arguments) prefix = "[Arguments] "
       else if (proto === null) prefix = "[Object: null prototype] "
       else if (proto !== realm.ObjectProto) {
         const name = constructorName(v)

@@ -79,6 +79,19 @@ export const Brand = {
 /** One of the `Brand` values. */
 export type Brand = (typeof Brand)[keyof typeof Brand]
 
+const hasOwn = Object.prototype.hasOwnProperty
+
+/**
+ * The brand of `v`'s own slot, or undefined. Internal slots are never inherited: an object whose prototype is a Date
+ * is not a Date (a Date method called on it throws, as in Node), and a built-in method never writes a slot onto an
+ * object that only inherits one (that write would outlive the execution on a built-in the restore does not expect
+ * to carry state).
+ */
+export const brandOf = (v: object): Brand | undefined => {
+  const brand = (v as { [BRAND]?: Brand })[BRAND]
+  return brand === undefined || hasOwn.call(v, BRAND) ? brand : undefined
+}
+
 /** Facts about a function that do not change between its closures. */
 export interface FunctionMeta {
   name: string

@@ -6,7 +6,7 @@
  */
 import { FatalError, throwTypeError } from "./errors.js"
 import { type CallImpl, call, isCallable, isObject, NO_ARGS, shortDescription, type Value } from "./functions.js"
-import { BRAND, Brand, CALL, SLOT } from "./internals.js"
+import { Brand, CALL, SLOT, brandOf } from "./internals.js"
 import { charge } from "./meter.js"
 import { ELEMENT_BYTES, reserveElements, reserveHeap } from "./memory.js"
 import { getProp } from "./properties.js"
@@ -169,7 +169,7 @@ export const getIterator = (v: Value, notIterable?: () => string): Iter => {
   const realm = rt.realm
   if (typeof v === "string" && realm.StringProto[Symbol.iterator] === realm.stringIterator) return new StringIter(v)
   if (typeof v === "object" && v !== null) {
-    const brand = v[BRAND]
+    const brand = brandOf(v)
     if (
       brand === Brand.Map &&
       v[Symbol.iterator] === realm.mapEntries &&

@@ -8,7 +8,7 @@
  */
 import { caught, makeError } from "./errors.js"
 import { call, isCallable, makeNative, type Value } from "./functions.js"
-import { BRAND, Brand, SLOT } from "./internals.js"
+import { BRAND, Brand, SLOT, brandOf } from "./internals.js"
 import { refuel } from "./meter.js"
 import { rt } from "./state.js"
 
@@ -116,7 +116,7 @@ const runThenable = (target: PromiseRecord, pair: Value[]): void => {
   const thenable = pair[0]
   const then = pair[1]
   const inner = thenable[SLOT] as PromiseRecord | undefined
-  if (then === originalThen && inner !== undefined && thenable[BRAND] === Brand.Promise) {
+  if (then === originalThen && inner !== undefined && brandOf(thenable) === Brand.Promise) {
     performThen(
       inner,
       (v: Value) => resolvePromise(target, v),
@@ -146,7 +146,7 @@ export const newPromise = (proto?: Value): PromiseRecord => {
 
 /** The record of a program promise, or undefined for anything else. */
 export const promiseRecord = (v: Value): PromiseRecord | undefined =>
-  typeof v === "object" && v !== null && v[BRAND] === Brand.Promise ? (v[SLOT] as PromiseRecord) : undefined
+  typeof v === "object" && v !== null && brandOf(v) === Brand.Promise ? (v[SLOT] as PromiseRecord) : undefined
 
 /** Fulfill a pending promise. */
 export const fulfillPromise = (record: PromiseRecord, value: Value): void => {
@@ -248,7 +248,7 @@ export const promiseResolve = (value: Value): PromiseRecord => {
  */
 export const awaitValue = (value: Value, onFulfilled: HostHandler, onRejected: HostHandler): void => {
   if (typeof value === "object" && value !== null) {
-    if (value[BRAND] === Brand.Promise) {
+    if (brandOf(value) === Brand.Promise) {
       performThen(promiseResolve(value), onFulfilled, onRejected, undefined, true)
       return
     }

@@ -9,7 +9,7 @@ import type { Location } from "@codemode/core/sandbox"
 import { MAX_ARRAY_LENGTH } from "../limits.js"
 import { CHECKED_INDEX, checkArrayWrite, setArrayLength, toArrayLength } from "./arrays.js"
 import { throwTypeError } from "./errors.js"
-import { BRAND, Brand, CALL, isInternalKey } from "./internals.js"
+import { Brand, CALL, isInternalKey, brandOf } from "./internals.js"
 import { ENTRY_BYTES, reserveElements, reserveHeap } from "./memory.js"
 import { charge, ITEM_UNITS } from "./meter.js"
 import { isUnmaterialized, materialize, type Value, shortDescription } from "./functions.js"
@@ -200,7 +200,7 @@ export const noteRedefinition = (o: Value): void => {
     redefinedObjectProtos.add(o)
     prototypesNoted = true
     objectProtoRedefined = true
-  } else if (o[BRAND] === Brand.RegExp) realm.customizedRegExps.add(o)
+  } else if (brandOf(o) === Brand.RegExp) realm.customizedRegExps.add(o)
 }
 
 /** `delete v[key]`. */
@@ -298,7 +298,7 @@ const assignable = (target: Value, source: Value): boolean =>
  * with host state, or an object shadowing an inherited function's behaviour.
  */
 export const plainSource = (source: Value): boolean =>
-  !Array.isArray(source) && source[CALL] === undefined && source[BRAND] === undefined && !hasOwn.call(source, CALL)
+  !Array.isArray(source) && source[CALL] === undefined && brandOf(source) === undefined && !hasOwn.call(source, CALL)
 
 /** Charge a host copy of the own enumerable keys of `source`: one unit a key, counted without a key list. */
 export const chargeCopy = (source: Value): void => {
