@@ -3,7 +3,7 @@
 //
 // Times are CPU time (user + system, every thread of the process, so the JIT's background compilation counts) of
 // the measured part, the best of several repetitions (10 by default; fengari, the slowest by far, runs 3):
-// - ours: one `run(request, host)` call (compile, run, result conversion) in a process of its own (below); a
+// - ours: one `run(request, host)` call (compile, run, result conversion), in processes of its own (below); a
 //   worker keeps the compiled form of recent programs, so only the first run parses and generates code;
 // - lua5.4: `os.clock()` around the program inside the script (startup and parsing excluded);
 // - wasmoon / fengari: the program's execution in an already created state (startup and parsing excluded).
@@ -11,9 +11,9 @@
 // gets them from a tool call (host data converted to tables); the peers call a Lua function whose body is the
 // records' table constructor.
 //
-// Ours runs in a process of its own per program, in a worker thread with a pooled sandbox's heap limits, after the
-// warm-up a new sandbox does: that process runs only our code, as a sandbox does. A last column shows the first run
-// there, which is what a program that runs once in a fresh pooled sandbox sees.
+// Ours runs in three processes of its own per program, each in a worker thread with a pooled sandbox's heap limits,
+// after the warm-up a new sandbox does: they run only our code, as a sandbox does. A last column shows the median
+// first run there, which is what a program that runs once in a fresh pooled sandbox sees.
 //
 // Then: compile time of large and deeply nested programs (`--only compile`), a differential run of 5,000 random
 // programs against lua5.4 (`--only differential`; `bench/differential.mjs` runs more), the latency of a small
@@ -485,11 +485,6 @@ if (!only || only.includes("cold")) {
     const t0 = performance.now()
     const r = await Effect.runPromise(runtime.execute(program))
     const ms = performance.now() - t0
-    if (process.env.CM_TRACE)
-      (await import("node:fs")).appendFileSync(
-        process.env.CM_TRACE,
-        `H ${(performance.timeOrigin + t0).toFixed(3)} ${ms.toFixed(3)}\n`,
-      )
     if (!r.ok) throw new Error(`the tool program failed: ${JSON.stringify(r.error)}`)
     return ms
   }
