@@ -2,7 +2,7 @@
  * The string library. `find`, `match`, `gmatch`, `gsub` and `format` delegate to the pattern matcher and formatter
  * in `lstrings/`; the rest is here. Strings are byte strings; case mapping is ASCII-only (the C locale).
  */
-import { find, FormatError, format, gmatch, gsub, match, PatternError, type Capture } from "../lstrings/index.js"
+import { find, FormatError, format, GmatchState, gsub, match, PatternError, type Capture } from "../lstrings/index.js"
 import type { LuaNumberValue } from "../lstrings/index.js"
 import { toNumeric } from "../numbers.js"
 import { stringAddressOf, tostring } from "../ops.js"
@@ -15,17 +15,22 @@ import { pack, packsize, unpack } from "./pack.js"
 /** The pattern matcher's meter: work is charged, results are bounded by the string length bound. */
 const meter = { charge, checkLength: (length: number) => checkStringLength(length) }
 
+/** A pattern or format operation's error `e` as the Lua error raised at the call site (other errors as they are). */
+const translated = (e: unknown, fname: string, site: number): unknown => {
+  if (e instanceof PatternError) return errorAt(e.message, site)
+  if (e instanceof FormatError)
+    return errorAt(rt.site < 0 ? e.message.replace(" to 'format' ", " to 'string.format' ") : e.message, site)
+  if (e instanceof RangeError && /string length/i.test(e.message))
+    return errorAt(`resulting string too large in '${fname}'`, site)
+  return e
+}
+
 /** Run a pattern or format operation, turning its errors into Lua errors at the call site. */
 const guarded = <T>(fname: string, site: number, op: () => T): T => {
   try {
     return op()
   } catch (e) {
-    if (e instanceof PatternError) throw errorAt(e.message, site)
-    if (e instanceof FormatError)
-      throw errorAt(rt.site < 0 ? e.message.replace(" to 'format' ", " to 'string.format' ") : e.message, site)
-    if (e instanceof RangeError && /string length/i.test(e.message))
-      throw errorAt(`resulting string too large in '${fname}'`, site)
-    throw e
+    throw translated(e, fname, site)
   }
 }
 
@@ -205,11 +210,15 @@ export const createStringLib = (): LuaTable => {
     const str = checkString(s, 1, "string.gmatch", arguments.length >= 1)
     const pat = checkString(p, 2, "string.gmatch", arguments.length >= 2)
     const i = init === undefined ? undefined : checkInteger(init, 3, "string.gmatch")
-    const it = guarded("gmatch", site, () => gmatch(str, pat, meter, i))
+    const state = guarded("gmatch", site, () => new GmatchState(str, pat, meter, i))
+    // A match of one value (one capture, or the whole match) is returned as itself, not in an array.
     return function () {
-      const r = guarded("gmatch", rt.site, it)
-      if (r === null) return EMPTY
-      return r.length === 1 ? r[0] : r
+      try {
+        if (!state.next()) return EMPTY
+        return state.count() === 1 ? state.value(0) : state.values()
+      } catch (e) {
+        throw translated(e, "gmatch", rt.site)
+      }
     }
   })
 

@@ -8,6 +8,7 @@ export {
   MAX_PATTERN_LENGTH,
   PatternError,
   find,
+  GmatchState,
   gmatch,
   gsub,
   match,

@@ -796,9 +796,74 @@ export const match = (s: string, pattern: string, init: IntegerArg, meter: Patte
 }
 
 /**
+ * A `string.gmatch(s, pattern, init)` traversal: each {@link GmatchState.next} finds the next match, whose values are
+ * then read with {@link GmatchState.count} and {@link GmatchState.value} (no array is made for them). A leading `^`
+ * matches a literal `^`, as in Lua 5.4; an empty match directly at the end of the previous match is skipped.
+ */
+export class GmatchState {
+  private readonly m: Matcher
+  private readonly len: number
+  private src: number
+  private lastMatch = -1
+  private start = 0
+  private end = 0
+
+  constructor(s: string, pattern: string, meter: PatternMeter, init?: IntegerArg) {
+    const len = s.length
+    this.len = len
+    const src = startPosition(init, len) - 1
+    this.src = src > len ? len + 1 : src
+    this.m = new Matcher(s, literalProgramFor(pattern), meter)
+  }
+
+  /** Find the next match; false when there are no more. */
+  next(): boolean {
+    const m = this.m
+    const len = this.len
+    try {
+      while (this.src <= len) {
+        const src = m.candidate(this.src)
+        if (src < 0) {
+          this.src = len + 1
+          break
+        }
+        this.src = src
+        m.reset()
+        const e = m.match(src, 0)
+        if (e >= 0 && e !== this.lastMatch) {
+          this.start = src
+          this.end = e
+          this.src = this.lastMatch = e
+          return true
+        }
+        this.src = src + 1
+      }
+      return false
+    } finally {
+      m.flush()
+    }
+  }
+
+  /** How many values the current match gives: its captures, or 1 (the whole match) when the pattern has none. */
+  count(): number {
+    const level = this.m.level
+    return level === 0 ? 1 : level
+  }
+
+  /** Value `k` (0-based) of the current match: a capture, or the whole match when the pattern has none. */
+  value(k: number): Capture {
+    return this.m.capture(k, this.start, this.end)
+  }
+
+  /** Every value of the current match. */
+  values(): Array<Capture> {
+    return this.m.captures(this.start, this.end, true)
+  }
+}
+
+/**
  * `string.gmatch(s, pattern, init)`: an iterator that returns the captures of each successive match (the whole
- * match when none) and null when there are no more. A leading `^` matches a literal `^`, as in Lua 5.4; an empty
- * match directly at the end of the previous match is skipped.
+ * match when none) and null when there are no more (see {@link GmatchState}).
  */
 export const gmatch = (
   s: string,
@@ -806,34 +871,8 @@ export const gmatch = (
   meter: PatternMeter,
   init?: IntegerArg,
 ): (() => Array<Capture> | null) => {
-  const len = s.length
-  let src = startPosition(init, len) - 1
-  if (src > len) src = len + 1
-  const program = literalProgramFor(pattern)
-  const m = new Matcher(s, program, meter)
-  let lastMatch = -1
-  return () => {
-    try {
-      while (src <= len) {
-        src = m.candidate(src)
-        if (src < 0) {
-          src = len + 1
-          break
-        }
-        m.reset()
-        const e = m.match(src, 0)
-        if (e >= 0 && e !== lastMatch) {
-          const start = src
-          src = lastMatch = e
-          return m.captures(start, e, true)
-        }
-        src++
-      }
-      return null
-    } finally {
-      m.flush()
-    }
-  }
+  const state = new GmatchState(s, pattern, meter, init)
+  return () => (state.next() ? state.values() : null)
 }
 
 /** One piece of a parsed replacement string. */
