@@ -136,4 +136,51 @@ try { early(true) } catch (e) { err = e.constructor.name }
 function loop(n) { if (n > 3) return "many"; for (let i = 0; i < n; i++) if (i === 1) return "one" }
 return [seen, f(-1), f(0), f(2), f(9), early(false), err, loop(5), loop(2), String(loop(1))]`)
   })
+
+  it("construct with list-free entries: base and derived classes, functions, default constructors, any count", () => {
+    sameAsNode(`class A { constructor(x, y) { this.s = [x, y] } }
+class B extends A { constructor(x) { super(x, x === undefined ? "none" : x * 2); this.b = new.target.name } }
+class C extends B {}
+class D extends A {}
+class R { constructor(...r) { this.n = r.length } }
+class S extends R {}
+class T extends R { constructor(a) { super(a, a) } }
+class P { #x; y = 1; constructor(x = 5, { z } = { z: 9 }) { this.#x = x; this.z = z } get x() { return this.#x } }
+class Q extends P { w = this.y + 1; constructor(a, b, c) { super(a); this.abc = [a, b, c] } }
+function F(a, b, c) { this.t = [a, b, c] }
+function G(a, b, c, d) { this.t = [a, b, c, d] }
+function H() { return { own: arguments.length } }
+const q = new Q(1, 2)
+return JSON.stringify([new A(1, 2), new B(5), new B(), new C(7), new C(), new D(1, 2, 3), new S().n, new S(1).n, new S(1, 2, 3).n,
+  new S(1, 2, 3, 4).n, new T(4).n, [q.x, q.y, q.w, q.z, q.abc], [new P().x, new P(2, { z: 3 }).z], new F(1), new F(1, 2, 3),
+  new G(1, 2, 3, 4), new H(1, 2), Object.getPrototypeOf(new C(1)) === C.prototype, new C(1) instanceof A,
+  Reflect.construct(B, [3], C) instanceof C], (k, v) => (v === undefined ? "undefined" : v))`)
+  })
+
+  it("report construction errors from list-free entries as Node does", () => {
+    sameAsNode(`const out = []
+const attempt = (f) => { try { out.push(String(f())) } catch (e) { out.push(e.constructor.name + ": " + e.message) } }
+class A { constructor(v) { return v } }
+class B extends A { constructor(v) { super(v) } }
+class Twice extends Object { constructor() { super(); super() } }
+class Early extends A { constructor(v) { this.x = v; super(v) } }
+class Never extends A { constructor() {} }
+class Num extends A { constructor() { super(); return 5 } }
+const o = Object.create(function F(a) { this.a = a })
+const arrow = (a) => a
+const order = []
+const log = (x) => { order.push(x); return x }
+attempt(() => new B({ k: 1 }).k)
+attempt(() => new B(3) instanceof B)
+attempt(() => new Twice())
+attempt(() => new Early(1))
+attempt(() => new Never())
+attempt(() => new Num())
+attempt(() => new o(1))
+attempt(() => new arrow(1))
+attempt(() => new (log(arrow))(log(1), log(2)))
+attempt(() => new Math.max(1, 2))
+attempt(() => { class E extends B {} Object.setPrototypeOf(E, Object.create(null)); try { new E(1) } catch (e) { return e.constructor.name } })
+return [out, order.map(String)]`)
+  })
 })

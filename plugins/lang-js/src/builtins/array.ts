@@ -175,6 +175,15 @@ const reducer3 = (fn: Value): ((acc: Value, v: Value, i: number, o: Value) => Va
 /** Compare for the default sort: by string value. */
 const defaultCompare = (a: { k: string }, b: { k: string }): number => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0)
 
+/** Whether every value is a string or a number: values whose default sort key the host computes as we do. */
+const allStringsOrNumbers = (values: Value[]): boolean => {
+  for (let i = 0; i < values.length; i++) {
+    const t = typeof values[i]
+    if (t !== "string" && t !== "number") return false
+  }
+  return true
+}
+
 /**
  * Sort a host list of program values (the caller's own, reordered in place) with an optional program comparator
  * (`undefined` values last).
@@ -194,9 +203,15 @@ const sortValues = (values: Value[], comparator: Value): Value[] => {
   if (undefinedCount > 0) values.length = kept
   let sorted: Value[]
   if (comparator === undefined) {
-    const keyed = defined.map((v) => ({ v, k: typeof v === "string" ? v : toStr(v) }))
-    timSort(keyed, defaultCompare)
-    sorted = keyed.map((e) => e.v)
+    if (allStringsOrNumbers(defined)) {
+      // The host's default order is the language's (stable, by the code units of each value's string, which for
+      // these values runs no program code and converts as ours does), without an entry per value.
+      sorted = defined.sort()
+    } else {
+      const keyed = defined.map((v) => ({ v, k: typeof v === "string" ? v : toStr(v) }))
+      timSort(keyed, defaultCompare)
+      sorted = keyed.map((e) => e.v)
+    }
   } else {
     const c = callback3(comparator, 2)
     timSort(defined, (a, b) => {

@@ -25,6 +25,7 @@ import { charge, ITEM_UNITS } from "../runtime/meter.js"
 import { toInteger, toNumber } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
 import { rt } from "../runtime/state.js"
+import { giveEntry3 } from "./entry3.js"
 import { createHostIterator } from "./iteration.js"
 
 const slotOf = <T>(t: Value, brand: number, what: string): T => {
@@ -42,6 +43,16 @@ const checkSize = (size: number): void => {
 
 /** A `Map` or `Set` key: `-0` is stored as `+0`. */
 const normalKey = (v: Value): Value => (v === 0 ? 0 : v)
+
+/**
+ * Define a method that reads at most two arguments with a list-free entry as well (`impl` itself, so that a call
+ * site such as `map.get(k)` in a loop allocates no argument list); missing arguments are `undefined` either way.
+ */
+const method2 = (target: object, name: string, length: number, impl: (t: Value, a0: Value, a1: Value) => Value) => {
+  const fn = defineMethod(target, name, length, (t, a) => impl(t, arg(a, 0), arg(a, 1)))
+  giveEntry3(fn, impl)
+  return fn
+}
 
 /** Install the keyed collections. */
 export const installCollections = (realm: Realm): void => {
@@ -87,15 +98,15 @@ export const installCollections = (realm: Realm): void => {
   )
   linkConstructor(mapCtor, mapProto)
   const m = (t: Value, what: string) => slotOf<Map<Value, Value>>(t, Brand.Map, `Map.prototype.${what}`)
-  defineMethod(mapProto, "get", 1, (t, a) => m(t, "get").get(arg(a, 0)))
-  defineMethod(mapProto, "set", 2, (t, a) => {
+  method2(mapProto, "get", 1, (t, k) => m(t, "get").get(k))
+  method2(mapProto, "set", 2, (t, k, v) => {
     const map = m(t, "set")
     checkSize(map.size)
-    map.set(normalKey(arg(a, 0)), arg(a, 1))
+    map.set(normalKey(k), v)
     return t
   })
-  defineMethod(mapProto, "has", 1, (t, a) => m(t, "has").has(arg(a, 0)))
-  defineMethod(mapProto, "delete", 1, (t, a) => m(t, "delete").delete(arg(a, 0)))
+  method2(mapProto, "has", 1, (t, k) => m(t, "has").has(k))
+  method2(mapProto, "delete", 1, (t, k) => m(t, "delete").delete(k))
   defineMethod(mapProto, "clear", 0, (t) => {
     m(t, "clear").clear()
     return undefined
@@ -170,14 +181,14 @@ export const installCollections = (realm: Realm): void => {
   )
   linkConstructor(setCtor, setProto)
   const s = (t: Value, what: string) => slotOf<Set<Value>>(t, Brand.Set, `Set.prototype.${what}`)
-  defineMethod(setProto, "add", 1, (t, a) => {
+  method2(setProto, "add", 1, (t, v) => {
     const set = s(t, "add")
     checkSize(set.size)
-    set.add(normalKey(arg(a, 0)))
+    set.add(normalKey(v))
     return t
   })
-  defineMethod(setProto, "has", 1, (t, a) => s(t, "has").has(arg(a, 0)))
-  defineMethod(setProto, "delete", 1, (t, a) => s(t, "delete").delete(arg(a, 0)))
+  method2(setProto, "has", 1, (t, v) => s(t, "has").has(v))
+  method2(setProto, "delete", 1, (t, v) => s(t, "delete").delete(v))
   defineMethod(setProto, "clear", 0, (t) => {
     s(t, "clear").clear()
     return undefined
@@ -358,23 +369,23 @@ export const installCollections = (realm: Realm): void => {
   /** `CanBeHeldWeakly(v)`: objects and symbols not made by `Symbol.for`. */
   const weakKey = (v: Value): boolean => isObject(v) || (typeof v === "symbol" && !realm.registeredSymbols.has(v))
   const wm = (t: Value, what: string) => slotOf<WeakMap<object, Value>>(t, Brand.WeakMap, `WeakMap.prototype.${what}`)
-  defineMethod(weakMapProto, "get", 1, (t, a) => {
+  method2(weakMapProto, "get", 1, (t, k) => {
     const map = wm(t, "get")
-    return weakKey(a[0]) ? map.get(a[0]) : undefined
+    return weakKey(k) ? map.get(k) : undefined
   })
-  defineMethod(weakMapProto, "set", 2, (t, a) => {
+  method2(weakMapProto, "set", 2, (t, k, v) => {
     const map = wm(t, "set")
-    if (!weakKey(a[0])) throwTypeError("Invalid value used as weak map key")
-    map.set(a[0], arg(a, 1))
+    if (!weakKey(k)) throwTypeError("Invalid value used as weak map key")
+    map.set(k, v)
     return t
   })
-  defineMethod(weakMapProto, "has", 1, (t, a) => {
+  method2(weakMapProto, "has", 1, (t, k) => {
     const map = wm(t, "has")
-    return weakKey(a[0]) ? map.has(a[0]) : false
+    return weakKey(k) ? map.has(k) : false
   })
-  defineMethod(weakMapProto, "delete", 1, (t, a) => {
+  method2(weakMapProto, "delete", 1, (t, k) => {
     const map = wm(t, "delete")
-    return weakKey(a[0]) ? map.delete(a[0]) : false
+    return weakKey(k) ? map.delete(k) : false
   })
   defineTag(weakMapProto, "WeakMap")
   realm.defineGlobal("WeakMap", weakMapCtor)
@@ -393,19 +404,19 @@ export const installCollections = (realm: Realm): void => {
   )
   linkConstructor(weakSetCtor, weakSetProto)
   const ws = (t: Value, what: string) => slotOf<WeakSet<object>>(t, Brand.WeakSet, `WeakSet.prototype.${what}`)
-  defineMethod(weakSetProto, "add", 1, (t, a) => {
+  method2(weakSetProto, "add", 1, (t, v) => {
     const set = ws(t, "add")
-    if (!weakKey(a[0])) throwTypeError("Invalid value used in weak set")
-    set.add(a[0])
+    if (!weakKey(v)) throwTypeError("Invalid value used in weak set")
+    set.add(v)
     return t
   })
-  defineMethod(weakSetProto, "has", 1, (t, a) => {
+  method2(weakSetProto, "has", 1, (t, v) => {
     const set = ws(t, "has")
-    return weakKey(a[0]) ? set.has(a[0]) : false
+    return weakKey(v) ? set.has(v) : false
   })
-  defineMethod(weakSetProto, "delete", 1, (t, a) => {
+  method2(weakSetProto, "delete", 1, (t, v) => {
     const set = ws(t, "delete")
-    return weakKey(a[0]) ? set.delete(a[0]) : false
+    return weakKey(v) ? set.delete(v) : false
   })
   defineTag(weakSetProto, "WeakSet")
   realm.defineGlobal("WeakSet", weakSetCtor)

@@ -5,12 +5,8 @@
  * entry here takes its common cases straight from the arguments and hands every other call, with the list the call
  * would have had, to its list-taking implementation: one behaviour, two ways in.
  */
-import { type Call3Impl, CALL, NO_ARGS, type Value } from "../runtime/functions.js"
+import { type Call3Impl, CALL, type Value } from "../runtime/functions.js"
 import { CALL3 } from "../runtime/internals.js"
-
-/** The argument list of a list-free call of `count` arguments. */
-export const argumentsOf = (count: number, a0: Value, a1: Value, a2: Value): Value[] =>
-  count === 0 ? NO_ARGS : count === 1 ? [a0] : count === 2 ? [a0, a1] : [a0, a1, a2]
 
 /** The list-taking implementation of the built-in `fn`, for the calls its entry does not take itself. */
 export const listEntry = (fn: Value): ((thisValue: Value, args: Value[], self: Value) => Value) => fn[CALL]

@@ -30,7 +30,8 @@ import { reserveElements } from "../runtime/memory.js"
 import { charge } from "../runtime/meter.js"
 import { ordinaryHasInstance, toInteger } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
-import { argumentsOf, giveEntry3, listEntry } from "./entry3.js"
+import { argumentsOf } from "../runtime/functions.js"
+import { giveEntry3, listEntry } from "./entry3.js"
 
 const metaOf = (f: Value): FunctionMeta | undefined => (isObject(f) ? (f[META] as FunctionMeta | undefined) : undefined)
 

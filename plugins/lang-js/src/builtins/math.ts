@@ -6,7 +6,8 @@ import { defineMethod, defineValue, defineTag } from "../runtime/functions.js"
 import { charge } from "../runtime/meter.js"
 import { toNumber } from "../runtime/operators.js"
 import type { Realm } from "../runtime/realm.js"
-import { argumentsOf, giveEntry3, listEntry } from "./entry3.js"
+import { argumentsOf } from "../runtime/functions.js"
+import { giveEntry3, listEntry } from "./entry3.js"
 import { random } from "./random.js"
 
 const unaryNames = [

@@ -9,8 +9,8 @@ import type { Node } from "../parse.js"
 import type { Location } from "@codemode/core/sandbox"
 import { throwReferenceError, throwTypeError } from "../runtime/errors.js"
 import { appendOne } from "../runtime/arrays.js"
-import { NO_ARGS, type Value } from "../runtime/functions.js"
-import { CALL, CALL3, CONSTRUCT } from "../runtime/internals.js"
+import { argumentsOf, NO_ARGS, type Value } from "../runtime/functions.js"
+import { CALL, CALL3, CONSTRUCT, CONSTRUCT3 } from "../runtime/internals.js"
 import { getPrimitiveProp } from "../runtime/properties.js"
 import { rt } from "../runtime/state.js"
 import { envOf, readBinding, readResolved } from "./bindings.js"
@@ -24,6 +24,7 @@ import {
   spreadArgumentNotIterable,
   spreadInto,
   superConstruct,
+  superConstruct3,
   superGet,
   templateObject,
 } from "./ops.js"
@@ -465,26 +466,54 @@ export const superCall = (ctx: CompileContext, n: Node): Expr => {
   const newTarget = readBinding(ctx, n.callee, refs.newTarget!)
   const thisEnv = envOf(ctx, n.callee, refs.this)
   const thisSlot = refs.this.slot
-  const args = argumentList(ctx, n.arguments).list
+  const { list: args, direct } = argumentList(ctx, n.arguments)
   const loc = ctx.loc(n)
-  return (env) => {
-    const f = func(env)
-    const a = args(env)
-    const result = superConstruct(f, a, newTarget(env), loc)
+  const bind = (env: Env, f: Value, result: Value): Value => {
     const e = thisEnv(env)
     if (e[thisSlot] !== TDZ) throwReferenceError("Super constructor may only be called once", loc)
     e[thisSlot] = result
     initializeInstance(f, result)
     return result
   }
+  if (direct !== undefined) {
+    const { n: count, k0, s0, v0, e0, k1, s1, v1, e1, k2, s2, v2, e2 } = direct
+    return (env) => {
+      const f = func(env)
+      const a0 = k0 === K.Local ? env[s0] : k0 === K.Constant ? v0 : k0 === K.Parent ? env[0][s0] : e0(env)
+      const a1 = k1 === K.Local ? env[s1] : k1 === K.Constant ? v1 : k1 === K.Parent ? env[0][s1] : e1(env)
+      const a2 = k2 === K.Local ? env[s2] : k2 === K.Constant ? v2 : k2 === K.Parent ? env[0][s2] : e2(env)
+      return bind(env, f, superConstruct3(f, a0, a1, a2, count, newTarget(env), loc))
+    }
+  }
+  return (env) => {
+    const f = func(env)
+    const a = args(env)
+    return bind(env, f, superConstruct(f, a, newTarget(env), loc))
+  }
 }
 
 /** `new F(...)`. */
 export const newExpression = (ctx: CompileContext, n: Node): Expr => {
   const c = ctx.expr(n.callee)
-  const args = argumentList(ctx, n.arguments).list
+  const { list: args, direct } = argumentList(ctx, n.arguments)
   const loc = ctx.loc(n)
   const text = printExpression(n.callee)
+  if (direct !== undefined) {
+    // At most three plain arguments: a constructor with a list-free entry gets them as they are.
+    const { n: count, k0, s0, v0, e0, k1, s1, v1, e1, k2, s2, v2, e2 } = direct
+    return (env) => {
+      const f = c(env)
+      const a0 = k0 === K.Local ? env[s0] : k0 === K.Constant ? v0 : k0 === K.Parent ? env[0][s0] : e0(env)
+      const a1 = k1 === K.Local ? env[s1] : k1 === K.Constant ? v1 : k1 === K.Parent ? env[0][s1] : e1(env)
+      const a2 = k2 === K.Local ? env[s2] : k2 === K.Constant ? v2 : k2 === K.Parent ? env[0][s2] : e2(env)
+      rt.loc = loc
+      if (typeof f !== "object" || f === null || f[CONSTRUCT] === undefined)
+        return throwTypeError(`${text} is not a constructor`, loc)
+      const c3 = f[CONSTRUCT3]
+      if (c3 !== undefined) return c3(a0, a1, a2, f, f, count)
+      return f[CONSTRUCT](argumentsOf(count, a0, a1, a2), f, f)
+    }
+  }
   return (env) => {
     const f = c(env)
     const a = args(env)

@@ -12,7 +12,7 @@ import { toPropertyKey } from "../runtime/operators.js"
 import type { Location } from "@codemode/core/sandbox"
 import { readResolved } from "./bindings.js"
 import type { CompileContext, Env, Expr } from "./context.js"
-import { classCallError, defaultConstruct } from "./entries.js"
+import { classCallError, defaultConstruct, defaultConstruct3 } from "./entries.js"
 import { definitionSource, type FunctionTemplate, functionTemplate, type MethodKind, methodName } from "./functions.js"
 import { keyName, propertyKeyName } from "./literals.js"
 import { type ClassElement, defineMethodProperty } from "./ops.js"
@@ -181,7 +181,12 @@ const defaultConstructor = (
     display: "class",
     source,
   }
-  return { call: classCallError(name, loc), construct: defaultConstruct(ctx.realm, derived, loc), meta }
+  return {
+    call: classCallError(name, loc),
+    construct: defaultConstruct(ctx.realm, derived, loc),
+    meta,
+    construct3: defaultConstruct3(ctx.realm, derived, loc),
+  }
 }
 
 /** A class being created: the constructor, its prototype and the elements collected so far. */
@@ -236,7 +241,7 @@ export const createClass = (ctx: CompileContext, plan: ClassPlan, env: Env, pare
   }
   const proto = Object.create(protoParent)
   const ctor = plan.ctor
-  const F = new realm.SF(ctor.call, ctor.construct, env, ctor.meta, proto)
+  const F = new realm.SF(ctor.call, ctor.construct, env, ctor.meta, proto, undefined, ctor.construct3)
   if (ctorParent !== realm.FunctionProto) Object.setPrototypeOf(F, ctorParent)
   Object.defineProperty(F, "prototype", { value: proto, writable: false, enumerable: false, configurable: false })
   Object.defineProperty(proto, "constructor", { value: F, writable: true, enumerable: false, configurable: true })

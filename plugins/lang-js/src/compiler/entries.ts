@@ -9,7 +9,14 @@
 import { MAX_CALL_DEPTH } from "../limits.js"
 import type { Location } from "@codemode/core/sandbox"
 import { caught, throwTypeError } from "../runtime/errors.js"
-import { type Call3Impl, type CallImpl, type ConstructImpl, isObject, type Value } from "../runtime/functions.js"
+import {
+  type Call3Impl,
+  type CallImpl,
+  type Construct3Impl,
+  type ConstructImpl,
+  isObject,
+  type Value,
+} from "../runtime/functions.js"
 import { ENV } from "../runtime/internals.js"
 import { refuel, tooDeep } from "../runtime/meter.js"
 import { makeAsyncGenerator, makeGenerator, runAsync, type Body } from "../runtime/generators.js"
@@ -17,7 +24,7 @@ import { newPromise, rejectPromise, resolvePromise } from "../runtime/promises.j
 import type { Realm } from "../runtime/realm.js"
 import { rt } from "../runtime/state.js"
 import { environment3, environmentOf, type Frame } from "./frames.js"
-import { initializeInstance, prototypeFor, superConstruct, tdzError } from "./ops.js"
+import { initializeInstance, prototypeFor, superConstruct, superConstruct3, tdzError } from "./ops.js"
 import { type Env, type Expr, TDZ } from "./shared.js"
 
 /** Builds a callee's environment: `this`, arguments, implicit bindings, parameters, hoisted functions. */
@@ -181,6 +188,84 @@ export const frameConstruct = (
   }
 }
 
+/**
+ * `CONSTRUCT3` of an ordinary function or a base class constructor with a fast frame and at most three parameters:
+ * as `frameConstruct`, without an argument list.
+ */
+export const frameConstruct3 = (
+  realm: Realm,
+  isClass: boolean,
+  frame: Frame,
+  body: Expr,
+  steps: number,
+): Construct3Impl => {
+  const { size, np, thisSlot, prologue, bind, epilogue } = frame
+  const ObjectProto = realm.ObjectProto
+  return (a0, a1, a2, newTarget, self) => {
+    if ((rt.fuel -= steps) < 0) refuel()
+    if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
+    const obj = Object.create(prototypeFor(newTarget, ObjectProto))
+    if (isClass) initializeInstance(self, obj)
+    const env = size === 0 ? self[ENV] : environment3(size, np, self[ENV], a0, a1, a2)
+    if (thisSlot >= 0) env[thisSlot] = obj
+    if (prologue !== undefined) prologue(env, self, newTarget)
+    if (bind !== undefined) {
+      bind(env, a0, a1, a2)
+      if (epilogue !== undefined) epilogue(env)
+    }
+    const r = body(env)
+    rt.depth--
+    return isObject(r) ? r : obj
+  }
+}
+
+/** What a derived constructor returns: its body's object result, else its `this` (which `super(...)` bound). */
+const derivedResult = (r: Value, env: Env, thisSlot: number, loc: Location): Value => {
+  if (isObject(r)) return r
+  if (r !== undefined) return throwTypeError("Derived constructors may only return object or undefined", loc)
+  const t = thisSlot >= 0 ? env[thisSlot] : TDZ
+  return t === TDZ ? tdzError("%this", loc) : t
+}
+
+/** `CONSTRUCT` of a derived class constructor with a fast frame: `this` starts uninitialized, for `super(...)`. */
+export const derivedFrameConstruct = (frame: Frame, loc: Location, body: Expr, steps: number): ConstructImpl => {
+  const { size, np, thisSlot, prologue, bind, epilogue } = frame
+  return (args, newTarget, self) => {
+    if ((rt.fuel -= steps) < 0) refuel()
+    if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
+    const env = size === 0 ? self[ENV] : environmentOf(size, np, self[ENV], args)
+    if (thisSlot >= 0) env[thisSlot] = TDZ
+    if (prologue !== undefined) prologue(env, self, newTarget)
+    if (bind !== undefined) {
+      const n = args.length
+      bind(env, n > 0 ? args[0] : undefined, n > 1 ? args[1] : undefined, n > 2 ? args[2] : undefined)
+      if (epilogue !== undefined) epilogue(env)
+    }
+    const r = body(env)
+    rt.depth--
+    return derivedResult(r, env, thisSlot, loc)
+  }
+}
+
+/** `CONSTRUCT3` of a derived class constructor with a fast frame and at most three parameters. */
+export const derivedFrameConstruct3 = (frame: Frame, loc: Location, body: Expr, steps: number): Construct3Impl => {
+  const { size, np, thisSlot, prologue, bind, epilogue } = frame
+  return (a0, a1, a2, newTarget, self) => {
+    if ((rt.fuel -= steps) < 0) refuel()
+    if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
+    const env = size === 0 ? self[ENV] : environment3(size, np, self[ENV], a0, a1, a2)
+    if (thisSlot >= 0) env[thisSlot] = TDZ
+    if (prologue !== undefined) prologue(env, self, newTarget)
+    if (bind !== undefined) {
+      bind(env, a0, a1, a2)
+      if (epilogue !== undefined) epilogue(env)
+    }
+    const r = body(env)
+    rt.depth--
+    return derivedResult(r, env, thisSlot, loc)
+  }
+}
+
 /** `CONSTRUCT` of an ordinary function: a new object inheriting from `newTarget.prototype`. */
 export const ordinaryConstruct = (realm: Realm, setup: Setup, body: Expr, steps: number): ConstructImpl => {
   const ObjectProto = realm.ObjectProto
@@ -222,10 +307,7 @@ export const classConstruct = (
     const env = setup(undefined, args, self, newTarget)
     const r = body(env)
     rt.depth--
-    if (isObject(r)) return r
-    if (r !== undefined) return throwTypeError("Derived constructors may only return object or undefined", loc)
-    const t = thisSlot >= 0 ? env[thisSlot] : TDZ
-    return t === TDZ ? tdzError("%this", loc) : t
+    return derivedResult(r, env, thisSlot, loc)
   }
 }
 
@@ -248,6 +330,25 @@ export const defaultConstruct = (realm: Realm, derived: boolean, loc: Location):
   }
   const ObjectProto = realm.ObjectProto
   return (_args, newTarget, self) => {
+    const obj = Object.create(prototypeFor(newTarget, ObjectProto))
+    initializeInstance(self, obj)
+    return obj
+  }
+}
+
+/** `CONSTRUCT3` of a class that declares no constructor: a derived one passes its arguments on as they came. */
+export const defaultConstruct3 = (realm: Realm, derived: boolean, loc: Location): Construct3Impl => {
+  if (derived) {
+    return (a0, a1, a2, newTarget, self, count) => {
+      if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
+      const result = superConstruct3(self, a0, a1, a2, count, newTarget, loc)
+      initializeInstance(self, result)
+      rt.depth--
+      return result
+    }
+  }
+  const ObjectProto = realm.ObjectProto
+  return (_a0, _a1, _a2, newTarget, self) => {
     const obj = Object.create(prototypeFor(newTarget, ObjectProto))
     initializeInstance(self, obj)
     return obj

@@ -4,7 +4,7 @@
  * plain or resumable form.
  */
 import type { Node } from "../parse.js"
-import type { Call3Impl, CallImpl, ConstructImpl, Value } from "../runtime/functions.js"
+import type { Call3Impl, CallImpl, Construct3Impl, ConstructImpl, Value } from "../runtime/functions.js"
 import { ENV, HOME, type FunctionMeta } from "../runtime/internals.js"
 import type { Body } from "../runtime/generators.js"
 import { rt } from "../runtime/state.js"
@@ -15,11 +15,14 @@ import {
   asyncCall,
   classCallError,
   classConstruct,
+  derivedFrameConstruct,
+  derivedFrameConstruct3,
   generatorCall,
   genericCall,
   frameCall,
   frameCall3,
   frameConstruct,
+  frameConstruct3,
   ordinaryConstruct,
   plainAsyncCall,
   type Setup,
@@ -37,6 +40,8 @@ export interface FunctionTemplate {
   readonly meta: FunctionMeta
   /** The argument-list-free entry, for functions with at most three plain parameters. */
   readonly call3?: Call3Impl
+  /** The argument-list-free `new` entry, for constructors with fast frames of at most three parameters. */
+  readonly construct3?: Construct3Impl
 }
 
 /** How a method is defined: a method, a getter or a setter. */
@@ -59,7 +64,7 @@ export const functionExpression = (ctx: CompileContext, n: Node, name: string): 
   const info = ctx.analysis.functions.get(n)!
   const t = functionTemplate(ctx, n, info, name, n.type === "ArrowFunctionExpression" ? "arrow" : "function")
   const SF = ctx.realm.SF
-  return (env) => new SF(t.call, t.construct, env, t.meta, undefined, t.call3)
+  return (env) => new SF(t.call, t.construct, env, t.meta, undefined, t.call3, t.construct3)
 }
 
 /** Instantiate the function declarations hoisted to the start of a scope. */
@@ -231,8 +236,9 @@ const template = (
           }
         }
       : undefined
+  // A derived constructor's frame starts with `this` uninitialized; it has no call entries.
   const frame: Frame | undefined =
-    argsSlot >= 0 || derived || !(plain || patterned)
+    argsSlot >= 0 || (derived && kind !== "constructor") || !(plain || patterned)
       ? undefined
       : {
           size,
@@ -242,13 +248,25 @@ const template = (
           bind: patterned ? binderOf(writers) : undefined,
           epilogue: patterned ? later : undefined,
         }
+  const listFree = frame !== undefined && frame.np <= 3
   if (kind === "constructor") {
+    if (frame === undefined)
+      return {
+        call: classCallError(name, loc),
+        construct: classConstruct(ctx.realm, derived, thisSlot, loc, setup, body, steps),
+        meta,
+      }
     return {
       call: classCallError(name, loc),
-      construct: frame
-        ? frameConstruct(ctx.realm, true, frame, body, steps)
-        : classConstruct(ctx.realm, info.derived, thisSlot, loc, setup, body, steps),
+      construct: derived
+        ? derivedFrameConstruct(frame, loc, body, steps)
+        : frameConstruct(ctx.realm, true, frame, body, steps),
       meta,
+      construct3: !listFree
+        ? undefined
+        : derived
+          ? derivedFrameConstruct3(frame, loc, body, steps)
+          : frameConstruct3(ctx.realm, true, frame, body, steps),
     }
   }
   if (frame === undefined) {
@@ -259,7 +277,8 @@ const template = (
     call: frameCall(frame, body, steps),
     construct: isOrdinary ? frameConstruct(ctx.realm, false, frame, body, steps) : undefined,
     meta,
-    call3: frame.np <= 3 ? frameCall3(frame, body, steps) : undefined,
+    call3: listFree ? frameCall3(frame, body, steps) : undefined,
+    construct3: isOrdinary && listFree ? frameConstruct3(ctx.realm, false, frame, body, steps) : undefined,
   }
 }
 

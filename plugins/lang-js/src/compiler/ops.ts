@@ -3,8 +3,8 @@
  */
 import type { Location } from "@codemode/core/sandbox"
 import { throwReferenceError, throwTypeError } from "../runtime/errors.js"
-import { call, construct, isConstructor, isObject, NO_ARGS, type Value } from "../runtime/functions.js"
-import { BRAND, Brand, CALL, CALL3, CONSTRUCT, FIELDS } from "../runtime/internals.js"
+import { argumentsOf, call, construct, isConstructor, isObject, NO_ARGS, type Value } from "../runtime/functions.js"
+import { BRAND, Brand, CALL, CALL3, CONSTRUCT, CONSTRUCT3, FIELDS } from "../runtime/internals.js"
 import { checkListGrowth, getIterator, DONE } from "../runtime/iterators.js"
 import { charge } from "../runtime/meter.js"
 import { createDataProperty, noteAccessor, notePrototype } from "../runtime/properties.js"
@@ -203,6 +203,27 @@ export const superConstruct = (func: Value, args: Value[], newTarget: Value, loc
   return construct(parent, args, newTarget)
 }
 
+/**
+ * `super(a0, a1, a2)` (`count` arguments) inside a derived constructor whose function object is `func`: through the
+ * parent's list-free entry when it has one.
+ */
+export const superConstruct3 = (
+  func: Value,
+  a0: Value,
+  a1: Value,
+  a2: Value,
+  count: number,
+  newTarget: Value,
+  location: Location,
+): Value => {
+  const parent = Object.getPrototypeOf(func)
+  if (!isConstructor(parent)) return throwTypeError("Super constructor is not a constructor", location)
+  rt.loc = location
+  const c3 = parent[CONSTRUCT3]
+  if (c3 !== undefined) return c3(a0, a1, a2, newTarget, parent, count)
+  return parent[CONSTRUCT](argumentsOf(count, a0, a1, a2), newTarget, parent)
+}
+
 /** `[[Prototype]]` to use for a new object built for `newTarget` (falls back to `fallback`). */
 export const prototypeFor = (newTarget: Value, fallback: Value): Value => {
   const p = newTarget.prototype
@@ -219,6 +240,7 @@ export const setPrototype = (o: Value, proto: Value): void => {
     o[CALL] = undefined
     o[CALL3] = undefined
     o[CONSTRUCT] = undefined
+    o[CONSTRUCT3] = undefined
   }
 }
 

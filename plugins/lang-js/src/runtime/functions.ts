@@ -21,9 +21,15 @@ export type CallImpl = (thisValue: Value, args: Value[], self: Value) => Value
 export type Call3Impl = (thisValue: Value, a0: Value, a1: Value, a2: Value, self: Value, count: number) => Value
 /** How a function object is constructed. */
 export type ConstructImpl = (args: Value[], newTarget: Value, self: Value) => Value
+/** The list-free `CONSTRUCT3` entry of a constructor: up to three arguments and their count. */
+export type Construct3Impl = (a0: Value, a1: Value, a2: Value, newTarget: Value, self: Value, count: number) => Value
 
 /** An empty argument list to pass when there are no arguments (never mutated). */
 export const NO_ARGS: Value[] = []
+
+/** The argument list of a list-free call (or construction) of `count` arguments. */
+export const argumentsOf = (count: number, a0: Value, a1: Value, a2: Value): Value[] =>
+  count === 0 ? NO_ARGS : count === 1 ? [a0] : count === 2 ? [a0, a1] : [a0, a1, a2]
 
 /** True when `v` is an object of the program (including functions). */
 export const isObject = (v: Value): boolean => typeof v === "object" && v !== null

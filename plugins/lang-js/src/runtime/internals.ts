@@ -16,6 +16,12 @@ export const CALL: unique symbol = Symbol("call")
 export const CALL3: unique symbol = Symbol("call3")
 /** How to construct with a function object: `(args, newTarget, self) => object`; absent when not a constructor. */
 export const CONSTRUCT: unique symbol = Symbol("construct")
+/**
+ * How to construct with at most three arguments without building an argument list:
+ * `(a0, a1, a2, newTarget, self, count) => object`. Only program constructors with fast frames have it; `new` and
+ * `super(...)` use it when present (after finding `CONSTRUCT`) and fall back to `CONSTRUCT`.
+ */
+export const CONSTRUCT3: unique symbol = Symbol("construct3")
 /** The environment a closure captured. */
 export const ENV: unique symbol = Symbol("env")
 /** Static facts about a function (name, length, kind). */
@@ -31,7 +37,19 @@ export const FIELDS: unique symbol = Symbol("fields")
 /** Present on a function whose `length`, `name` and `prototype` are real own properties (see `materialize`). */
 export const MATERIALIZED: unique symbol = Symbol("materialized")
 
-const internal = new Set<PropertyKey>([CALL, CALL3, CONSTRUCT, ENV, META, HOME, SLOT, BRAND, FIELDS, MATERIALIZED])
+const internal = new Set<PropertyKey>([
+  CALL,
+  CALL3,
+  CONSTRUCT,
+  CONSTRUCT3,
+  ENV,
+  META,
+  HOME,
+  SLOT,
+  BRAND,
+  FIELDS,
+  MATERIALIZED,
+])
 const privateNames = new Set<PropertyKey>()
 
 /** Private names (`#x`) are symbols too; they are registered here so reflection never lists them. */

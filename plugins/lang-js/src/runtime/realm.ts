@@ -13,10 +13,23 @@ import {
   programAccessor,
   type Call3Impl,
   type CallImpl,
+  type Construct3Impl,
   type ConstructImpl,
   type Value,
 } from "./functions.js"
-import { BRAND, Brand, CALL, CALL3, CONSTRUCT, ENV, HOME, isInternalKey, META, type FunctionMeta } from "./internals.js"
+import {
+  BRAND,
+  Brand,
+  CALL,
+  CALL3,
+  CONSTRUCT,
+  CONSTRUCT3,
+  ENV,
+  HOME,
+  isInternalKey,
+  META,
+  type FunctionMeta,
+} from "./internals.js"
 import { noteCreation } from "./errors.js"
 import { defineLazyStack } from "./stacks.js"
 import { rt } from "./state.js"
@@ -34,6 +47,7 @@ export type FunctionClass = new (
   meta: FunctionMeta,
   home: Value,
   call3?: Call3Impl,
+  construct3?: Construct3Impl,
 ) => Value
 
 /** How new function objects are made. */
@@ -61,6 +75,7 @@ const makeClasses = (state: CreationState) => {
     [CALL]: CallImpl | undefined = undefined;
     [CALL3]: Call3Impl | undefined = undefined;
     [CONSTRUCT]: ConstructImpl | undefined = undefined;
+    [CONSTRUCT3]: Construct3Impl | undefined = undefined;
     [ENV]: unknown = undefined;
     [META]: FunctionMeta | undefined = undefined;
     [HOME]: Value = undefined
@@ -71,11 +86,13 @@ const makeClasses = (state: CreationState) => {
       meta: FunctionMeta,
       home: Value,
       call3?: Call3Impl,
+      construct3?: Construct3Impl,
     ) {
       const self = this as Value
       self[CALL] = call
       self[CALL3] = call3
       self[CONSTRUCT] = construct
+      self[CONSTRUCT3] = construct3
       self[ENV] = env
       self[META] = meta
       self[HOME] = home
