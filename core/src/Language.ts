@@ -28,6 +28,12 @@ export interface Definition {
   readonly dialect: Dialect
   /** The model-facing guide to writing programs in this language. */
   readonly instructions: string
+  /**
+   * A short program that calls `tools.warmup.echo` with `{ n: 1, s: "a", list: [1, 2] }` and returns what it got
+   * back: the host runs it once per process, off the critical path, so that a runtime's first execution does not pay
+   * for warming up the host's side of executions (see `CodeMode.make`).
+   */
+  readonly warmUpProgram?: string
 }
 
 /** The packages core looks for, by language name. */

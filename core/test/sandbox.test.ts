@@ -80,12 +80,76 @@ describe("sandbox worker", () => {
     })
   })
 
-  it("warms the language of the sandboxes it starts ahead of use, never of one a run waits for", async () => {
+  it("warms sandboxes for a runtime's language when the runtime is made, before its first run", async () => {
     const own = new SandboxPool({ keepIdle: 2, maxOldGenerationSizeMb: 64 })
     try {
-      const warming = CodeMode.make({ language: lineLanguage(), pool: own })
+      const made = CodeMode.make({ language: lineLanguage(), pool: own })
       const warmed = async () => {
-        const result = await Effect.runPromise(warming.execute("warmed\nreturn $"))
+        const result = await Effect.runPromise(made.execute("warmed\nreturn $"))
+        if (!result.ok) throw new Error(result.error.message)
+        return result.value
+      }
+      // Both sandboxes started when the runtime was made, and warmed up: once they are done, every run finds that.
+      await Effect.runPromise(Effect.sleep(300))
+      const seen = new Set<unknown>()
+      for (let i = 0; i < 100 && !(seen.size === 1 && seen.has(1)); i++) {
+        seen.clear()
+        seen.add(await warmed())
+        seen.add(await warmed())
+        if (!seen.has(0)) break
+        await Effect.runPromise(Effect.sleep(50))
+      }
+      expect([...seen]).toEqual([1])
+    } finally {
+      own.close()
+    }
+  })
+
+  it("warms up the host's side of executions in a sandbox of the pool once it has warmed, calling a tool of its own", async () => {
+    const own = new SandboxPool({ keepIdle: 1, maxOldGenerationSizeMb: 64 })
+    try {
+      const calls: Array<string> = []
+      const language = lineLanguage({
+        name: "line-host-warm-up",
+        warmUpProgram: 'call warmup.echo {"n":1,"s":"a","list":[1,2]}\nset "warm-up ran"\nreturn $',
+      })
+      const made = CodeMode.make({
+        language,
+        pool: own,
+        tools: {
+          warmup: {
+            echo: Tool.make({
+              description: "user tool",
+              input: Schema.Unknown,
+              output: Schema.Unknown,
+              execute: () => Effect.sync(() => void calls.push("user")),
+            }),
+          },
+        },
+      })
+      // A run given to the sandbox before it has warmed up would stop its warm-up (and the host's).
+      await Effect.runPromise(Effect.sleep(1_000))
+      let kept: unknown
+      for (let i = 0; i < 100 && kept !== "warm-up ran"; i++) {
+        await Effect.runPromise(Effect.sleep(50))
+        const result = await Effect.runPromise(made.execute("get\nreturn $"))
+        kept = result.ok ? result.value : undefined
+      }
+      // It ran in the pool's one sandbox, and its call reached its own tool, not the runtime's tool of the same path.
+      expect(kept).toBe("warm-up ran")
+      expect(calls).toEqual([])
+    } finally {
+      own.close()
+    }
+  })
+
+  it("a one-shot execution warms the pool's other sandboxes, never the one it runs in", async () => {
+    const own = new SandboxPool({ keepIdle: 2, maxOldGenerationSizeMb: 64 })
+    try {
+      const warmed = async () => {
+        const result = await Effect.runPromise(
+          CodeMode.execute({ language: lineLanguage(), pool: own, code: "warmed\nreturn $" }),
+        )
         if (!result.ok) throw new Error(result.error.message)
         return result.value
       }
@@ -104,20 +168,40 @@ describe("sandbox worker", () => {
     }
   })
 
+  it("a run given to a sandbox that is warming up stops the warm-up at its next step", async () => {
+    const own = new SandboxPool({ keepIdle: 1, maxOldGenerationSizeMb: 64 })
+    try {
+      const stepWarm = lineLanguage({
+        workerModule: new URL("./fixtures/line-language-step-warm.mjs", import.meta.url).href,
+      })
+      const made = CodeMode.make({ language: stepWarm, pool: own })
+      // The warm-up is 40 steps of 50 ms; the run arrives while the sandbox starts, or during its first steps.
+      const result = await Effect.runPromise(made.execute("warmsteps\nreturn $"))
+      expect(result).toMatchObject({ ok: true })
+      expect(result.ok && (result.value as number)).toBeLessThan(10)
+      // The sandbox that stopped its warm-up serves later runs as before.
+      const again = await Effect.runPromise(made.execute("warmsteps\nreturn $"))
+      expect(again).toMatchObject({ ok: true, value: result.ok ? result.value : -1 })
+    } finally {
+      own.close()
+    }
+  })
+
   it("gives a run to a sandbox that is done warming up rather than to one still warming", async () => {
     const own = new SandboxPool({ keepIdle: 2, maxOldGenerationSizeMb: 64 })
     try {
       const slowWarm = lineLanguage({
         workerModule: new URL("./fixtures/line-language-slow-warm.mjs", import.meta.url).href,
       })
-      const rt = CodeMode.make({ language: slowWarm, pool: own })
       const pid = async () => {
-        const result = await Effect.runPromise(rt.execute("pid\nreturn $"))
+        const result = await Effect.runPromise(
+          CodeMode.execute({ language: slowWarm, pool: own, code: "pid\nreturn $" }),
+        )
         if (!result.ok) throw new Error(result.error.message)
         return result.value
       }
-      // The first run starts a sandbox for itself and one ahead of use, which then warms up for 5 s: the next runs
-      // go to the first sandbox, idle and clean, not to the one warming.
+      // The first run starts a sandbox for itself and one ahead of use, which then warms up for 5 s (all at once,
+      // so a run cannot stop it): the next runs go to the first sandbox, idle and clean, not to the one warming.
       const first = await pid()
       expect(await pid()).toBe(first)
       expect(await pid()).toBe(first)

@@ -12,7 +12,7 @@ import type { Readable, Writable } from "node:stream"
 import { availableParallelism, totalmem } from "node:os"
 import { fileURLToPath } from "node:url"
 import { encodeFrame, FrameReader } from "./frames.js"
-import type { HostMessage, RunMessage, SandboxMessage } from "./messages.js"
+import { type HostMessage, type RunMessage, type SandboxMessage, WARM_UP_STOP } from "./messages.js"
 import type { HostFailure, HostOutcome, RunRequest } from "./protocol.js"
 
 /** Pool settings. */
@@ -124,8 +124,15 @@ export class Sandbox {
   /** The run in progress as sent, until the sandbox shows it read it (any message of the run, or `idle` before). */
   private unread: RunMessage | undefined
   private cleanupTimer: ReturnType<typeof setTimeout> | undefined
-  /** True from a `preload` with `warm` until the sandbox says it has warmed up (a run given to it meanwhile waits). */
+  /**
+   * True from a `preload` with `warm` until the sandbox says it has warmed up. A run given to it meanwhile waits, and
+   * tells it to stop warming at its next step (see {@link stopWarming}).
+   */
   private warming = false
+  /** True once the process said it is ready (it then handles {@link WARM_UP_STOP}). */
+  private ready = false
+  /** A run was given while the process was not ready yet: the warm-up is stopped once it is. */
+  private stopWhenReady = false
   /** Set when the sandbox broke the protocol: its run is told so, never started over. */
   private malformed = false
   /** The scope of the last run sent to this process in full: the sandbox holds that runtime's shapes. */
@@ -139,6 +146,7 @@ export class Sandbox {
     private readonly heapMb: number,
     private readonly stackMb: number,
     private readonly onGone: (sandbox: Sandbox) => void,
+    private readonly onWarmed: () => void = () => {},
   ) {
     this.launch()
     this.idle()
@@ -159,6 +167,8 @@ export class Sandbox {
     this.input = child.stdio[3] as Writable
     this.output = child.stdio[4] as Readable
     this.reader = new FrameReader()
+    this.ready = false
+    this.stopWhenReady = false
     this.shapesScope = undefined
     this.backlog = []
     this.next = 0
@@ -263,9 +273,15 @@ export class Sandbox {
 
   private deliver(frame: { readonly message: unknown; readonly bytes: number }): void {
     const message = frame.message as SandboxMessage
-    if (message.t === "ready") return
+    if (message.t === "ready") {
+      this.ready = true
+      if (this.stopWhenReady) this.stopWarming()
+      return
+    }
     if (message.t === "warmed") {
       this.warming = false
+      // A warm-up a run stopped early is not a warm sandbox.
+      if (this.listener === undefined) this.onWarmed()
       return
     }
     if (message.t === "idle") {
@@ -367,6 +383,7 @@ export class Sandbox {
     }
     this.unread = message
     this.sendRun(message)
+    if (this.warming) this.stopWarming()
     if (this.unreadRun() !== undefined) {
       this.cleanupTimer = setTimeout(() => {
         const unread = this.unreadRun()
@@ -375,6 +392,24 @@ export class Sandbox {
       this.cleanupTimer.unref()
     }
     return run
+  }
+
+  /**
+   * Tell a sandbox that is warming up that a run waits: it stops at the warm-up's next step (a program of a few
+   * milliseconds) instead of finishing it, so that a run given right after the pool started does not wait for the
+   * whole warm-up. A process that is not ready yet is told once it is.
+   */
+  private stopWarming(): void {
+    if (!this.ready) {
+      this.stopWhenReady = true
+      return
+    }
+    this.stopWhenReady = false
+    try {
+      this.child.kill(WARM_UP_STOP)
+    } catch {
+      // A platform without the signal finishes the warm-up first, as a process that is gone needs nothing.
+    }
   }
 
   /** Answer call `ticket` of run `run`; dropped when that run is over. */
@@ -437,6 +472,8 @@ export class SandboxPool {
   private readonly stackMb: number
   private readonly wanted = new Set<string>()
   private started = false
+  /** Called when a sandbox has warmed up (see {@link prepare}). */
+  private readonly onWarm: Array<() => void> = []
 
   constructor(options: PoolOptions = {}) {
     const machine = machineDefaults()
@@ -449,9 +486,20 @@ export class SandboxPool {
   /** Start a sandbox; `idle` when it goes to the idle list (it warms its languages) rather than to a run. */
   private spawn(idle = false): Sandbox {
     this.alive++
-    const sandbox = new Sandbox(this.heapMb, this.stackMb, (gone) => this.forget(gone))
+    const sandbox = new Sandbox(
+      this.heapMb,
+      this.stackMb,
+      (gone) => this.forget(gone),
+      () => this.warmed(),
+    )
     if (this.wanted.size > 0) sandbox.preload([...this.wanted], idle)
     return sandbox
+  }
+
+  /** A sandbox has warmed up and is idle: the callbacks waiting for one run. */
+  private warmed(): void {
+    if (this.closed) return
+    for (const callback of this.onWarm.splice(0)) callback()
   }
 
   private forget(sandbox: Sandbox): void {
@@ -473,6 +521,23 @@ export class SandboxPool {
   private replenish(): void {
     while (!this.closed && this.alive < this.keepIdle && this.alive < this.maxWorkers && this.waiting.length === 0)
       this.idle.push(this.spawn(true))
+  }
+
+  /**
+   * Start the pool's warm sandboxes for programs in `module` ahead of the first execution, off its critical path: they
+   * load and warm the language while the host gets ready, so that the first program finds one ready. A runtime calls
+   * it when it is made; sandboxes started before already load the language too. `onWarm` is called once, when a
+   * sandbox of the pool has warmed up and is idle (never when the pool is closed first).
+   */
+  prepare(module: string, onWarm?: () => void): void {
+    if (this.closed) return
+    if (onWarm !== undefined) this.onWarm.push(onWarm)
+    const newModule = !this.wanted.has(module)
+    this.wanted.add(module)
+    this.started = true
+    for (let i = this.idle.length - 1; i >= 0; i--) if (this.idle[i].dead) this.idle.splice(i, 1)
+    if (newModule) for (const sandbox of this.idle) sandbox.preload([module], true)
+    this.replenish()
   }
 
   /**

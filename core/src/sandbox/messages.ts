@@ -113,3 +113,9 @@ export type SandboxMessage =
 /** File descriptors of the two channels inside a sandbox process. */
 export const TO_SANDBOX_FD = 3
 export const FROM_SANDBOX_FD = 4
+
+/**
+ * The signal the host sends a sandbox that is warming up when it gives it a run: the warm-up stops at its next step.
+ * The sandbox handles it before it says it is ready.
+ */
+export const WARM_UP_STOP = "SIGUSR2"

@@ -8,7 +8,7 @@
  */
 import { Worker } from "node:worker_threads"
 import { writeFrame } from "./frames.js"
-import { FROM_SANDBOX_FD, type SandboxMessage } from "./messages.js"
+import { FROM_SANDBOX_FD, type SandboxMessage, WARM_UP_STOP } from "./messages.js"
 
 /** The limits a sandbox process is started with (its first argument, as JSON). */
 export interface ProcessLimits {
@@ -26,7 +26,18 @@ const report = (message: SandboxMessage) => {
   }
 }
 
+/**
+ * Set to 1 when the host signals that it has given this sandbox a run ({@link WARM_UP_STOP}): the interpreter thread
+ * stops a warm-up in progress at its next step, and clears it when it reads a run. Handled before the thread can
+ * say that the sandbox is ready.
+ */
+const runWaiting = new Int32Array(new SharedArrayBuffer(4))
+process.on(WARM_UP_STOP, () => {
+  Atomics.store(runWaiting, 0, 1)
+})
+
 const worker = new Worker(new URL("./sandbox-worker.js", import.meta.url), {
+  workerData: { runWaiting },
   resourceLimits: {
     maxOldGenerationSizeMb: limits.heapMb,
     maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(limits.heapMb / 8))),

@@ -137,6 +137,11 @@ export interface LanguageRuntime {
    */
   warm?(): void
   /**
+   * Optional: the warm-up of `warm`, a step at a time (a step is one warm-up program of a few milliseconds). A sandbox
+   * that has it runs the steps between turns of its event loop, and stops early when the host gives it a run.
+   */
+  warmSteps?(): Iterator<unknown>
+  /**
    * Optional: put back what the last run (or `warm`) changed, after the run's result went to the host: the caller
    * has its result while this runs, and the sandbox reads its next run only after it returns. Returns why the
    * sandbox must not run another program when its state could not be put back (the sandbox then retires, and a run

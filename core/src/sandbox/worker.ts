@@ -4,6 +4,7 @@
  * read until the answer to that ticket arrives. Answers for another run, or for a ticket nobody waits for, are
  * dropped.
  */
+import { workerData } from "node:worker_threads"
 import { isDataObject } from "../Data.js"
 import { boundDiagnostic, cutLogLine } from "../Result.js"
 import { tooLong } from "../SearchBounds.js"
@@ -271,11 +272,22 @@ const retire = (reason: string): never => {
   for (;;) Atomics.wait(never, 0, 0)
 }
 
+/** Set by the process's main thread when the host has given this sandbox a run (see `process.ts`). */
+const runWaiting = (workerData as { runWaiting: Int32Array }).runWaiting
+
+/** Warm `runtime` up, a step at a time when it can, stopping early when a run waits. */
+const warmUp = (runtime: LanguageRuntime): void => {
+  const steps = runtime.warmSteps?.()
+  if (steps === undefined) return runtime.warm?.()
+  while (Atomics.load(runWaiting, 0) === 0 && steps.next().done !== true) {}
+}
+
 const serve = async (): Promise<void> => {
   send({ t: "ready" })
   for (;;) {
     const message = reader.next() as HostMessage
     if (message.t === "run") {
+      Atomics.store(runWaiting, 0, 0)
       const runtime = await execute(message)
       if (runtime === undefined) continue
       // The caller has its result. The next run, which the host may have sent already, is read only once clean.
@@ -287,7 +299,7 @@ const serve = async (): Promise<void> => {
         const runtime = await load(module).catch(() => undefined)
         if (message.warm) {
           try {
-            runtime?.warm?.()
+            if (runtime !== undefined) warmUp(runtime)
           } catch {
             // Warming is an optimisation: a runtime that fails at it still runs programs.
           }

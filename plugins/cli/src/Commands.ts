@@ -87,10 +87,13 @@ const options = {
 const toolsOf = async (values: Api.Source & Credentials.CredentialValues) =>
   Api.load(values, Credentials.fromEnvironment(values))
 
-/** A runtime for catalog and search only: the language's worker is never started. */
+/**
+ * A runtime for catalog and search only: the language's worker is never started (its pool keeps no sandbox warm, so
+ * making the runtime starts none).
+ */
 const describeOnly = async (language: "lua" | "javascript", tools: object) => {
-  const { CodeMode } = await import("@codemode/core")
-  return CodeMode.make({ language, tools: tools as never })
+  const { CodeMode, SandboxPool } = await import("@codemode/core")
+  return CodeMode.make({ language, tools: tools as never, pool: new SandboxPool({ keepIdle: 0 }) })
 }
 
 const readProgram = (file: string): string => {
@@ -131,14 +134,16 @@ export const run = async (args: ReadonlyArray<string>): Promise<number> => {
   ])
   if (!Language.find(language))
     throw new UsageError(`running ${language} programs needs ${Language.packageOf(language)}; install it`)
-  const runtime = CodeMode.make({
+  const started = performance.now()
+  // One program: a one-shot execution starts the sandbox it runs in, and no others to warm up for later runs.
+  const execution = CodeMode.execute({
     language,
     tools: api ? { [namespaceOf(values.namespace)]: api.tools } : {},
     ...(Object.keys(limits).length > 0 ? { limits } : {}),
+    code,
   })
-  const started = performance.now()
   const result = await Effect.runPromise(
-    runtime.execute(code).pipe(Effect.provide(FetchHttpClient.layer)) as EffectType.Effect<CodeMode.Result>,
+    execution.pipe(Effect.provide(FetchHttpClient.layer)) as EffectType.Effect<CodeMode.Result>,
   )
   const durationMs = performance.now() - started
   print(

@@ -24,4 +24,6 @@ export const definition: Language.Definition = {
   builtins,
   dialect,
   instructions,
+  warmUpProgram:
+    'const r = await tools.warmup.echo({ n: 1, s: "a", list: [1, 2] });\n({ n: r.n, s: r.s, size: r.list.length })',
 }

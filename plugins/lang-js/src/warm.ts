@@ -155,29 +155,31 @@ const standInHost = (): SandboxHost => {
 }
 
 /**
- * Run the warm-up programs `rounds` times and return their outcomes. `run` is the language's own entry (passed in
- * to keep this module free of cycles).
+ * Run the warm-up programs `rounds` times, yielding each outcome. `run` is the language's own entry (passed in to
+ * keep this module free of cycles).
  */
-export const warmUp = (
+export function* warmSteps(
   run: (request: RunRequest, host: SandboxHost) => RunOutcome,
   rounds = ROUNDS,
-): Array<RunOutcome> => {
+): Generator<RunOutcome, void> {
   const limits = { timeoutMs: 2_000, maxToolCalls: 100, maxOutputBytes: 65_536 }
-  const outcomes: Array<RunOutcome> = []
   for (let round = 0; round < rounds; round++)
     for (const program of PROGRAMS)
-      outcomes.push(
-        run(
-          {
-            code: `// warm-up ${round}\n${program}`,
-            tools: { warm: { list: true, get: true, fail: true, echo: true } },
-            extensions: [],
-            limits,
-          },
-          standInHost(),
-        ),
+      yield run(
+        {
+          code: `// warm-up ${round}\n${program}`,
+          tools: { warm: { list: true, get: true, fail: true, echo: true } },
+          extensions: [],
+          limits,
+        },
+        standInHost(),
       )
       // The warm-up's garbage is collected now, while the sandbox is idle, rather than during the first program.
   ;(globalThis as { gc?: () => void }).gc?.()
-  return outcomes
 }
+
+/** Run the whole warm-up (see {@link warmSteps}) and return the programs' outcomes. */
+export const warmUp = (
+  run: (request: RunRequest, host: SandboxHost) => RunOutcome,
+  rounds = ROUNDS,
+): Array<RunOutcome> => [...warmSteps(run, rounds)]

@@ -5,7 +5,7 @@
 import { releaseRealm } from "./builtins/index.js"
 import { runProgram } from "./execute.js"
 import type { RunOutcome, RunRequest, SandboxHost } from "@codemode/core/sandbox"
-import { warmUp } from "./warm.js"
+import { warmUp, warmSteps as warmStepsOf } from "./warm.js"
 
 /** Run one JavaScript program against the host bridge. */
 export const run = (request: RunRequest, host: SandboxHost): RunOutcome => runProgram(request, host)
@@ -17,6 +17,9 @@ export const run = (request: RunRequest, host: SandboxHost): RunOutcome => runPr
 export const warm = (rounds?: number): void => {
   warmUp(run, rounds)
 }
+
+/** The warm-up of {@link warm}, a program a step, for a sandbox that stops it when a run arrives. */
+export const warmSteps = (): Iterator<unknown> => warmStepsOf(run)
 
 /**
  * Put the realm back for the next program (see `releaseRealm`); the sandbox calls it after each run's result is

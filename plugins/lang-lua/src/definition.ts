@@ -23,4 +23,6 @@ export const definition: Language.Definition = {
   builtins,
   dialect,
   instructions,
+  warmUpProgram:
+    'local r = tools.warmup.echo({ n = 1, s = "a", list = { 1, 2 } })\nreturn { n = r.n, s = r.s, size = #r.list }',
 }

@@ -278,22 +278,22 @@ const standInHost = (): SandboxHost => {
 }
 
 /**
- * Run the warm-up programs `rounds` times and return their outcomes. `run` is the language's own entry (passed in
- * to keep this module free of cycles); with `compileOnly` (the compiler's entry), the rounds from {@link RUN_ROUNDS}
- * on only compile the programs.
+ * Run the warm-up programs `rounds` times, yielding after each (its outcome, or `undefined` for one only compiled).
+ * `run` is the language's own entry (passed in to keep this module free of cycles); with `compileOnly` (the
+ * compiler's entry), the rounds from {@link RUN_ROUNDS} on only compile the programs.
  */
-export const warmUp = (
+export function* warmSteps(
   run: (request: RunRequest, host: SandboxHost) => RunOutcome,
   rounds = ROUNDS,
   compileOnly?: (code: string) => void,
-): Array<RunOutcome> => {
+): Generator<RunOutcome | undefined, void> {
   const limits = { timeoutMs: 2_000, maxToolCalls: 100, maxOutputBytes: 65_536 }
-  const outcomes: Array<RunOutcome> = []
   for (let round = 0; round < rounds; round++)
     for (let index = 0; index < PROGRAMS.length; index++) {
       const code = copyOf(PROGRAMS[index], index, round)
       if (round >= RUN_ROUNDS && compileOnly !== undefined) {
         compileOnly(code)
+        yield undefined
         continue
       }
       const request = {
@@ -302,9 +302,19 @@ export const warmUp = (
         extensions: [],
         limits,
       }
-      outcomes.push(run(request as unknown as RunRequest, standInHost()))
+      yield run(request as unknown as RunRequest, standInHost())
     }
   // The warm-up's garbage is collected now, while the sandbox is idle, rather than during the first program.
   ;(globalThis as { gc?: () => void }).gc?.()
+}
+
+/** Run the whole warm-up (see {@link warmSteps}) and return the outcomes of the programs it ran. */
+export const warmUp = (
+  run: (request: RunRequest, host: SandboxHost) => RunOutcome,
+  rounds = ROUNDS,
+  compileOnly?: (code: string) => void,
+): Array<RunOutcome> => {
+  const outcomes: Array<RunOutcome> = []
+  for (const outcome of warmSteps(run, rounds, compileOnly)) if (outcome !== undefined) outcomes.push(outcome)
   return outcomes
 }

@@ -14,7 +14,7 @@ import { ParseFailure } from "./parse.js"
 import { diagnostic, type Diagnostic, type RunOutcome, type RunRequest, type SandboxHost } from "@codemode/core/sandbox"
 import { locationOf, MAX_CALL_DEPTH, MAX_STEPS, MAX_STRING_BYTES, resetRuntime, rt, warnAt } from "./runtime.js"
 import { utf8DecodeLenient } from "./utf8.js"
-import { warmUp } from "./warm.js"
+import { warmUp, warmSteps as warmStepsOf } from "./warm.js"
 import { LuaTable, type LuaValue } from "./value.js"
 
 /** The message of an uncaught Lua error value, as the standalone `lua` would print it. */
@@ -188,7 +188,12 @@ export const runWithWorkBound = (request: RunRequest, host: SandboxHost, maxStep
  * after loading this module, while it is idle.
  */
 export const warm = (rounds?: number): void => {
-  warmUp(run, rounds, (code) => {
-    compile(code)
-  })
+  warmUp(run, rounds, compileOnly)
+}
+
+/** The warm-up of {@link warm}, a program a step, for a sandbox that stops it when a run arrives. */
+export const warmSteps = (): Iterator<unknown> => warmStepsOf(run, undefined, compileOnly)
+
+const compileOnly = (code: string): void => {
+  compile(code)
 }
