@@ -134,6 +134,33 @@ const nextInHash = (table: LuaTable, key: LuaValue): LuaValue | Array<LuaValue> 
   throw errorAt("invalid key to 'next'", -Math.abs(rt.site))
 }
 
+/** Lua's `lisspace`: space, tab, newline, vertical tab, form feed, carriage return. */
+const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13)
+
+/**
+ * The value of a decimal integer numeral of at most 15 digits (an optional sign, surrounding whitespace allowed), the
+ * usual argument of `tonumber`, read without a regular expression; undefined for any other string (which
+ * {@link stringToNumber} then reads).
+ */
+const shortDecimal = (s: string): number | undefined => {
+  const len = s.length
+  let i = 0
+  while (i < len && isSpace(s.charCodeAt(i))) i++
+  const sign = s.charCodeAt(i)
+  if (sign === 45 || sign === 43) i++
+  const from = i
+  let n = 0
+  for (; i < len; i++) {
+    const d = s.charCodeAt(i) - 48
+    if (d < 0 || d > 9) break
+    n = n * 10 + d
+  }
+  if (i === from || i - from > 15) return undefined
+  while (i < len && isSpace(s.charCodeAt(i))) i++
+  if (i !== len) return undefined
+  return sign === 45 && n !== 0 ? -n : n
+}
+
 /** `tonumber(s, base)` for an explicit base: digits and letters, an optional minus, wrapping at 64 bits. */
 const toNumberInBase = (s: string, base: number): LuaValue => {
   const t = s.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, "")
@@ -206,7 +233,8 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
       if (typeof v === "number" || typeof v === "bigint" || v instanceof LuaFloat) return v
       if (typeof v !== "string") return undefined
       charge(1 + v.length)
-      return stringToNumber(v)
+      const n = shortDecimal(v)
+      return n !== undefined ? n : stringToNumber(v)
     }
     const b = checkInteger(base, 2, "tonumber")
     if (typeof v !== "string") throw argError(1, "tonumber", `string expected, got ${shownType(v)}`)

@@ -6,12 +6,14 @@ import { compiled } from "./compiled.js"
 import { data } from "./data.js"
 import { decoded } from "./decoded.js"
 import { errors } from "./errors.js"
+import { floats } from "./floats.js"
 import { joining } from "./joining.js"
 import { libraries } from "./libraries.js"
 import { numbers } from "./numbers.js"
 import { operators } from "./operators.js"
 import { puc54 } from "./puc54.js"
 import { raising } from "./raising.js"
+import { scanning } from "./scanning.js"
 import { statements } from "./statements.js"
 import { strings } from "./strings.js"
 import { tables } from "./tables.js"
@@ -33,7 +35,9 @@ export const allCases: Readonly<Record<string, ReadonlyArray<Case>>> = {
   traversal,
   varargs,
   raising,
+  scanning,
   decoded,
   joining,
   bytes,
+  floats,
 }
