@@ -3,9 +3,9 @@
  * are JS numbers (V8 inlines them), and raw equality.
  */
 import { floatMod, floatPow } from "./floats.js"
-import { arith, equalSlow, intAdd, intIDiv, intMul, intSub, Op } from "./numbers.js"
+import { arith, equalSlow, intAdd, intIDiv, intMul, intSub, type LuaNumber, Op } from "./numbers.js"
 import { chargeAt } from "./runtime.js"
-import { LuaFloat, type LuaValue } from "./value.js"
+import { LuaFloat, type LuaValue, toDouble } from "./value.js"
 
 // ------------------------------------------------------------------------------------------------ number × number
 
@@ -169,6 +169,29 @@ export const floatArith = (op: Op, a: LuaValue, b: LuaValue, site: number, descA
   const r = arith(op, a, b, site, descA, descB)
   return typeof r === "number" ? r : (r as LuaFloat).n
 }
+
+/**
+ * `a + b`, `a - b` or `a * b` whose result goes straight into float arithmetic (see codegen `converted`), as a
+ * double, when the inline path cannot compute it: a boxed float operand, integers whose result wraps, strings, errors.
+ */
+export const convertedArith = (
+  op: Op,
+  a: LuaValue,
+  b: LuaValue,
+  site: number,
+  descA: string,
+  descB: string,
+): number => {
+  if (a instanceof LuaFloat || b instanceof LuaFloat) {
+    const x = a instanceof LuaFloat ? a.n : a
+    const y = b instanceof LuaFloat ? b.n : b
+    if (typeof x === "number" && typeof y === "number") return op === Op.Add ? x + y : op === Op.Sub ? x - y : x * y
+  }
+  return toDouble(arith(op, a, b, site, descA, descB) as LuaNumber)
+}
+
+/** The double of a value known to be a float (a JS number or a boxed integral float). */
+export const floatValue = (v: LuaValue): number => (typeof v === "number" ? v : (v as LuaFloat).n)
 
 // ------------------------------------------------------------------------------------------------ equality
 

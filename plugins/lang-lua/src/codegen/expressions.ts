@@ -2,12 +2,14 @@
  * Expressions: each compiles to a JS expression that evaluates its operands in PUC Lua's order and inlines the
  * operation's common case (numbers, table fields, the array part), calling an intrinsic for the rest.
  */
-import type { Node } from "luaparse"
+import type { Chunk, Node } from "luaparse"
 import { ABSENT } from "../lib/absent.js"
 import { arith, Op } from "../numbers.js"
 import { MAX_STRING_BYTES } from "../runtime.js"
+import type { VarInfo } from "../scope.js"
 import { LuaFloat, type LuaValue } from "../value.js"
 import { ARITH_OPS, COMPARISONS, Emitter, type Held, NOT_CONSTANT, type SelfName, seq } from "./emit.js"
+import { type FloatCondition, floatLocals } from "./types.js"
 
 /** The intrinsic for an arithmetic operation whose operand is not a JS number (boxed floats first), by operator. */
 const ANY_OPERAND = new Map<Op, string>([
@@ -29,6 +31,9 @@ interface RawOperand extends Held {
   readonly check: boolean
 }
 
+/** An operand of a comparison: `raw` when it is a float-typed one, as a double. */
+type Compared = Held & { readonly raw?: boolean }
+
 /** A numeric constant as a JS double in source: its sign kept (`-0`), infinities and NaN by name. */
 const floatText = (c: number | LuaFloat): string => {
   const n = c instanceof LuaFloat ? c.n : c
@@ -40,6 +45,37 @@ const floatText = (c: number | LuaFloat): string => {
 
 /** The expression half of the generator; statements.ts adds statements and functions. */
 export abstract class Expressions extends Emitter {
+  /** The float-typed locals (see types.ts), found on first use. */
+  private floatTyped: Set<VarInfo> | undefined
+
+  /** True when `v` is float-typed: it holds a raw JS double in generated code (see types.ts). */
+  protected isFloatLocal(v: VarInfo): boolean {
+    if (this.floatTyped === undefined) {
+      let chunk: Chunk | undefined
+      for (const node of this.resolved.functions.keys()) if (node.type === "Chunk") chunk = node as Chunk
+      this.floatTyped =
+        chunk === undefined
+          ? new Set()
+          : floatLocals(chunk, this.resolved.declarations, (node) => this.floatCondition(node))
+    }
+    return this.floatTyped.has(v)
+  }
+
+  /** The float-typed local an identifier names, or undefined. */
+  protected floatLocalOf(node: Node): VarInfo | undefined {
+    if (node.type !== "Identifier") return undefined
+    const r = this.use(node)
+    return r.kind !== "global" && this.isFloatLocal(r.v) ? r.v : undefined
+  }
+
+  /**
+   * The code of a value assigned to `target` (a local, or undefined for any other target): the raw double for a
+   * float-typed local, the Lua value otherwise.
+   */
+  protected assignedValue(target: VarInfo | undefined, node: Node): string {
+    return target !== undefined && this.isFloatLocal(target) ? this.raw(node) : this.expr(node)
+  }
+
   /** An expression in a single-value position. */
   protected expr(node: Node): string {
     this.tick()
@@ -98,7 +134,11 @@ export abstract class Expressions extends Emitter {
 
   protected name(node: Node): string {
     const r = this.use(node)
-    if (r.kind !== "global") return this.local(r.v)
+    if (r.kind !== "global") {
+      const v = this.local(r.v)
+      // A float-typed local leaves float arithmetic here: boxed when integral.
+      return this.isFloatLocal(r.v) ? `($isInt(${v}) ? new $LuaFloat(${v}) : ${v})` : v
+    }
     const name = node.name as string
     const absent = ABSENT.get(name)
     if (absent !== undefined) return `$absentGlobal(G${this.prop(name)}, ${this.k(absent)}, ${this.site(node)})`
@@ -322,10 +362,12 @@ export abstract class Expressions extends Emitter {
     const op = node.operator as string
     const site = this.site(node)
     // `>` and `>=` pass their operands swapped: they are held.
-    const [setup, a, b] =
+    const [setup, a, b]: [string, Compared, Compared] =
       this.compact && op !== ">" && op !== ">=" && this.inPlace(node.left, node.right)
         ? ["", this.placed(node.left), this.placed(node.right)]
-        : this.operands(node)
+        : this.compact
+          ? this.operands(node)
+          : this.comparedOperands(node)
     const ca = this.constant(node.left)
     const cb = this.constant(node.right)
     if (op === "==" || op === "~=") {
@@ -340,12 +382,13 @@ export abstract class Expressions extends Emitter {
           : `(typeof ${a.ref} === "number" && typeof ${b.ref} === "number" ? ${a.ref} === ${b.ref} : $luaEq(${a.ref}, ${b.ref}, ${site}))`
       return seq(setup, op === "==" ? eq : `!(${eq})`)
     }
-    const numeric = (c: LuaValue | typeof NOT_CONSTANT, ref: string) =>
-      typeof c === "number" || c instanceof LuaFloat ? "" : `typeof ${ref} === "number"`
-    const checks = [numeric(ca, a.ref), numeric(cb, b.ref)].filter((x) => x !== "").join(" && ") || "true"
+    // A float-typed operand is compared as its double: a JS number, compared as its boxed value would be.
+    const numeric = (c: LuaValue | typeof NOT_CONSTANT, o: Compared) =>
+      o.raw === true || typeof c === "number" || c instanceof LuaFloat ? "" : `typeof ${o.ref} === "number"`
+    const checks = [numeric(ca, a), numeric(cb, b)].filter((x) => x !== "").join(" && ") || "true"
     // An integral float constant compares by its value (`x < 1.0` is `x < 1`).
-    const x = ca instanceof LuaFloat ? floatText(ca) : a.ref
-    const y = cb instanceof LuaFloat ? floatText(cb) : b.ref
+    const x = a.raw !== true && ca instanceof LuaFloat ? floatText(ca) : a.ref
+    const y = b.raw !== true && cb instanceof LuaFloat ? floatText(cb) : b.ref
     const slow =
       op === "<"
         ? `$lessThan(${a.ref}, ${b.ref}, ${site})`
@@ -357,11 +400,20 @@ export abstract class Expressions extends Emitter {
     return seq(setup, this.compact ? slow : `${checks} ? ${x} ${op} ${y} : ${slow}`)
   }
 
+  /** Both operands of a comparison, each evaluated once, left first: float-typed ones as doubles. */
+  protected comparedOperands(node: Node): [string, Compared, Compared] {
+    if (!this.isFloat(node.left) && !this.isFloat(node.right)) return this.operands(node)
+    // An integer operand is compared exactly, not as a double: it is not converted.
+    const a = this.rawOperand(node.left, false)
+    const b = this.rawOperand(node.right, false)
+    return [[a.setup, b.setup].filter((x) => x !== "").join(", "), a, b]
+  }
+
   protected binary(node: Node): string {
     const op = node.operator as string
     if (COMPARISONS.has(op)) return this.comparison(node)
     if (op === "..") return this.concat(node)
-    if (!this.compact && this.isFloat(node)) return this.boxed(this.raw(node))
+    if (!this.compact && this.isFloat(node) && !this.constantOperands(node)) return this.boxed(this.raw(node))
     const code = ARITH_OPS.get(op)
     if (code === undefined) return this.fail(node, `unsupported operator ${op}`)
     const site = this.site(node)
@@ -461,30 +513,55 @@ export abstract class Expressions extends Emitter {
    * once, at its root, when it is integral: no intermediate `2.0` is allocated, no operand is checked twice.
    */
   protected isFloat(node: Node): boolean {
+    const c = this.floatCondition(node)
+    return typeof c === "boolean" ? c : c.some((v) => this.isFloatLocal(v))
+  }
+
+  /**
+   * When `node` is float-typed (see {@link isFloat}): always, never, or when one of the listed locals is (a
+   * float-typed local is one too; see types.ts).
+   */
+  protected floatCondition(node: Node): FloatCondition {
     switch (node.type) {
       case "NumericLiteral": {
         const c = this.constant(node)
         return c instanceof LuaFloat || (typeof c === "number" && !Number.isSafeInteger(c))
       }
+      case "Identifier": {
+        const r = this.use(node)
+        return r.kind === "global" ? false : [r.v]
+      }
       case "UnaryExpression":
-        return node.operator === "-" && this.isFloat(node.argument)
+        return node.operator === "-" ? this.floatCondition(node.argument) : false
       case "BinaryExpression": {
         const code = ARITH_OPS.get(node.operator)
         if (code === undefined || !FLOAT_OPS.has(code)) return false
+        if (code === Op.Div || code === Op.Pow) return true
         // Two constants take the general path, which V8 does not fold (folding would lose the sign of a NaN).
-        if (this.constant(node.left) !== NOT_CONSTANT && this.constant(node.right) !== NOT_CONSTANT) return false
-        return code === Op.Div || code === Op.Pow || this.isFloat(node.left) || this.isFloat(node.right)
+        if (this.constantOperands(node)) return this.isFloat(node.left) || this.isFloat(node.right)
+        const a = this.floatCondition(node.left)
+        if (a === true) return true
+        const b = this.floatCondition(node.right)
+        if (b === true) return true
+        return a === false ? b : b === false ? a : [...a, ...b]
       }
       default:
         return false
     }
   }
 
+  /** True for a binary operation on two constants: it takes the general path (see {@link floatCondition}). */
+  protected constantOperands(node: Node): boolean {
+    return this.constant(node.left) !== NOT_CONSTANT && this.constant(node.right) !== NOT_CONSTANT
+  }
+
   /** A float-typed expression ({@link isFloat}) as JS source giving its value as a double. */
   protected raw(node: Node): string {
     const c = this.constant(node)
     if (c !== NOT_CONSTANT) return floatText(c as number | LuaFloat)
+    if (node.type === "Identifier") return this.local(this.floatLocalOf(node)!)
     if (node.type === "UnaryExpression") return `(-${this.raw(node.argument)})`
+    if (this.constantOperands(node)) return `$floatValue(${this.expr(node)})`
     const code = ARITH_OPS.get(node.operator)!
     const site = this.site(node)
     const a = this.rawOperand(node.left)
@@ -518,12 +595,58 @@ export abstract class Expressions extends Emitter {
    * An operand of a float-typed operation, evaluated once in Lua's order: a float-typed one as a double (`raw`),
    * any other as its Lua value (`check`: it must be tested for a JS number).
    */
-  protected rawOperand(node: Node): RawOperand {
+  protected rawOperand(node: Node, converted = true): RawOperand {
     const c = this.constant(node)
     if (c !== NOT_CONSTANT && (typeof c === "number" || c instanceof LuaFloat))
       return { setup: "", ref: floatText(c), raw: true, check: false }
+    // A float-typed local is read in place when it is a register (see `Emitter.hold`).
+    if (this.floatLocalOf(node) !== undefined && this.register(node))
+      return { setup: "", ref: this.raw(node), raw: true, check: false }
     if (this.isFloat(node)) return { ...this.holdCode(this.raw(node)), raw: true, check: false }
+    if (converted && !this.compact && this.isConverted(node))
+      return { ...this.holdCode(this.converted(node)), raw: true, check: false }
     return { ...this.hold(node), raw: false, check: true }
+  }
+
+  /**
+   * True for `a + b`, `a - b` and `a * b` (not `a - 0`, see {@link binary}) that are not float-typed: as an operand of
+   * float arithmetic, their value is converted to a float at once, so they are computed as doubles
+   * ({@link converted}), whether their operands are integers or floats, and no integral result is boxed.
+   */
+  protected isConverted(node: Node): boolean {
+    if (node.type !== "BinaryExpression") return false
+    const code = ARITH_OPS.get(node.operator)
+    return code === Op.Add || code === Op.Mul || (code === Op.Sub && this.constant(node.right) !== 0)
+  }
+
+  /**
+   * The value of an {@link isConverted} operation as a double. Two JS numbers are added, subtracted or multiplied
+   * as doubles: exact unless both are integers and the result leaves the safe range (64-bit wrap-around is the slow
+   * path's), and a product of integers that is `-0` is `0`. Anything else (a boxed float, a string, an error) takes
+   * `$convertedArith`.
+   */
+  protected converted(node: Node): string {
+    const code = ARITH_OPS.get(node.operator)!
+    const site = this.site(node)
+    const [setup, a, b] = this.operands(node)
+    const ca = this.constant(node.left)
+    const cb = this.constant(node.right)
+    const number = (c: LuaValue | typeof NOT_CONSTANT, ref: string) =>
+      typeof c === "number" ? "" : `typeof ${ref} === "number"`
+    const int = (c: LuaValue | typeof NOT_CONSTANT, ref: string) =>
+      typeof c === "number" ? (Number.isSafeInteger(c) ? "" : "false") : `$isInt(${ref})`
+    const checks = [number(ca, a.ref), number(cb, b.ref)].filter((x) => x !== "")
+    const ints = [int(ca, a.ref), int(cb, b.ref)].filter((x) => x !== "")
+    const r = this.temp()
+    const symbol = code === Op.Add ? "+" : code === Op.Sub ? "-" : "*"
+    // Integer operands: the double result is exact when it is a safe integer (`+= 0` turns a product's -0 into 0).
+    const exact = ints.includes("false")
+      ? "true"
+      : ints.length === 0
+        ? `$isInt(${r} += 0)`
+        : `!(${ints.join(" && ")}) || $isInt(${r} += 0)`
+    const slow = `$convertedArith(${code}, ${a.ref}, ${b.ref}, ${site}, ${this.k(this.describe(node.left))}, ${this.k(this.describe(node.right))})`
+    return seq(setup, `${[...checks, `(${r} = ${a.ref} ${symbol} ${b.ref}, ${exact})`].join(" && ")} ? ${r} : ${slow}`)
   }
 
   /** The Lua value of a double that is a float: boxed when it is integral. */

@@ -421,7 +421,7 @@ export class Generator extends Expressions {
   protected localStatement(s: Node): string {
     const vars: Array<VarInfo> = s.variables.map((v: Node) => this.decl(v))
     const init: ReadonlyArray<Node> = s.init
-    const values = this.adjusted(init, vars.length)
+    const values = this.adjusted(init, vars.length, vars)
     return `${values.setup}${this.declare(vars)}${vars.map((v, i) => this.initLocal(v, values.refs[i])).join(", ")};`
   }
 
@@ -436,14 +436,18 @@ export class Generator extends Expressions {
   /**
    * Evaluate an expression list adjusted to exactly `n` values: `setup` statements run first (in order), then
    * `refs[i]` reads value `i` (for more than one value, from a temporary). Extra expressions are evaluated for their
-   * effects.
+   * effects. `targets` are the locals the values are assigned to, if any (see `assignedValue`).
    */
-  protected adjusted(nodes: ReadonlyArray<Node>, n: number): { setup: string; refs: Array<string> } {
+  protected adjusted(
+    nodes: ReadonlyArray<Node>,
+    n: number,
+    targets: ReadonlyArray<VarInfo | undefined> = [],
+  ): { setup: string; refs: Array<string> } {
     const last = nodes.length - 1
     const multiTail = last >= 0 && last < n - 1 && this.isMulti(nodes[last])
     const refs: Array<string> = []
     let setup = ""
-    if (n === 1 && nodes.length === 1) refs.push(this.expr(nodes[0]))
+    if (n === 1 && nodes.length === 1) refs.push(this.assignedValue(targets[0], nodes[0]))
     else
       nodes.forEach((node, i) => {
         if (i === last && multiTail) {
@@ -452,7 +456,7 @@ export class Generator extends Expressions {
           for (let j = 0; last + j < n; j++) refs.push(`$nth(${r}, ${j})`)
           return
         }
-        const code = this.expr(node)
+        const code = i < n ? this.assignedValue(targets[i], node) : this.expr(node)
         if (i >= n) setup += `${code};\n`
         else {
           const t = this.temp()
@@ -467,16 +471,16 @@ export class Generator extends Expressions {
   protected assignment(s: Node): string {
     const targets: ReadonlyArray<Node> = s.variables
     const init: ReadonlyArray<Node> = s.init
-    if (targets.length === 1 && init.length === 1) return this.store(targets[0], this.expr(init[0]), false)
+    const locals = targets.map((t) => {
+      const r = t.type === "Identifier" ? this.use(t) : undefined
+      return r !== undefined && r.kind !== "global" ? r.v : undefined
+    })
+    if (targets.length === 1 && init.length === 1)
+      return this.store(targets[0], this.assignedValue(locals[0], init[0]), false)
     // General case: evaluate the targets' tables and keys, then the values, then assign from the last. A local
     // table or key is read when storing, unless another target assigns that local (then, as PUC Lua does, its value
     // is copied first).
-    const assigned = new Set(
-      targets.flatMap((t) => {
-        const r = t.type === "Identifier" ? this.use(t) : undefined
-        return r !== undefined && r.kind !== "global" ? [r.v] : []
-      }),
-    )
+    const assigned = new Set(locals.filter((v) => v !== undefined))
     const operand = (node: Node): Held => {
       const r = node.type === "Identifier" ? this.use(node) : undefined
       return r !== undefined && r.kind === "local" && assigned.has(r.v)
@@ -493,7 +497,7 @@ export class Generator extends Expressions {
       if (key.setup !== "") parts.push(`${key.setup};`)
       return { t, obj: obj.ref, key: key.ref }
     })
-    const values = this.adjusted(init, targets.length)
+    const values = this.adjusted(init, targets.length, locals)
     parts.push(values.setup)
     const stores: Array<string> = []
     for (let i = refs.length - 1; i >= 0; i--) {

@@ -19,54 +19,112 @@ import {
 } from "../value.js"
 import { argError, checkAny, checkDouble, checkInteger, checkNumber } from "./args.js"
 
-const MASK = 0xffffffffffffffffn
-const rotl = (x: bigint, n: bigint): bigint => ((x << n) | (x >> (64n - n))) & MASK
+/** 2^32, to carry between the 32-bit halves of a 64-bit word. */
+const TWO32 = 4294967296
 
-/** Lua 5.4's xoshiro256** state; a new generator is in the state `math.randomseed(0, 0)` leaves, as every run starts. */
+/**
+ * Lua 5.4's xoshiro256** state; a new generator is in the state `math.randomseed(0, 0)` leaves, as every run starts.
+ * Each 64-bit word is held as two 32-bit halves (`s[2k]` high, `s[2k + 1]` low), so that a step is a few integer
+ * operations and allocates nothing.
+ */
 class Xoshiro {
-  private s: Array<bigint>
+  private readonly s = new Uint32Array(8)
+  /** The high 32 bits of the last value {@link next} made. */
+  hi = 0
+  /** Its low 32 bits. */
+  lo = 0
 
-  constructor(state: ReadonlyArray<bigint> = ZERO_SEEDED) {
-    this.s = [...state]
+  constructor(state: ArrayLike<number> = ZERO_SEEDED) {
+    this.s.set(state)
   }
 
   /** The current state (a copy). */
-  state(): ReadonlyArray<bigint> {
-    return [...this.s]
+  state(): ReadonlyArray<number> {
+    return Array.from(this.s)
   }
 
   seed(n1: bigint, n2: bigint): void {
-    this.s = [BigInt.asUintN(64, n1), 0xffn, BigInt.asUintN(64, n2), 0n]
+    const a = BigInt.asUintN(64, n1)
+    const b = BigInt.asUintN(64, n2)
+    this.s.set([Number(a >> 32n), Number(a & 0xffffffffn), 0, 0xff, Number(b >> 32n), Number(b & 0xffffffffn), 0, 0])
     for (let i = 0; i < 16; i++) this.next()
   }
 
-  next(): bigint {
+  /** Advance the state; the value made is in {@link hi} and {@link lo}. */
+  next(): void {
     const s = this.s
-    const result = (rotl((s[1] * 5n) & MASK, 7n) * 9n) & MASK
-    const t = (s[1] << 17n) & MASK
-    s[2] ^= s[0]
-    s[3] ^= s[1]
-    s[1] ^= s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s[3] = rotl(s[3], 45n)
-    return result
+    const h1 = s[2]
+    const l1 = s[3]
+    // rotl(s1 * 5, 7) * 9, modulo 2^64: the low halves' products with their carries (exact in doubles).
+    const pl = Math.imul(l1, 5)
+    const ph = (Math.imul(h1, 5) + (l1 * 5 - (pl >>> 0)) / TWO32) | 0
+    const rh = (ph << 7) | (pl >>> 25)
+    const rl = (pl << 7) | (ph >>> 25)
+    const ql = Math.imul(rl, 9)
+    this.hi = (Math.imul(rh, 9) + ((rl >>> 0) * 9 - (ql >>> 0)) / TWO32) >>> 0
+    this.lo = ql >>> 0
+    // t = s1 << 17; s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3; s2 ^= t; s3 = rotl(s3, 45).
+    const th = (h1 << 17) | (l1 >>> 15)
+    const tl = l1 << 17
+    s[4] ^= s[0]
+    s[5] ^= s[1]
+    s[6] ^= h1
+    s[7] ^= l1
+    s[2] ^= s[4]
+    s[3] ^= s[5]
+    s[0] ^= s[6]
+    s[1] ^= s[7]
+    s[4] ^= th
+    s[5] ^= tl
+    const h3 = s[6]
+    const l3 = s[7]
+    s[6] = (l3 << 13) | (h3 >>> 19)
+    s[7] = (h3 << 13) | (l3 >>> 19)
+  }
+
+  /** The last value made, as an unsigned 64-bit bigint. */
+  value(): bigint {
+    return (BigInt(this.hi) << 32n) | BigInt(this.lo)
+  }
+
+  /** The last value made as a float in [0, 1): its top 53 bits, as Lua 5.4's `I2d` does. */
+  float(): number {
+    return (this.hi * 2097152 + (this.lo >>> 11)) * 2 ** -53
   }
 }
 
-/** The state after `seed(0n, 0n)`, computed once: seeding runs the generator 16 times on bigints (9 µs a run). */
-const ZERO_SEEDED: ReadonlyArray<bigint> = (() => {
-  const gen = new Xoshiro([0n, 0n, 0n, 0n])
+/** The state after `seed(0n, 0n)`, computed once (seeding runs the generator 16 times). */
+const ZERO_SEEDED: ReadonlyArray<number> = (() => {
+  const gen = new Xoshiro([0, 0, 0, 0, 0, 0, 0, 0])
   gen.seed(0n, 0n)
   return gen.state()
 })()
 
-/** Project a random 64-bit value into `[0, n]` without bias, as Lua 5.4 does. */
-const project = (ran: bigint, n: bigint, gen: Xoshiro): bigint => {
-  if ((n & (n + 1n)) === 0n) return ran & n
+/**
+ * Project the generator's last value into `[0, n]` without bias, as Lua 5.4 does: mask it to the smallest `2^b - 1`
+ * not below `n`, and draw again while it is above `n`. {@link projectSmall} is the same for an `n` below 2^32, on
+ * the values' low halves.
+ */
+const project = (n: bigint, gen: Xoshiro): bigint => {
+  if (n < 0x100000000n) return BigInt(projectSmall(Number(n), gen))
   let lim = n
   for (const shift of [1n, 2n, 4n, 8n, 16n, 32n]) lim |= lim >> shift
-  while ((ran &= lim) > n) ran = gen.next()
+  let ran = gen.value() & lim
+  while (ran > n) {
+    gen.next()
+    ran = gen.value() & lim
+  }
+  return ran
+}
+
+const projectSmall = (n: number, gen: Xoshiro): number => {
+  let lim = n
+  for (let shift = 1; shift <= 16; shift *= 2) lim = (lim | (lim >>> shift)) >>> 0
+  let ran = (gen.lo & lim) >>> 0
+  while (ran > n) {
+    gen.next()
+    ran = (gen.lo & lim) >>> 0
+  }
   return ran
 }
 
@@ -195,27 +253,30 @@ export const createMathLib = (): LuaTable => {
   extreme("min", false)
 
   def("random", function (m: LuaValue, n: LuaValue) {
-    const rv = gen.next()
-    let low: bigint
-    let up: bigint
+    gen.next()
+    let low: number | bigint
+    let up: number | bigint
     switch (arguments.length) {
       case 0:
-        return makeFloat(Number(rv >> 11n) * 2 ** -53)
+        return makeFloat(gen.float())
       case 1:
-        low = 1n
-        up = BigInt(checkInteger(m, 1, "math.random"))
-        if (up === 0n) return normaliseInteger(rv)
+        low = 1
+        up = checkInteger(m, 1, "math.random")
+        if (up === 0) return normaliseInteger(gen.value())
         break
       case 2:
-        low = BigInt(checkInteger(m, 1, "math.random"))
-        up = BigInt(checkInteger(n, 2, "math.random"))
+        low = checkInteger(m, 1, "math.random")
+        up = checkInteger(n, 2, "math.random")
         break
       default:
         throw libError("wrong number of arguments")
     }
     if (low > up) throw argError(1, "math.random", "interval is empty")
-    const p = project(rv, BigInt.asUintN(64, up - low), gen)
-    return normaliseInteger(p + low)
+    // A small interval of plain integers takes no bigint.
+    if (typeof low === "number" && typeof up === "number" && up - low < 0x100000000)
+      return projectSmall(up - low, gen) + low
+    const p = project(BigInt.asUintN(64, BigInt(up) - BigInt(low)), gen)
+    return normaliseInteger(p + BigInt(low))
   })
   def("randomseed", function (a: LuaValue, b: LuaValue) {
     const n1 = a === undefined ? 0n : BigInt(checkInteger(a, 1, "math.randomseed"))
