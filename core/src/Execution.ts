@@ -39,6 +39,12 @@ export const MAX_CALL_RECORDS = 10_000
  * that starts calls without ever waiting for them cannot make the host hold them without bound.
  */
 export const MAX_QUEUED_CALLS = 100_000
+/**
+ * How long past its deadline a program has to end by itself before its sandbox is killed. The sandbox's meter ends a
+ * program at the same deadline (and a call it waits for is aborted then), so a program that is not stuck in a
+ * built-in ends within this and its sandbox is kept: a killed sandbox costs a new process.
+ */
+export const TIMEOUT_GRACE_MS = 100
 /** The longest the host waits for calls a finished program left running to stop before it abandons them. */
 export const INTERRUPT_GRACE_MS = 1_000
 /**
@@ -171,7 +177,7 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
     }
     // The end of the program, decided by the host: one frame that every later wait in the sandbox receives, and no
     // more work for this run (calls the program still makes are not even read into records).
-    const abort = (ticket: number, kind: "ToolCallLimitExceeded", message: string) => {
+    const abort = (ticket: number, kind: "ToolCallLimitExceeded" | "TimeoutExceeded", message: string) => {
       if (aborted) return
       aborted = true
       sandbox.abort(run, ticket, { kind, message, fatal: true })
@@ -304,8 +310,11 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
     }
 
     const request = { code, scope: plan.scope, tools: plan.tools, extensions: plan.extensionShapes, limits }
-    // The end of the run, or `None` at the deadline: one timer of its own, cleared when the run ends or the wait is
-    // interrupted.
+    // The end of the run, or `None` when it has not ended by the deadline and the grace after it: one timer of its
+    // own, cleared when the run ends or the wait is interrupted. At the deadline the program is aborted (a call it
+    // waits for fails with `TimeoutExceeded`, as its meter's next check does), and the host waits the grace for it
+    // to end by itself.
+    let timedOut = false
     const waitForEnd = Effect.callback<Option.Option<End>>((resume) => {
       let timer: ReturnType<typeof setTimeout> | undefined
       let settled = false
@@ -315,7 +324,15 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
         clearTimeout(timer)
         resume(Effect.succeed(end))
       }
-      if (deadline !== Infinity) timer = setTimeout(() => settle(Option.none()), Math.max(0, deadline - Date.now()))
+      if (deadline !== Infinity)
+        timer = setTimeout(
+          () => {
+            timedOut = true
+            abort(0, "TimeoutExceeded", timeoutDiagnostic(limits, false).message)
+            timer = setTimeout(() => settle(Option.none()), TIMEOUT_GRACE_MS)
+          },
+          Math.max(0, deadline - Date.now()),
+        )
       run = sandbox.start(
         language.workerModule,
         request,
@@ -386,6 +403,14 @@ const runOn = (plan: Plan, code: string, sandbox: Sandbox, deadline: number) =>
       )
     const reusable = end.retire === undefined
     const outcome = end.outcome
+    const metered = !outcome.ok && outcome.error.kind === "TimeoutExceeded"
+    if (timedOut || metered) {
+      // Ended past the deadline, by its meter or within the grace: one timeout diagnostic, at the place where the
+      // meter stopped the program when it did.
+      abandonCalls()
+      const own = metered ? outcome.error.location : undefined
+      return failed({ ...timeoutDiagnostic(limits, false), ...(own !== undefined ? { location: own } : {}) }, reusable)
+    }
     // Work the program left running (JavaScript's un-awaited calls) is interrupted now, waiting at most until the
     // deadline and never more than INTERRUPT_GRACE_MS; past that the result stands, the calls are abandoned and a
     // warning says the background work was cut off.

@@ -57,6 +57,51 @@ describe("sandbox worker", () => {
     expect(next).toMatchObject({ ok: true, value: 1 })
   })
 
+  it("a program its meter ends just past the timeout keeps its sandbox, and the result says where it stopped", async () => {
+    const own = new SandboxPool({ keepIdle: 1, maxWorkers: 1, maxOldGenerationSizeMb: 64 })
+    try {
+      const rt = CodeMode.make({ language: lineLanguage(), pool: own, limits: { timeoutMs: 300 } })
+      // The sandbox's process id, read by a runtime without a timeout (the first run waits for the sandbox to start).
+      const probe = CodeMode.make({ language: lineLanguage(), pool: own })
+      const pid = async () => (await Effect.runPromise(probe.execute("pid\nreturn $"))) as { value: number }
+      const before = (await pid()).value
+      for (let i = 0; i < 3; i++) {
+        const result = await Effect.runPromise(rt.execute("log going\nmeter 30"))
+        expect(result).toMatchObject({
+          ok: false,
+          error: { kind: "TimeoutExceeded", location: { line: 2, column: 1 } },
+          logs: ["going"],
+        })
+        expect(result.ok === false && result.error.message).toMatch(/did not finish within timeoutMs \(300 ms\)/)
+      }
+      expect((await pid()).value).toBe(before)
+    } finally {
+      own.close()
+    }
+  })
+
+  it("a call in flight at the timeout fails with TimeoutExceeded in the program, and the sandbox is kept", async () => {
+    const own = new SandboxPool({ keepIdle: 1, maxWorkers: 1, maxOldGenerationSizeMb: 64 })
+    try {
+      const rt = CodeMode.make({ language: lineLanguage(), pool: own, tools: { slow }, limits: { timeoutMs: 300 } })
+      // The sandbox's process id, read by a runtime without a timeout (the first run waits for the sandbox to start).
+      const probe = CodeMode.make({ language: lineLanguage(), pool: own })
+      const pid = async () => (await Effect.runPromise(probe.execute("pid\nreturn $"))) as { value: number }
+      const before = (await pid()).value
+      const started = performance.now()
+      const result = await Effect.runPromise(rt.execute(`call slow {"ms":5000,"value":"late"}\nreturn $`))
+      expect(performance.now() - started).toBeLessThan(3_000)
+      expect(result).toMatchObject({
+        ok: false,
+        error: { kind: "TimeoutExceeded", location: { line: 1, column: 1 } },
+        toolCalls: [{ name: "slow", status: "interrupted" }],
+      })
+      expect((await pid()).value).toBe(before)
+    } finally {
+      own.close()
+    }
+  })
+
   it("ends a memory bomb with a diagnostic and the host survives", async () => {
     const result = await Effect.runPromise(runtime().execute("bomb").pipe(provide))
     expect(result).toMatchObject({ ok: false, error: { kind: "ExecutionFailure" } })
