@@ -44,7 +44,7 @@ export const MAX_QUEUED_CALLS = 100_000
  * program at the same deadline (and a call it waits for is aborted then), so a program that is not stuck in a
  * built-in ends within this and its sandbox is kept: a killed sandbox costs a new process.
  */
-export const TIMEOUT_GRACE_MS = 100
+export const TIMEOUT_GRACE_MS = 50
 /** The longest the host waits for calls a finished program left running to stop before it abandons them. */
 export const INTERRUPT_GRACE_MS = 1_000
 /**
