@@ -104,14 +104,38 @@ const listOf = (ops: Operand[]): ((env: Env) => Value[]) => {
       ]
     }
     case 3: {
-      const [a, b, c] = ops.map((o) => o.expr)
-      return (env) => [a(env), b(env), c(env)]
+      const [A, B, C] = ops
+      const ak = A.kind
+      const as = A.slot
+      const av = A.value
+      const ae = A.expr
+      const bk = B.kind
+      const bs = B.slot
+      const bv = B.value
+      const be = B.expr
+      const ck = C.kind
+      const cs = C.slot
+      const cv = C.value
+      const ce = C.expr
+      return (env) => [
+        ak === K.Local ? env[as] : ak === K.Constant ? av : ak === K.Parent ? env[0][as] : ae(env),
+        bk === K.Local ? env[bs] : bk === K.Constant ? bv : bk === K.Parent ? env[0][bs] : be(env),
+        ck === K.Local ? env[cs] : ck === K.Constant ? cv : ck === K.Parent ? env[0][cs] : ce(env),
+      ]
     }
     default: {
+      // Locals and constants are read inline here too: a call with many arguments mostly passes variables.
+      const kinds = ops.map((o) => o.kind)
+      const slots = ops.map((o) => o.slot)
+      const values = ops.map((o) => o.value)
       const items = ops.map((o) => o.expr)
+      const count = ops.length
       return (env) => {
-        const list = new Array(items.length)
-        for (let i = 0; i < items.length; i++) list[i] = items[i](env)
+        const list = new Array(count)
+        for (let i = 0; i < count; i++) {
+          const k = kinds[i]
+          list[i] = k === K.Local ? env[slots[i]] : k === K.Constant ? values[i] : items[i](env)
+        }
         return list
       }
     }

@@ -4,6 +4,7 @@
  */
 import type { Node } from "../parse.js"
 import { hostGetter, hostSetter, type Value } from "../runtime/functions.js"
+import { flatIfShort } from "../runtime/flat.js"
 import { concat, toPropertyKey, toStr } from "../runtime/operators.js"
 import { copyDataProperties, createDataProperty, objectProtoRedefined } from "../runtime/properties.js"
 import { rt } from "../runtime/state.js"
@@ -60,7 +61,10 @@ export const literal = (ctx: CompileContext, n: Node): Expr => {
   return () => v
 }
 
-/** A template literal: the parts are converted with `ToString` and joined within the string bound. */
+/**
+ * A template literal: the parts are converted with `ToString` and joined within the string bound; a short result
+ * is made flat (see `flat.ts`: templates mostly make values that are kept, rows and keys).
+ */
 export const template = (ctx: CompileContext, n: Node): Expr => {
   const quasis: string[] = n.quasis.map((q: Node) => q.value.cooked)
   const exprs: Expr[] = n.expressions.map((x: Node) => ctx.expr(x))
@@ -73,7 +77,7 @@ export const template = (ctx: CompileContext, n: Node): Expr => {
     const e0 = exprs[0]
     return (env) => {
       const v = e0(env)
-      return concat(concat(q0, typeof v === "string" ? v : toStr(v)), q1)
+      return flatIfShort(concat(concat(q0, typeof v === "string" ? v : toStr(v)), q1))
     }
   }
   return (env) => {
@@ -82,7 +86,7 @@ export const template = (ctx: CompileContext, n: Node): Expr => {
       const v = exprs[i](env)
       s = concat(concat(s, typeof v === "string" ? v : toStr(v)), quasis[i + 1])
     }
-    return s
+    return flatIfShort(s)
   }
 }
 
