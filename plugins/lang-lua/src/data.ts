@@ -191,13 +191,18 @@ const convert = (v: DataValue, depth: number): LuaValue => {
     return t
   }
   const o = v as { readonly [key: string]: DataValue }
-  const keys = Object.keys(o)
-  const n = keys.length
-  if (n > MAX_TABLE_ENTRIES) throw tooBig()
+  // The keys are read by for-in (fast loads, no array of them is made), and their byte-string forms come from the
+  // shape they make: records of an array share a few shapes (a row, its nested objects).
+  let n = 0
+  for (const k in o) {
+    if (n === SCRATCH) return convertLarge(t, o, depth)
+    scratch[n++] = k
+  }
   if (n > 0) {
-    const names = encodedKeys(keys)
+    const names = shapeNames(n)
     const fields = n < RECORD_FIELDS.length ? new RECORD_FIELDS[n]() : new Fields()
-    for (let i = 0; i < n; i++) fields[names[i]] = convert(o[keys[i]], depth + 1)
+    let i = 0
+    for (const k in o) fields[names[i++]] = convert(o[k], depth + 1)
     t.fields = fields
     t.nfields = n
   }
@@ -205,21 +210,45 @@ const convert = (v: DataValue, depth: number): LuaValue => {
   return t
 }
 
-/** The keys of the last object converted, and their byte-string forms: the objects of an array share their keys. */
-let lastKeys: ReadonlyArray<string> = []
-let lastNames: ReadonlyArray<string> = []
-
-/** The byte-string forms of an object's `keys`. */
-const encodedKeys = (keys: ReadonlyArray<string>): ReadonlyArray<string> => {
+/** The rest of {@link convert} for an object of more than {@link SCRATCH} keys (a dictionary rather than a record). */
+const convertLarge = (t: LuaTable, o: { readonly [key: string]: DataValue }, depth: number): LuaTable => {
+  const keys = Object.keys(o)
   const n = keys.length
-  if (n === lastKeys.length) {
+  if (n > MAX_TABLE_ENTRIES) throw tooBig()
+  const fields = new Fields()
+  for (let i = 0; i < n; i++) fields[encodeKey(keys[i])] = convert(o[keys[i]], depth + 1)
+  t.fields = fields
+  t.nfields = n
+  t.jsonObject = true
+  return t
+}
+
+/** Objects of up to this many keys have their shape looked up (larger ones are converted by {@link convertLarge}). */
+const SCRATCH = 64
+/** The keys of the object being converted (its first {@link SCRATCH} keys). */
+const scratch = new Array<string>(SCRATCH).fill("")
+
+/** A set of object keys in order, and their byte-string forms. */
+interface Shape {
+  readonly keys: ReadonlyArray<string>
+  readonly names: ReadonlyArray<string>
+}
+/** The shapes seen most recently, newest first (at most {@link SHAPES}). */
+const shapes: Array<Shape> = []
+const SHAPES = 16
+
+/** The byte-string forms of the `n` keys in {@link scratch}, from a recent shape with those keys or a new one. */
+const shapeNames = (n: number): ReadonlyArray<string> => {
+  for (let s = 0; s < shapes.length; s++) {
+    const keys = shapes[s].keys
+    if (keys.length !== n) continue
     let i = 0
-    while (i < n && keys[i] === lastKeys[i]) i++
-    if (i === n) return lastNames
+    while (i < n && keys[i] === scratch[i]) i++
+    if (i === n) return shapes[s].names
   }
-  const names = new Array<string>(n)
-  for (let i = 0; i < n; i++) names[i] = encodeKey(keys[i])
-  lastKeys = keys
-  lastNames = names
-  return names
+  const keys = scratch.slice(0, n)
+  const shape = { keys, names: keys.map(encodeKey) }
+  if (shapes.length >= SHAPES) shapes.pop()
+  shapes.unshift(shape)
+  return shape.names
 }

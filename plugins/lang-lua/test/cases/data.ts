@@ -54,6 +54,16 @@ export const data: ReadonlyArray<Case> = [
     "InvalidDataValue",
     "nested deeper than 64 levels",
   ),
+  d(
+    "tool results of alternating shapes, nested, many times, keep every field",
+    "local input = {} for i = 1, 200 do input[i] = i % 3 == 0 and { id = i, user = { name = 'u' .. i, ['ключ'] = i } } or { id = i, tags = { 'a' }, n = i * 2 } end local rows = tools.ns.echo({ rows = input }).rows local sum, names = 0, 0 for _, r in ipairs(rows) do sum = sum + r.id + (r.n or 0) + (r.user and r.user['ключ'] or 0) + (r.tags and #r.tags or 0) if r.user then names = names + #r.user.name end end return { sum, names }",
+    [53801, 228],
+  ),
+  d(
+    "a tool result object of 100 keys (a dictionary) keeps every key",
+    "local input = {} for i = 1, 100 do input['k' .. i] = i end local r = tools.ns.echo(input) local n, sum = 0, 0 for k, v in pairs(r) do n = n + 1 sum = sum + v + #k end return { n, sum, r.k1, r.k100 }",
+    [100, 5342, 1, 100],
+  ),
   d("tool call with a table input", "return tools.ns.echo({id = 'a', n = 2})", { id: "a", n: 2 }),
   d("tool call without input sends an empty object", "return tools.ns.echo()", {}),
   d("tool with a non-identifier name", 'return tools.ns["x-y"]({ok = true})', { ok: true }),
