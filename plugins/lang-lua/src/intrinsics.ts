@@ -9,7 +9,6 @@ import { arith, intAdd, lessEqual, lessThan, normaliseKey, type Op, stringToNumb
 import { floatMod, floatPow } from "./floats.js"
 import {
   addAny,
-  box,
   convertedArith,
   floatArith,
   floatValue,
@@ -587,7 +586,6 @@ export const INTRINSICS = {
   idivAny,
   powAny,
   isInt: Number.isSafeInteger,
-  box,
   convertedArith,
   floatArith,
   floatValue,

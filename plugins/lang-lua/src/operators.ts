@@ -145,8 +145,20 @@ export const powAny = (a: LuaValue, b: LuaValue, site: number, descA: string, de
   return arith(Op.Pow, a, b, site, descA, descB)
 }
 
-/** A float-typed operation (see codegen) whose operands are not both JS numbers, as a double: its result is a float. */
-export const floatArith = (op: Op, a: LuaValue, b: LuaValue, site: number, descA: string, descB: string): number => {
+/**
+ * A float-typed operation (see codegen) whose operands are not both JS numbers, as a double: its result is a float.
+ * `raws` says which operands are a float-typed one's double (1: `a`, 2: `b`): such a number is a float even when it
+ * looks like an integer, and is boxed for the general path (numeric strings, errors).
+ */
+export const floatArith = (
+  op: Op,
+  a: LuaValue,
+  b: LuaValue,
+  site: number,
+  descA: string,
+  descB: string,
+  raws = 0,
+): number => {
   const x = typeof a === "number" ? a : a instanceof LuaFloat ? a.n : undefined
   const y = typeof b === "number" ? b : b instanceof LuaFloat ? b.n : undefined
   if (x !== undefined && y !== undefined)
@@ -166,7 +178,7 @@ export const floatArith = (op: Op, a: LuaValue, b: LuaValue, site: number, descA
       case Op.IDiv:
         return Math.floor(x / y)
     }
-  const r = arith(op, a, b, site, descA, descB)
+  const r = arith(op, raws & 1 ? box(a as number) : a, raws & 2 ? box(b as number) : b, site, descA, descB)
   return typeof r === "number" ? r : (r as LuaFloat).n
 }
 

@@ -31,6 +31,12 @@ interface RawOperand extends Held {
   readonly check: boolean
 }
 
+/**
+ * Text without which a program has no float-typed local (see types.ts): `/`, `^`, or what a float numeral has (a
+ * digit next to a point, an exponent). Missing one would only leave a local boxed, never change what it holds.
+ */
+const FLOAT_SOURCES = /[/^]|\d\.|\.\d|\d[eEpP]/
+
 /** An operand of a comparison: `raw` when it is a float-typed one, as a double. */
 type Compared = Held & { readonly raw?: boolean }
 
@@ -53,8 +59,9 @@ export abstract class Expressions extends Emitter {
     if (this.floatTyped === undefined) {
       let chunk: Chunk | undefined
       for (const node of this.resolved.functions.keys()) if (node.type === "Chunk") chunk = node as Chunk
+      // Without a float numeral, `/` or `^` nothing is float-typed: most tool programs skip the walk.
       this.floatTyped =
-        chunk === undefined
+        chunk === undefined || !FLOAT_SOURCES.test(this.source)
           ? new Set()
           : floatLocals(chunk, this.resolved.declarations, (node) => this.floatCondition(node))
     }
@@ -74,6 +81,15 @@ export abstract class Expressions extends Emitter {
    */
   protected assignedValue(target: VarInfo | undefined, node: Node): string {
     return target !== undefined && this.isFloatLocal(target) ? this.raw(node) : this.expr(node)
+  }
+
+  /**
+   * The value of a numeric `for`'s variable `v` in a pass, from the loop's mode (see `forPrep`), its counter and its
+   * 64-bit walker: a float-typed one is the counter itself (its loop always counts in floats).
+   */
+  protected loopValue(v: VarInfo, mode: string, counter: string, big: string): string {
+    if (this.isFloatLocal(v)) return counter
+    return `${mode} === 0 ? ${counter} : ${mode} === 1 ? $makeFloat(${counter}) : ${big}.value`
   }
 
   /** An expression in a single-value position. */
@@ -585,8 +601,9 @@ export abstract class Expressions extends Emitter {
                 : code === Op.Pow
                   ? `$floatPow(${x}, ${y})`
                   : `Math.floor(${x} / ${y})`
-    const value = (o: RawOperand) => (o.raw ? `$box(${o.ref})` : o.ref)
-    const slow = `$floatArith(${code}, ${value(a)}, ${value(b)}, ${site}, ${this.k(this.describe(node.left))}, ${this.k(this.describe(node.right))})`
+    // The slow path gets the doubles unboxed, and which of them they are (boxed only if an error or a string needs it).
+    const raws = (a.raw ? 1 : 0) | (b.raw ? 2 : 0)
+    const slow = `$floatArith(${code}, ${a.ref}, ${b.ref}, ${site}, ${this.k(this.describe(node.left))}, ${this.k(this.describe(node.right))}, ${raws})`
     if (checks.length === 0) return seq(setup, fast)
     return seq(setup, `${checks.join(" && ")} ? ${fast} : ${slow}`)
   }

@@ -4,12 +4,13 @@
  * value leaves float arithmetic (stored, passed, returned, concatenated: see `Expressions.name`), so that V8 keeps it
  * in a floating-point register and a loop that accumulates into it allocates nothing.
  *
- * A local is float-typed when it is declared by `local` with a value and every assignment to it anywhere (in inner
+ * A local is float-typed when it is declared by `local` with a value, or is the variable of a numeric `for` whose
+ * initial value or step is float-typed (the loop counts in floats), and every assignment to it anywhere (in inner
  * functions too) is a float-typed expression: a float numeral, `/` and `^`, `+ - * % //` and unary minus with a
  * float-typed operand, or another float-typed local. Arithmetic with a float operand gives a float or raises an
- * error (this sandbox has no metatables), so such a local never holds anything else. Parameters, loop variables,
- * locals declared without a value, assigned from a call's extra results, `...`, or named by a `function` statement
- * are not float-typed. The greatest set that satisfies these rules is found in time linear in the program.
+ * error (this sandbox has no metatables), so such a local never holds anything else. Parameters, generic `for`
+ * variables, locals declared without a value, assigned from a call's extra results, `...`, or named by a `function`
+ * statement are not float-typed. The greatest set that satisfies these rules is found in time linear in the program.
  */
 import type { Chunk, Node } from "luaparse"
 import { resolution, type VarInfo } from "../scope.js"
@@ -19,6 +20,63 @@ import { resolution, type VarInfo } from "../scope.js"
  * (an expression like `x + y * t[i]` is a float when `x` or `y` is one).
  */
 export type FloatCondition = boolean | ReadonlyArray<VarInfo>
+
+/** The syntax nodes directly inside `n` that may hold statements or functions (a walk by node type, no `for in`). */
+const children = (n: Node): ReadonlyArray<Node> => {
+  switch (n.type) {
+    case "LocalStatement":
+      return n.init
+    case "AssignmentStatement":
+      return [...n.variables, ...n.init]
+    case "CallStatement":
+      return [n.expression]
+    case "FunctionDeclaration":
+      return n.body
+    case "ReturnStatement":
+      return n.arguments
+    case "IfStatement":
+      return n.clauses
+    case "IfClause":
+    case "ElseifClause":
+      return [n.condition, ...n.body]
+    case "ElseClause":
+    case "DoStatement":
+      return n.body
+    case "WhileStatement":
+    case "RepeatStatement":
+      return [n.condition, ...n.body]
+    case "ForNumericStatement":
+      return n.step ? [n.start, n.end, n.step, ...n.body] : [n.start, n.end, ...n.body]
+    case "ForGenericStatement":
+      return [...n.iterators, ...n.body]
+    case "BinaryExpression":
+    case "LogicalExpression":
+      return [n.left, n.right]
+    case "UnaryExpression":
+      return [n.argument]
+    case "MemberExpression":
+      return [n.base]
+    case "IndexExpression":
+      return [n.base, n.index]
+    case "CallExpression":
+      return [n.base, ...n.arguments]
+    case "TableCallExpression":
+      return [n.base, n.arguments]
+    case "StringCallExpression":
+      return [n.base]
+    case "TableConstructorExpression":
+      return n.fields
+    case "TableKey":
+      return [n.key, n.value]
+    case "TableKeyString":
+    case "TableValue":
+      return [n.value]
+    default:
+      return NONE
+  }
+}
+
+const NONE: ReadonlyArray<Node> = []
 
 /** One assignment whose value may be float-typed. */
 interface Assignment {
@@ -48,7 +106,9 @@ export const floatLocals = (
   const dependents = new Map<VarInfo, Array<Assignment>>()
   const assign = (target: VarInfo | undefined, value: Node | undefined) => {
     if (target === undefined || excluded.has(target)) return
-    const c = value === undefined ? false : condition(value)
+    assignCondition(target, value === undefined ? false : condition(value))
+  }
+  const assignCondition = (target: VarInfo, c: FloatCondition) => {
     if (c === true) return
     if (c === false || c.length === 0) {
       excluded.add(target)
@@ -61,14 +121,7 @@ export const floatLocals = (
       list.push(a)
     }
   }
-  const visit = (node: unknown): void => {
-    if (node === null || typeof node !== "object") return
-    if (Array.isArray(node)) {
-      for (const n of node) visit(n)
-      return
-    }
-    const n = node as Node
-    if (typeof n.type !== "string") return
+  const visit = (n: Node): void => {
     switch (n.type) {
       case "LocalStatement": {
         const init: ReadonlyArray<Node> = n.init
@@ -87,13 +140,25 @@ export const floatLocals = (
         })
         break
       }
+      case "ForNumericStatement": {
+        const v = declarations.get(n.variable)
+        if (v === undefined) break
+        candidates.add(v)
+        // A float loop when its initial value or its step is a float (an integer loop otherwise).
+        const start = condition(n.start)
+        const step = n.step ? condition(n.step) : false
+        if (start === true || step === true) break
+        const either = [...(start === false ? [] : start), ...(step === false ? [] : step)]
+        assignCondition(v, either.length === 0 ? false : either)
+        break
+      }
       case "FunctionDeclaration":
         if (!n.isLocal && n.identifier?.type === "Identifier") assign(localOf(n.identifier), undefined)
         break
     }
-    for (const key in n) if (key !== "range" && key !== "loc") visit((n as Record<string, unknown>)[key])
+    for (const child of children(n)) visit(child)
   }
-  visit(chunk.body)
+  for (const statement of chunk.body) visit(statement)
   // Parameters and loop variables in a condition are not float-typed.
   for (const v of dependents.keys()) if (!candidates.has(v)) excluded.add(v)
   // Removing a local may leave an assignment with no float-typed local in its condition: its target goes too.

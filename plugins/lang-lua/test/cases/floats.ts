@@ -517,4 +517,44 @@ export const floats: ReadonlyArray<Case> = [
     'local function f() math.randomseed(7, 3) local a, b, c, d, e = 0, 0, 0, 0, 0 for i = 1, 2000 do a = a + math.floor(math.random() * 1e9) b = b + math.random(1, 6) c = c ~ math.random(1 << 40) d = d ~ math.random(0) e = e + math.random(-3, 1000003) end local x, y = math.random(math.mininteger, math.maxinteger), math.random(3, 3) math.randomseed(123) return a .. " " .. b .. " " .. c .. " " .. d .. " " .. e .. " " .. x .. " " .. y .. " " .. math.random(100) .. " " .. string.format("%.17g", math.random()) end return f()',
     "979564223507 6832 305877843612 5793321296598585511 990918512 3363689959157468811 3 37 0.52918196330621881",
   ),
+  v(
+    "numeric strings with float locals stay float arithmetic",
+    'local x = 2.0 ^ 40 local y = x * "1099511627776" local z = 5.0 local w = z // "0" local u = z + "0x10" local t = {} t.v = 2 ^ 40 local q = t.v * "1099511627776" local m = 3.0 m = m % "2" return tostring(y) .. " " .. tostring(w) .. " " .. tostring(u) .. " " .. tostring(q) .. " " .. tostring(m) .. " " .. math.type(m)',
+    "1.2089258196146e+24 inf 21.0 1.2089258196146e+24 1.0 float",
+  ),
+  v(
+    "numeric strings with float locals stay float arithmetic (in a function)",
+    'local function f() local x = 2.0 ^ 40 local y = x * "1099511627776" local z = 5.0 local w = z // "0" local u = z + "0x10" local t = {} t.v = 2 ^ 40 local q = t.v * "1099511627776" local m = 3.0 m = m % "2" return tostring(y) .. " " .. tostring(w) .. " " .. tostring(u) .. " " .. tostring(q) .. " " .. tostring(m) .. " " .. math.type(m) end return f()',
+    "1.2089258196146e+24 inf 21.0 1.2089258196146e+24 1.0 float",
+  ),
+  v(
+    "numeric for loops that count in floats",
+    "local out = {} for x = 1.0, 3 do out[#out + 1] = tostring(x) .. math.type(x) end for x = 0, 1, 0.25 do out[#out + 1] = tostring(x) end for x = 3.0, 1, -1 do out[#out + 1] = tostring(x * 2) end for i = 1, 2.0 do out[#out + 1] = math.type(i) end for x = -0.0, 0 do out[#out + 1] = tostring(x) end local a = 0.5 for x = a, 2 do out[#out + 1] = tostring(x) end for x = 1, 2, 1.0 do out[#out + 1] = math.type(x) end return table.concat(out, ' ')",
+    "1.0float 2.0float 3.0float 0.0 0.25 0.5 0.75 1.0 6.0 4.0 2.0 integer integer -0.0 0.5 1.5 float float",
+  ),
+  v(
+    "numeric for loops that count in floats (in a function)",
+    "local function f() local out = {} for x = 1.0, 3 do out[#out + 1] = tostring(x) .. math.type(x) end for x = 0, 1, 0.25 do out[#out + 1] = tostring(x) end for x = 3.0, 1, -1 do out[#out + 1] = tostring(x * 2) end for i = 1, 2.0 do out[#out + 1] = math.type(i) end for x = -0.0, 0 do out[#out + 1] = tostring(x) end local a = 0.5 for x = a, 2 do out[#out + 1] = tostring(x) end for x = 1, 2, 1.0 do out[#out + 1] = math.type(x) end return table.concat(out, ' ') end return f()",
+    "1.0float 2.0float 3.0float 0.0 0.25 0.5 0.75 1.0 6.0 4.0 2.0 integer integer -0.0 0.5 1.5 float float",
+  ),
+  v(
+    "float loop variables assigned, captured and used as keys",
+    "local out, fs, t = {}, {}, {} for x = 1.0, 3 do fs[#fs + 1] = function() return x end t[x] = x x = x + 0.5 out[#out + 1] = tostring(x) end for x = 1.0, 2 do x = 'str' .. x out[#out + 1] = x end for i = 1, #fs do out[#out + 1] = tostring(fs[i]()) .. math.type(fs[i]()) end out[#out + 1] = tostring(t[2]) .. #t .. math.type(next(t)) return table.concat(out, ' ')",
+    "1.5 2.5 3.5 str1.0 str2.0 1.5float 2.5float 3.5float 2.03integer",
+  ),
+  v(
+    "float loop variables assigned, captured and used as keys (in a function)",
+    "local function f() local out, fs, t = {}, {}, {} for x = 1.0, 3 do fs[#fs + 1] = function() return x end t[x] = x x = x + 0.5 out[#out + 1] = tostring(x) end for x = 1.0, 2 do x = 'str' .. x out[#out + 1] = x end for i = 1, #fs do out[#out + 1] = tostring(fs[i]()) .. math.type(fs[i]()) end out[#out + 1] = tostring(t[2]) .. #t .. math.type(next(t)) return table.concat(out, ' ') end return f()",
+    "1.5 2.5 3.5 str1.0 str2.0 1.5float 2.5float 3.5float 2.03integer",
+  ),
+  v(
+    "float loops with a bad limit or a zero step",
+    "local ok, e = pcall(function() for x = 1.0, 'z' do end end) local ok2, e2 = pcall(function() for x = 1, 2, 0.0 do end end) local n = 0 for x = 1.0, 0 / 0 do n = n + 1 end for x = 1.5, math.huge do n = n + 1 if n > 3 then break end end return tostring(e):match('bad.*') .. ' | ' .. tostring(e2):match(\"'for'.*\") .. ' | ' .. n",
+    "bad 'for' limit (number expected, got string) | 'for' step is zero | 4",
+  ),
+  v(
+    "float loops with a bad limit or a zero step (in a function)",
+    "local function f() local ok, e = pcall(function() for x = 1.0, 'z' do end end) local ok2, e2 = pcall(function() for x = 1, 2, 0.0 do end end) local n = 0 for x = 1.0, 0 / 0 do n = n + 1 end for x = 1.5, math.huge do n = n + 1 if n > 3 then break end end return tostring(e):match('bad.*') .. ' | ' .. tostring(e2):match(\"'for'.*\") .. ' | ' .. n end return f()",
+    "bad 'for' limit (number expected, got string) | 'for' step is zero | 4",
+  ),
 ]
