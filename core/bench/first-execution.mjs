@@ -1,0 +1,108 @@
+// The first execution of a process, as a host that follows the quick start sees it: `CodeMode.make` with the
+// shared pool, then a typical tool program (each language's bench/tool-program: two tools, 60 orders). Each sample
+// is a new process (node, then this script with `--child`), so that nothing of an earlier sample is warm:
+// - made, then run after a pause (the pool has started and warmed its sandboxes meanwhile): the first run against
+//   the median of the next 20 runs of the same program (target: <= 1.5x);
+// - made and run at once: from `CodeMode.make` to the first result (the sandbox starts on the critical path).
+//
+// Usage: node bench/first-execution.mjs [--samples=5] [--pause=2500]   (build first); bench/run.mjs runs it.
+import { spawnSync } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+
+const option = (name, fallback) =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback)
+
+/** The tool program of `language`, from its package's bench in this repository. */
+const programOf = (language) =>
+  readFileSync(
+    new URL(
+      language === "lua"
+        ? "../../plugins/lang-lua/bench/lua/tool-program.lua"
+        : "../../plugins/lang-js/bench/tool-program.js",
+      import.meta.url,
+    ),
+    "utf8",
+  )
+
+/** One sample, in this process: prints `{ first, warm }` (ms) as JSON. */
+const child = async (language, pause) => {
+  const made = performance.now()
+  const { CodeMode, Tool } = await import("@codemode/core")
+  const { Effect, Schema } = await import("effect")
+  const Order = Schema.Struct({
+    id: Schema.String,
+    customer: Schema.String,
+    amount: Schema.Number,
+    status: Schema.String,
+    items: Schema.Array(Schema.String),
+  })
+  const orders = Array.from({ length: 60 }, (_, i) => ({
+    id: `order_${i}`,
+    customer: ["ada", "bob", "cy", "dee", "eve"][i % 5],
+    amount: ((i * 37) % 500) / 4,
+    status: i % 3 ? "open" : "shipped",
+    items: i % 2 ? ["book", "pen"] : ["lamp"],
+  }))
+  const shop = {
+    listOrders: Tool.make({
+      description: "List orders by status",
+      input: Schema.Struct({ status: Schema.String }),
+      output: Schema.Array(Order),
+      execute: ({ status }) => Effect.succeed(orders.filter((o) => o.status === status)),
+    }),
+    getCustomer: Tool.make({
+      description: "Look up a customer",
+      input: Schema.Struct({ name: Schema.String }),
+      output: Schema.Struct({ name: Schema.String, tier: Schema.String }),
+      execute: ({ name }) => Effect.succeed({ name, tier: name.length > 2 ? "gold" : "basic" }),
+    }),
+  }
+  const program = programOf(language)
+  const runtime = CodeMode.make({ language, tools: { shop } })
+  const time = async () => {
+    const t0 = performance.now()
+    const result = await Effect.runPromise(runtime.execute(program))
+    if (!result.ok) throw new Error(`the tool program failed: ${JSON.stringify(result.error)}`)
+    return performance.now() - t0
+  }
+  if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause))
+  const first = pause > 0 ? await time() : (await time(), performance.now() - made)
+  const warm = []
+  for (let i = 0; i < 20; i++) warm.push(await time())
+  console.log(JSON.stringify({ first, warm: median(warm) }))
+  process.exit(0)
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
+
+/** Run `samples` processes of each kind for `language` and return the medians. */
+export const firstExecutions = (language, samples = 5, pause = 2500) => {
+  const sample = (wait) => {
+    const out = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", language, String(wait)], {
+      encoding: "utf8",
+    })
+    if (out.status !== 0) throw new Error(`a first-execution sample failed: ${out.stderr}`)
+    return JSON.parse(out.stdout.trim().split("\n").pop())
+  }
+  const paused = Array.from({ length: samples }, () => sample(pause))
+  const atOnce = Array.from({ length: samples }, () => sample(0))
+  return {
+    first: median(paused.map((s) => s.first)),
+    warm: median(paused.map((s) => s.warm)),
+    firsts: paused.map((s) => s.first),
+    atOnce: median(atOnce.map((s) => s.first)),
+  }
+}
+
+if (process.argv[2] === "--child") await child(process.argv[3], Number(process.argv[4]))
+else if (import.meta.url === `file://${process.argv[1]}`) {
+  const samples = option("samples", 5)
+  const pause = option("pause", 2500)
+  for (const language of ["lua", "javascript"]) {
+    const r = firstExecutions(language, samples, pause)
+    console.log(
+      `${language}: first execution of a process, made ${pause} ms before: ${r.first.toFixed(2)} ms against a warm run's ${r.warm.toFixed(2)} ms, ${(r.first / r.warm).toFixed(2)}x (target <= 1.5x; first runs ${r.firsts.map((x) => x.toFixed(1)).join(", ")}); made and run at once: ${r.atOnce.toFixed(0)} ms to the first result`,
+    )
+  }
+}
