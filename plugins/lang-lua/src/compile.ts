@@ -1,7 +1,8 @@
 /**
  * The compiler's entry and its cache: luaparse's syntax tree → JavaScript source (codegen/) → one JS function per
  * Lua function, built once per program with `new Function` (the rest of a split main chunk while the program's first
- * host call is in flight: see `Generator.program`).
+ * host call is in flight: see `Generator.program`; a hot loop of the main function when a run first gets there: see
+ * codegen/tiering.ts).
  *
  * Lua locals become JS `let` variables and Lua closures become JS closures, so V8 optimises a Lua program as it
  * would a hand-written JS one (a tree of closures cannot get there: V8 shares call feedback among closures made from
@@ -10,10 +11,11 @@
  * gotos and calls. The parts: codegen/emit.ts (names, constants: the rule that no program text reaches the
  * generated source), codegen/expressions.ts, codegen/statements.ts, gotos.ts (the layout of gotos), scope.ts.
  */
+import { TIER_AFTER } from "./codegen/emit.js"
 import { Generator } from "./codegen/statements.js"
 import { INTRINSICS } from "./intrinsics.js"
 import { parse, ParseFailure } from "./parse.js"
-import type { Locations } from "./runtime.js"
+import { type Locations, rt } from "./runtime.js"
 import type { LuaFunction, LuaTable } from "./value.js"
 
 /** A factory made by `new Function` from generated source. */
@@ -28,7 +30,15 @@ export interface Compiled {
   readonly constants: ReadonlyArray<unknown>
   /** Source locations by id, for the run-time state. */
   readonly locations: Locations
-  readonly bytes: number
+  /** The sites' offsets (`locations` reads them): a hot loop's compile adds its own. */
+  readonly sites: Array<number>
+  /** The program's text, parsed again to compile a hot loop (see codegen/tiering.ts). */
+  readonly code: string
+  /** Its key in the cache. */
+  readonly key: string
+  /** The hot loops' functions compiled so far, by loop id (each serves every run: it takes the run's globals). */
+  readonly hot: Map<number, LuaFunction>
+  bytes: number
   /**
    * The rest of a split main chunk (see `GeneratedProgram.rest`): its source, and its factory once V8 has compiled
    * it (see {@link compileRest}).
@@ -45,12 +55,25 @@ let cachedBytes = 0
 /** Whether the main chunk's run-once code is compiled compact (see `Generator.functionBody`). */
 let onceCompact = true
 
+/** After how many passes a loop of the main function tiers up (see codegen/tiering.ts). */
+let tierAfter = TIER_AFTER
+
 /**
  * Compile the main chunk's run-once code compact (the default) or with inline paths like the rest: tests run both,
  * so that the inline paths are covered outside loops and functions too. Forgets the compiled programs.
  */
 export const setRunOnceCompact = (on: boolean): void => {
   onceCompact = on
+  cache.clear()
+  cachedBytes = 0
+}
+
+/**
+ * Tier up the main function's loops after `passes` passes ({@link TIER_AFTER} by default): tests use 1 and 2, so
+ * that the hot functions run the loops of every program. Forgets the compiled programs.
+ */
+export const setTierUpAfter = (passes: number): void => {
+  tierAfter = passes
   cache.clear()
   cachedBytes = 0
 }
@@ -69,11 +92,15 @@ export const compile = (code: string, deadline = Infinity, scope = ""): Compiled
     return known
   }
   // The syntax tree is garbage once the source is generated: V8 may collect it while it compiles that source.
-  const { program, constants, locations } = generate(code, deadline)
+  const { program, constants, locations, sites } = generate(code, deadline)
   const compiled: Compiled = {
     factory: factoryOf(program.source),
     constants,
     locations,
+    sites,
+    code,
+    key,
+    hot: new Map(),
     bytes: code.length + program.source.length + (program.rest?.length ?? 0),
     rest: program.rest === undefined ? undefined : { source: program.rest, factory: undefined },
   }
@@ -90,15 +117,37 @@ export const compile = (code: string, deadline = Infinity, scope = ""): Compiled
 /** Parse `code` and generate its factories' source. */
 const generate = (code: string, deadline: number) => {
   const parsed = parse(code, deadline)
-  const generator = new Generator(parsed, deadline, onceCompact)
+  const generator = new Generator(parsed, deadline, { onceCompact, tierAfter })
   const program = generator.program(parsed.chunk)
-  return { program, constants: generator.constants, locations: generator.locations }
+  return { program, constants: generator.constants, locations: generator.locations, sites: generator.offsets }
 }
 
-/** V8's compile of generated source: a factory of the main function (or of the rest of a split one). */
+/**
+ * The source of the hot function of `compiled`'s loop `id`, and its constants: the program is parsed again (it
+ * parsed before, so only the deadline can stop it), and its sites join the program's.
+ */
+const generateHot = (compiled: Compiled, id: number, deadline: number) => {
+  const parsed = parse(compiled.code, deadline)
+  const generator = new Generator(parsed, deadline, { sites: compiled.sites })
+  return { source: generator.hotLoop(parsed.chunk, id), constants: generator.constants }
+}
+
+/** The function of `compiled`'s hot loop `id` (see codegen/tiering.ts), compiled when a run first needs it. */
+const hotLoop = (compiled: Compiled, id: number): LuaFunction => {
+  const known = compiled.hot.get(id)
+  if (known !== undefined) return known
+  const { source, constants } = generateHot(compiled, id, rt.deadline)
+  const hot = factoryOf(source)(INTRINSICS, constants, undefined, undefined, undefined, undefined)
+  compiled.hot.set(id, hot)
+  compiled.bytes += source.length
+  if (cache.get(compiled.key) === compiled) cachedBytes += source.length
+  return hot
+}
+
+/** V8's compile of generated source: a factory of the main function (or of the rest of a split one, or a hot loop). */
 const factoryOf = (source: string): Factory => {
   try {
-    return new Function("$", "K", "G", "GT", "R", source) as Factory
+    return new Function("$", "K", "G", "GT", "R", "H", source) as Factory
   } catch (e) {
     // The generated source is valid JavaScript; what fails here are the engine's size limits.
     throw new ParseFailure({
@@ -121,17 +170,26 @@ export const compileRest = (compiled: Compiled): void => {
 export const instantiate = (compiled: Compiled, globals: LuaTable): LuaFunction => {
   const K = compiled.constants
   const G = globals.fields
+  const hot = (id: number): LuaFunction => hotLoop(compiled, id)
   // The rest of a split main chunk, made when the main function reaches it.
   const rest = () => {
     compileRest(compiled)
-    return compiled.rest!.factory!(INTRINSICS, K, G, globals, undefined)
+    return compiled.rest!.factory!(INTRINSICS, K, G, globals, undefined, hot)
   }
-  return compiled.factory(INTRINSICS, K, G, globals, rest)
+  return compiled.factory(INTRINSICS, K, G, globals, rest, hot)
 }
 
-/** The generated JS source of a program (both factories' of a split one), for tests and debugging. */
+/**
+ * The generated JS source of a program (both factories' of a split one, and the factories of its hot loops), for
+ * tests and debugging.
+ */
 export const generatedSource = (code: string): string => {
   const parsed = parse(code)
-  const { source, rest } = new Generator(parsed, Infinity, onceCompact).program(parsed.chunk)
-  return rest === undefined ? source : `${source}\n${rest}`
+  const generator = new Generator(parsed, Infinity, { onceCompact, tierAfter })
+  const { source, rest } = generator.program(parsed.chunk)
+  const hot = generator.tieredLoops.map((id) => {
+    const again = parse(code)
+    return new Generator(again, Infinity, { sites: generator.offsets }).hotLoop(again.chunk, id)
+  })
+  return [source, ...(rest === undefined ? [] : [rest]), ...hot].join("\n")
 }

@@ -11,6 +11,8 @@ export interface VarInfo {
   readonly fn: FnInfo
   /** True when an inner function uses it (so a call may change it while an expression is evaluated). */
   captured: boolean
+  /** True when an assignment (or a `function name()` statement) sets it after its declaration. */
+  assigned: boolean
   /** Its resolutions, made once (a large program uses one local many times). */
   asLocal?: Resolution
   asUpvalue?: Resolution
@@ -83,7 +85,7 @@ export const resolve = (chunk: Chunk): Resolved => {
   }
   const declare = (id: Node): VarInfo => {
     const s = scope!
-    const v: VarInfo = { name: id.name, fn: s.fn, captured: false }
+    const v: VarInfo = { name: id.name, fn: s.fn, captured: false, assigned: false }
     let stack = visible.get(id.name)
     if (stack === undefined) visible.set(id.name, (stack = []))
     stack.push(v)
@@ -104,6 +106,13 @@ export const resolve = (chunk: Chunk): Resolved => {
     ;(id as Resolvable)[RESOLUTION] = v.asUpvalue ??= { kind: "upvalue", v }
     // Every function between the use and the declaration needs the local; stop where it is already known.
     for (let f: FnInfo | undefined = here; f !== undefined && f !== v.fn && !f.free.has(v); f = f.parent) f.free.add(v)
+  }
+
+  /** Record that the target `t` of an assignment is set (when it is a local). */
+  const assign = (t: Node) => {
+    if (t.type !== "Identifier") return
+    const r = (t as Resolvable)[RESOLUTION]
+    if (r !== undefined && r.kind !== "global") r.v.assigned = true
   }
 
   const exprs = (list: ReadonlyArray<Node> | undefined) => {
@@ -175,6 +184,7 @@ export const resolve = (chunk: Chunk): Resolved => {
       case "AssignmentStatement":
         exprs(s.variables)
         exprs(s.init)
+        for (const t of s.variables) assign(t)
         return
       case "CallStatement":
         expr(s.expression)
@@ -185,6 +195,7 @@ export const resolve = (chunk: Chunk): Resolved => {
           func(s, false)
         } else {
           expr(s.identifier)
+          assign(s.identifier)
           func(s, s.identifier.type === "MemberExpression" && s.identifier.indexer === ":")
         }
         return

@@ -46,6 +46,8 @@ export interface FnCtx {
   readonly loop: { readonly name: string; readonly params: ReadonlyArray<string> } | undefined
   /** Set when a tail call to itself was compiled: the body runs inside the loop `T<name>`. */
   looped: boolean
+  /** The pass counters of its tiered loops (see `Generator.tierUp`), declared with its temporaries. */
+  readonly counters: Array<string>
 }
 
 /** The name a function has in its own body: the local (`local function f`) or the global (`function f`). */
@@ -94,6 +96,23 @@ export const foldArith = (op: Op, a: LuaNumber, b: LuaNumber): LuaValue | typeof
  */
 export const COMPACT_FROM = 64 * 1024
 
+/**
+ * How many passes a loop of the main function runs compact before it continues in its hot function, compiled with
+ * inline paths when it gets there (see `Generator.tierUp`): a tool program's loops over a tool's records mostly end
+ * before, and a loop that runs longer has time to pay for a second compile.
+ */
+export const TIER_AFTER = 1000
+
+/** How a {@link Emitter generator} compiles. */
+export interface GeneratorOptions {
+  /** Compile the main chunk's run-once code compact (the default; see `Generator.functionBody`). */
+  readonly onceCompact?: boolean
+  /** See {@link TIER_AFTER}. */
+  readonly tierAfter?: number
+  /** The sites' offsets to add to, when compiling part of a program compiled before (its hot loops). */
+  readonly sites?: Array<number>
+}
+
 /** Join the non-empty parts of a comma expression. */
 export const seq = (...parts: Array<string>): string => `(${parts.filter((p) => p !== "").join(", ")})`
 
@@ -103,7 +122,7 @@ export const charge = (site: number | string) => `if (--rt.budget <= 0) $meter($
 /** The generator's state and the helpers every part of it uses. */
 export abstract class Emitter {
   /** The byte offset of every site (id 0 is "unknown"), made into locations only when a run asks. */
-  private readonly offsets: Array<number> = [0]
+  readonly offsets: Array<number>
 
   /** The source locations of the sites, by id. */
   readonly locations: Locations
@@ -138,12 +157,20 @@ export abstract class Emitter {
   /** Nodes compiled since the last look at the deadline. */
   protected work = 0
 
+  /** Compile the main chunk's run-once code compact (see `Generator.functionBody`). */
+  protected readonly onceCompact: boolean
+
+  /** After how many passes a compact loop of the main function continues in its hot function (see `Generator.tierUp`). */
+  protected readonly tierAfter: number
+
   constructor(
     parsed: Parsed,
     private readonly deadline = Infinity,
-    /** Compile the main chunk's run-once code compact (see `Generator.functionBody`). */
-    protected readonly onceCompact = true,
+    options: GeneratorOptions = {},
   ) {
+    this.onceCompact = options.onceCompact ?? true
+    this.tierAfter = options.tierAfter ?? TIER_AFTER
+    this.offsets = options.sites ?? [0]
     this.resolved = resolve(parsed.chunk)
     this.gotos = planGotos(this.resolved, parsed.start)
     this.start = parsed.start

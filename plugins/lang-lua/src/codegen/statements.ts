@@ -7,12 +7,63 @@ import type { Chunk, Node } from "luaparse"
 import type { BlockPlan, Interval } from "../gotos.js"
 import { INTRINSICS } from "../intrinsics.js"
 import { MAX_CALL_DEPTH } from "../runtime.js"
-import { resolution, type VarInfo } from "../scope.js"
-import { type BlockCtx, charge, type Held, type SelfName } from "./emit.js"
+import { type FnInfo, resolution, type VarInfo } from "../scope.js"
+import { type BlockCtx, charge, type FnCtx, type Held, type SelfName } from "./emit.js"
 import { Expressions } from "./expressions.js"
+import { LOOPS, type LoopState, loopState } from "./tiering.js"
 
-/** The statements that repeat their body. */
-const LOOPS = new Set(["WhileStatement", "RepeatStatement", "ForNumericStatement", "ForGenericStatement"])
+/**
+ * How a loop is compiled: as usual; compact, with the tier-up to its hot function at the end of its body (`id`:
+ * the loop's offset in the source); or resumed in its hot function, whose parameters include the loop's control
+ * variables (`control`, filled as the loop is compiled).
+ */
+type LoopForm =
+  | { readonly kind: "plain" }
+  | { readonly kind: "tiered"; readonly id: number; readonly state: LoopState }
+  | { readonly kind: "resume"; readonly control: Array<string> }
+
+const PLAIN: LoopForm = { kind: "plain" }
+
+/** How deep tiered loops nest: a loop inside this many tiered ones is compiled with inline paths. */
+const MAX_TIER_DEPTH = 3
+
+/** A function's compile-time context before its first statement. */
+const fnCtx = (self: SelfName | undefined, loop: FnCtx["loop"]): FnCtx => ({
+  temps: 0,
+  maxTemps: 0,
+  loops: [],
+  self,
+  loop,
+  looped: false,
+  counters: [],
+})
+
+/** The declarations of a function's temporaries and pass counters. */
+const declarations = (fn: FnCtx): string => {
+  const temps = Array.from({ length: fn.maxTemps }, (_, i) => `t${i}`)
+  return [
+    temps.length > 0 ? `let ${temps.join(", ")};` : "",
+    fn.counters.length > 0 ? `let ${fn.counters.map((c) => `${c} = 0`).join(", ")};` : "",
+  ].join("")
+}
+
+/** The loop statement of the main function (outside its functions) that starts at source offset `at`. */
+const loopAt = (body: ReadonlyArray<Node>, at: number): Node | undefined => {
+  for (const s of body) {
+    if (LOOPS.has(s.type) && s.range![0] === at) return s
+    const inner: Array<ReadonlyArray<Node>> =
+      s.type === "IfStatement"
+        ? (s.clauses as ReadonlyArray<Node>).map((c) => c.body)
+        : s.body === undefined
+          ? []
+          : [s.body]
+    for (const b of inner) {
+      const found = loopAt(b, at)
+      if (found !== undefined) return found
+    }
+  }
+  return undefined
+}
 
 /** The generated source of a program (see {@link Generator.program}). */
 export interface GeneratedProgram {
@@ -60,6 +111,7 @@ export class Generator extends Expressions {
    * hides that part of the compile.
    */
   program(chunk: Chunk): GeneratedProgram {
+    this.main = this.resolved.functions.get(chunk)
     const split = this.splitPoint(chunk.body)
     if (split === 0) {
       const main = this.functionBody([], true, chunk.body, undefined, this.onceCompact)
@@ -67,6 +119,78 @@ export class Generator extends Expressions {
     }
     const { first, rest } = this.splitMain(chunk.body, split)
     return { source: this.factory(first), rest: this.factory(rest) }
+  }
+
+  /** The main function's info (loops of it may tier up). */
+  private main: FnInfo | undefined
+
+  /** How many tiered loops enclose the statement being compiled. */
+  private tierDepth = 0
+
+  /** The ids of the tiered loops compiled (see {@link hotLoop}). */
+  readonly tieredLoops: Array<number> = []
+
+  /**
+   * The source of the factory of the hot function of the main function's loop `id` (see {@link tierUp}): the loop
+   * compiled with inline paths, resumed where its compact code tiers up. `chunk` is the program's tree, parsed again.
+   */
+  hotLoop(chunk: Chunk, id: number): string {
+    const main = this.resolved.functions.get(chunk)!
+    this.main = main
+    const loop = loopAt(chunk.body, id)
+    const state = loop === undefined ? undefined : loopState(loop, main, this.resolved)
+    if (loop === undefined || state === undefined) throw new Error(`no loop of the main function tiers up at ${id}`)
+    this.fn = fnCtx(undefined, undefined)
+    this.block = undefined
+    this.compact = false
+    const outer = state.uses.map((v) => this.binding(v))
+    const form: LoopForm = { kind: "resume", control: [] }
+    const code = this.loop(loop, form)
+    const sets = state.uses.filter((v) => state.sets.has(v)).map((v, i) => `ho.a${i} = ${this.binding(v)};`)
+    // The stores of the locals set run once before the loop too: V8 compiles the loop (on stack replacement) before
+    // the code after it has run, and code compiled without type feedback for those stores would leave its optimised
+    // code at the loop's end, in every run.
+    const body =
+      sets.length === 0
+        ? [code, "return ho;"]
+        : ["for (let hp = false; ; hp = true) {", ...sets, "if (hp) return ho;", code, "}"]
+    return this.factory(
+      [
+        `function F${this.uid()}(ho, G, GT, va${[...outer, ...form.control].map((p) => `, ${p}`).join("")}) {`,
+        declarations(this.fn),
+        ...body,
+        "}",
+      ].join("\n"),
+    )
+  }
+
+  /**
+   * The code ending the body of a tiered loop (`form`): after the loop's `tierAfter`th pass, the rest of the loop
+   * runs in its hot function (`H(id)`, compiled with inline paths when a run first gets there). It gets the run's
+   * globals (`G`, `GT`: one function serves every run, so that V8 keeps its feedback and optimised code), `...`
+   * (`va`), the outer locals the loop uses and the loop's control variables (`control`), and returns `ho` with the
+   * new values of the locals it set (`a0`, `a1`, ...), or what a `return` in the loop returned.
+   */
+  private tierUp(form: LoopForm, label: string, control: ReadonlyArray<string>): string {
+    if (form.kind === "resume") form.control.push(...control)
+    if (form.kind !== "tiered") return ""
+    const fn = this.fn
+    const counter = `c${this.uid()}`
+    fn.counters.push(counter)
+    fn.temps = 0
+    const r = this.temp()
+    const out = this.temp()
+    const uses = form.state.uses
+    const args = [...uses.map((v) => this.local(v)), ...control].map((a) => `, ${a}`).join("")
+    const sets = uses.filter((v) => form.state.sets.has(v))
+    return [
+      `if (++${counter} >= ${this.tierAfter}) {`,
+      `${r} = H(${form.id})(${out} = {${sets.map((_, i) => ` a${i}: undefined`).join(",")} }, G, GT, va${args});`,
+      `if (${r} !== ${out}) return ${r};`,
+      ...sets.map((v, i) => `${this.local(v)} = ${out}.a${i};`),
+      `break ${label};`,
+      "}",
+    ].join("\n")
   }
 
   /** A factory's source: `fn` with the intrinsics and constants it uses bound. */
@@ -116,7 +240,7 @@ export class Generator extends Expressions {
   private splitMain(body: ReadonlyArray<Node>, split: number): { first: string; rest: string } {
     const outerCompact = this.compact
     this.compact = true
-    this.fn = { temps: 0, maxTemps: 0, loops: [], self: undefined, loop: undefined, looped: false }
+    this.fn = fnCtx(undefined, undefined)
     const ctx: BlockCtx = { parent: undefined, plan: undefined, index: 0, hoisted: [] }
     this.block = ctx
     const range = (from: number, to: number): string => {
@@ -128,9 +252,9 @@ export class Generator extends Expressions {
       return codes.join("\n")
     }
     const temps = () => {
-      const names = Array.from({ length: this.fn.maxTemps }, (_, i) => `t${i}`)
-      this.fn.maxTemps = 0
-      return names.length > 0 ? `let ${names.join(", ")};` : ""
+      const code = declarations(this.fn)
+      this.fn = fnCtx(undefined, undefined)
+      return code
     }
     const firstCode = range(0, split)
     const firstTemps = temps()
@@ -168,9 +292,10 @@ export class Generator extends Expressions {
    * starts the next pass, so it does not grow the call depth (other calls are unchanged).
    *
    * `once` (the main chunk) compiles compact what runs at most once a run: the statements outside loops and outside
-   * blocks with gotos (a backward goto repeats them). Loops and functions keep the inline paths. That code runs
-   * once, in V8's interpreter, where an intrinsic call costs about what the inlined test does, and V8 compiles the
-   * shorter source faster: a new program's first run is mostly compiling.
+   * blocks with gotos (a backward goto repeats them). That code runs once, in V8's interpreter, where an intrinsic
+   * call costs about what the inlined test does, and V8 compiles the shorter source faster: a new program's first
+   * run is mostly compiling. Its loops are compact too until they tier up (see codegen/tiering.ts), unless they
+   * cannot; functions keep the inline paths.
    */
   protected functionBody(
     params: Array<VarInfo>,
@@ -186,20 +311,13 @@ export class Generator extends Expressions {
     const names = params.map((p) => this.local(p))
     const loopable = self !== undefined && !vararg && params.every((p) => !p.captured)
     const jsName = `F${this.uid()}`
-    this.fn = {
-      temps: 0,
-      maxTemps: 0,
-      loops: [],
-      self,
-      loop: loopable ? { name: jsName, params: names } : undefined,
-      looped: false,
-    }
+    this.fn = fnCtx(self, loopable ? { name: jsName, params: names } : undefined)
     this.block = undefined
     if (vararg) names.push("...va")
     let code = this.blockOf(body)
     const looped = this.fn.looped
     if (looped) code = `T${jsName}: for (;;) {\n${code}\nrt.depth--;\nreturn $EMPTY;\n}`
-    const temps = Array.from({ length: this.fn.maxTemps }, (_, i) => `t${i}`)
+    const declared = declarations(this.fn)
     this.fn = outerFn
     this.block = outerBlock
     const entry = this.compact
@@ -215,7 +333,7 @@ export class Generator extends Expressions {
     return [
       `function ${jsName}(${names.join(", ")}) {`,
       ...entry,
-      temps.length > 0 ? `let ${temps.join(", ")};` : "",
+      declared,
       code,
       returns ? "" : "rt.depth--;\nreturn $EMPTY;",
       "}",
@@ -352,11 +470,60 @@ export class Generator extends Expressions {
     this.tick()
     this.fn.temps = 0
     if (!LOOPS.has(s.type) || this.compact === this.large) return this.statementOf(s)
+    const state = this.tierable(s)
+    if (state !== undefined) {
+      this.tierDepth++
+      const code = this.loop(s, { kind: "tiered", id: s.range![0], state })
+      this.tierDepth--
+      this.tieredLoops.push(s.range![0])
+      return code
+    }
     // A loop runs its body many times (see functionBody's `once`).
     this.compact = this.large
     const code = this.statementOf(s)
     this.compact = true
     return code
+  }
+
+  /** The state a loop of the main function's compact code needs to tier up, or undefined when it cannot. */
+  private tierable(s: Node): LoopState | undefined {
+    const main = this.main
+    if (main === undefined || this.tierDepth >= MAX_TIER_DEPTH || this.gotos.targets.size > 0) return undefined
+    return loopState(s, main, this.resolved)
+  }
+
+  /** A loop statement in the given form. */
+  private loop(s: Node, form: LoopForm): string {
+    switch (s.type) {
+      case "WhileStatement":
+        return this.whileLoop(s, form)
+      case "RepeatStatement":
+        return this.repeatLoop(s, form)
+      case "ForNumericStatement":
+        return this.forNumeric(s, form)
+      default:
+        return this.forGeneric(s, form)
+    }
+  }
+
+  protected whileLoop(s: Node, form: LoopForm = PLAIN): string {
+    const label = `L${this.uid()}`
+    const test = this.test(s.condition)
+    const site = this.site(s)
+    this.fn.loops.push(label)
+    const body = this.blockOf(s.body)
+    this.fn.loops.pop()
+    return `${label}: while (${test}) {\n${charge(site)}\n${body}\n${this.tierUp(form, label, [])}}`
+  }
+
+  protected repeatLoop(s: Node, form: LoopForm = PLAIN): string {
+    const label = `L${this.uid()}`
+    const site = this.site(s)
+    this.fn.loops.push(label)
+    // The condition sees the body's locals: it runs at the end of the body's block.
+    const body = this.blockOf(s.body, `if (${this.test(s.condition)}) break ${label};`)
+    this.fn.loops.pop()
+    return `${label}: for (;;) {\n${charge(site)}\n${body}\n${this.tierUp(form, label, [])}}`
   }
 
   private statementOf(s: Node): string {
@@ -373,24 +540,10 @@ export class Generator extends Expressions {
         return this.returnStatement(s)
       case "IfStatement":
         return this.ifStatement(s)
-      case "WhileStatement": {
-        const label = `L${this.uid()}`
-        const test = this.test(s.condition)
-        const site = this.site(s)
-        this.fn.loops.push(label)
-        const body = this.blockOf(s.body)
-        this.fn.loops.pop()
-        return `${label}: while (${test}) {\n${charge(site)}\n${body}\n}`
-      }
-      case "RepeatStatement": {
-        const label = `L${this.uid()}`
-        const site = this.site(s)
-        this.fn.loops.push(label)
-        // The condition sees the body's locals: it runs at the end of the body's block.
-        const body = this.blockOf(s.body, `if (${this.test(s.condition)}) break ${label};`)
-        this.fn.loops.pop()
-        return `${label}: for (;;) {\n${charge(site)}\n${body}\n}`
-      }
+      case "WhileStatement":
+        return this.whileLoop(s)
+      case "RepeatStatement":
+        return this.repeatLoop(s)
       case "DoStatement":
         return `{\n${this.blockOf(s.body)}\n}`
       case "ForNumericStatement":
@@ -612,36 +765,47 @@ export class Generator extends Expressions {
     return out.join("\n")
   }
 
-  protected forNumeric(s: Node): string {
+  /** A numeric `for`; resumed (see {@link LoopForm}), it starts with the step that ends a pass. */
+  protected forNumeric(s: Node, form: LoopForm = PLAIN): string {
     const label = `L${this.uid()}`
     const site = this.site(s)
-    const start = this.expr(s.start)
-    const limit = this.expr(s.end)
-    const step = s.step ? this.expr(s.step) : "1"
+    const resume = form.kind === "resume"
+    const start = resume ? "" : this.expr(s.start)
+    const limit = resume ? "" : this.expr(s.end)
+    const step = resume ? "" : s.step ? this.expr(s.step) : "1"
     const v = this.local(this.decl(s.variable))
     const [m, i, lim, st, big] = [0, 1, 2, 3, 4].map(() => `f${this.uid()}`)
     this.fn.loops.push(label)
     const body = this.blockOf(s.body)
     this.fn.loops.pop()
+    const loop = [
+      `${label}: for (${resume ? `${i} += ${st}` : ""}; ${m} < 2 ? (${st} > 0 ? ${i} <= ${lim} : ${i} >= ${lim}) : ${big}.more(); ${i} += ${st}) {`,
+      charge(site),
+      `let ${v} = ${this.loopValue(this.decl(s.variable), m, i, big)};`,
+      body,
+      this.tierUp(form, label, [m, i, lim, st, big]),
+      "}",
+    ]
+    if (resume) return loop.join("\n")
     return [
       `{ const ${m} = $forPrep(${start}, ${limit}, ${step}, ${site});`,
       `let ${i} = $FP.i; const ${lim} = $FP.lim, ${st} = $FP.step, ${big} = $FP.big;`,
-      `${label}: for (; ${m} < 2 ? (${st} > 0 ? ${i} <= ${lim} : ${i} >= ${lim}) : ${big}.more(); ${i} += ${st}) {`,
-      charge(site),
-      `let ${v} = ${m} === 0 ? ${i} : ${m} === 1 ? $makeFloat(${i}) : ${big}.value;`,
-      body,
-      "} }",
+      ...loop,
+      "}",
     ].join("\n")
   }
 
-  protected forGeneric(s: Node): string {
+  /** A generic `for`; resumed (see {@link LoopForm}), its iterator is a parameter. */
+  protected forGeneric(s: Node, form: LoopForm = PLAIN): string {
     const label = `L${this.uid()}`
     const site = this.site(s)
     const iterators: ReadonlyArray<Node> = s.iterators
     const it = `f${this.uid()}`
     let setup = ""
-    let start: string
-    if (iterators.length === 1 && this.isMulti(iterators[0]))
+    let start = ""
+    if (form.kind === "resume") {
+      // the iterator was made by the loop's compact code
+    } else if (iterators.length === 1 && this.isMulti(iterators[0]))
       start = `$forInResults(${this.multi(iterators[0])}, ${site})`
     else {
       const values = this.adjusted(iterators, 3)
@@ -655,13 +819,15 @@ export class Generator extends Expressions {
     this.fn.loops.push(label)
     const body = this.blockOf(s.body)
     this.fn.loops.pop()
-    return [
-      `{ ${setup}const ${it} = ${start};`,
+    const loop = [
       `${label}: while (${it}.more()) {`,
       charge(site),
       `let ${bindings.join(", ")};`,
       body,
-      "} }",
-    ].join("\n")
+      this.tierUp(form, label, [it]),
+      "}",
+    ]
+    if (form.kind === "resume") return loop.join("\n")
+    return [`{ ${setup}const ${it} = ${start};`, ...loop, "}"].join("\n")
   }
 }
