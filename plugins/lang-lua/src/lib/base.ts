@@ -181,6 +181,15 @@ const toNumberInBase = (s: string, base: number): LuaValue => {
 const notCallable = (fn: LuaValue, site: number): LuaError =>
   new LuaError(`attempt to call a ${shownType(fn)} value`, locationOf(site))
 
+/** `true` and the results `r` of a protected call that returned. */
+const succeeded = (r: LuaValue | Array<LuaValue>): Array<LuaValue> => {
+  if (!Array.isArray(r)) return [true, r]
+  const out = new Array<LuaValue>(r.length + 1)
+  out[0] = true
+  for (let i = 0; i < r.length; i++) out[i + 1] = r[i]
+  return out
+}
+
 /** How often an error in an `xpcall` handler goes back to the handler before "error in error handling". */
 const MAX_HANDLER_ERRORS = 200
 
@@ -243,17 +252,27 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
     return toNumberInBase(v, Number(b))
   })
 
-  def("pcall", function (fn: LuaValue, ...args: Array<LuaValue>) {
-    checkAny(arguments.length >= 1, 1, "pcall")
+  // The arguments after the function are read from `arguments` (no array of them is made for up to three).
+  def("pcall", function (fn: LuaValue) {
+    const n = arguments.length
+    checkAny(n >= 1, 1, "pcall")
     const depth = rt.depth
     const site = rt.site
     try {
       if (typeof fn !== "function") throw notCallable(fn, site)
       // The function is called by pcall, not by Lua code: its errors get no position prefix (see locationOf).
       rt.site = -Math.abs(site)
-      const r = fn(...args)
-      if (Array.isArray(r)) return [true, ...r]
-      return [true, r]
+      let r: LuaValue | Array<LuaValue>
+      if (n === 1) r = fn()
+      else if (n === 2) r = fn(arguments[1])
+      else if (n === 3) r = fn(arguments[1], arguments[2])
+      else if (n === 4) r = fn(arguments[1], arguments[2], arguments[3])
+      else {
+        const args = new Array<LuaValue>(n - 1)
+        for (let i = 1; i < n; i++) args[i - 1] = arguments[i]
+        r = fn(...args)
+      }
+      return succeeded(r)
     } catch (e) {
       if (!(e instanceof LuaError)) throw e
       rt.depth = depth
@@ -270,9 +289,7 @@ export const installBase = (G: LuaTable, log: (line: string) => void): void => {
     try {
       if (typeof fn !== "function") throw notCallable(fn, site)
       rt.site = -Math.abs(site)
-      const r = fn(...args)
-      if (Array.isArray(r)) return [true, ...r]
-      return [true, r]
+      return succeeded(fn(...args))
     } catch (e) {
       if (!(e instanceof LuaError)) throw e
       // The handler gets the error; an error in the handler goes to the handler again, as in Lua, until Lua would
