@@ -230,8 +230,8 @@ const simpleObjectLiteral = (ctx: CompileContext, n: Node): Expr | undefined => 
     if (p.type !== "Property" || p.kind !== "init" || p.method || p.computed) return undefined
     if (propertyKeyName(p.key, false) === "__proto__" && !p.shorthand) return undefined
   }
-  const SO = ctx.realm.SO
   const k: string[] = n.properties.map((p: Node) => propertyKeyName(p.key, false)!)
+  const SO = ctx.realm.objectOfSize(k.length)
   const v: Expr[] = n.properties.map((p: Node, i: number) => ctx.expr(p.value, k[i]))
   // A fresh object inheriting from an `Object.prototype` no program redefined is filled by assignment (no setter
   // can run, no key is read-only: see `definesBySet`); that is checked after each value, whose code may redefine it.

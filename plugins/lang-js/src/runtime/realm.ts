@@ -58,11 +58,24 @@ interface CreationState {
   readonly kindPrototypes: Map<string, Value>
 }
 
+/** The most keys of an object literal made by a constructor of its size (`Realm.objectOfSize`). */
+const MAX_SIZED_OBJECT = 8
+
 const makeClasses = (state: CreationState) => {
   const SO = class {} as unknown as new () => Value
   const ObjectProto = SO.prototype as Value
   delete ObjectProto.constructor
   Object.setPrototypeOf(ObjectProto, null)
+
+  // One constructor per literal size: each has an initial map of its own, which the host engine sizes to the
+  // properties its objects get (one map for objects of every size leaves slots unused in small ones and moves the
+  // properties of large ones out of the object).
+  const sizedObjects: Array<new () => Value> = []
+  for (let i = 0; i <= MAX_SIZED_OBJECT; i++) {
+    const F = function () {} as unknown as { prototype: Value }
+    F.prototype = ObjectProto
+    sizedObjects.push(F as unknown as new () => Value)
+  }
 
   const SA = class extends Array {} as unknown as new () => Value[]
   const ArrayProto = SA.prototype as Value
@@ -113,7 +126,7 @@ const makeClasses = (state: CreationState) => {
   const FunctionProto = SF.prototype as Value
   delete FunctionProto.constructor
   Object.setPrototypeOf(FunctionProto, ObjectProto)
-  return { SO, SA, SF, ObjectProto, ArrayProto, FunctionProto }
+  return { SO, SA, SF, ObjectProto, ArrayProto, FunctionProto, sizedObjects }
 }
 
 /** The pristine state of one built-in object. */
@@ -195,6 +208,7 @@ const restoreKey = (o: Value, snap: ObjectSnapshot, i: number): boolean => {
 export class Realm {
   /** Plain objects: `new SO()` has the realm's `Object.prototype`. */
   readonly SO: new () => Value
+  private readonly sizedObjects: ReadonlyArray<new () => Value>
   /** Arrays: `new SA()` is a host array whose prototype is the realm's `Array.prototype`. */
   readonly SA: new () => Value[]
   /** Function objects. */
@@ -300,12 +314,21 @@ export class Realm {
   constructor() {
     const c = makeClasses(this.creation)
     this.SO = c.SO
+    this.sizedObjects = c.sizedObjects
     this.SA = c.SA
     this.SF = c.SF
     this.ObjectProto = c.ObjectProto
     this.ArrayProto = c.ArrayProto
     this.FunctionProto = c.FunctionProto
     this.globalObject = new c.SO()
+  }
+
+  /**
+   * The constructor of plain objects for a literal of `size` plain keys: like `SO`, but with an initial map shared
+   * only with literals of that size, so that the engine gives their objects room for exactly their properties.
+   */
+  objectOfSize(size: number): new () => Value {
+    return size > 0 && size < this.sizedObjects.length ? this.sizedObjects[size] : this.SO
   }
 
   /** A new empty plain object. */
