@@ -36,6 +36,10 @@ export interface Compiled {
   readonly code: string
   /** Its key in the cache. */
   readonly key: string
+  /** The ids of its tiered loops (see codegen/tiering.ts). */
+  readonly tiered: ReadonlyArray<number>
+  /** The sources of its hot loops' functions, made for all of them when a run first tiers one up. */
+  hotCode: HotCode | undefined
   /** The hot loops' functions compiled so far, by loop id (each serves every run: it takes the run's globals). */
   readonly hot: Map<number, LuaFunction>
   bytes: number
@@ -44,6 +48,12 @@ export interface Compiled {
    * it (see {@link compileRest}).
    */
   readonly rest: { readonly source: string; factory: Factory | undefined } | undefined
+}
+
+/** The hot functions' sources of a program's tiered loops, by loop id, and the constants they share. */
+interface HotCode {
+  readonly sources: ReadonlyMap<number, string>
+  readonly constants: ReadonlyArray<unknown>
 }
 
 /** The compiled programs a worker keeps, by runtime scope and source text, most recently used last. */
@@ -92,7 +102,7 @@ export const compile = (code: string, deadline = Infinity, scope = ""): Compiled
     return known
   }
   // The syntax tree is garbage once the source is generated: V8 may collect it while it compiles that source.
-  const { program, constants, locations, sites } = generate(code, deadline)
+  const { program, constants, locations, sites, tiered } = generate(code, deadline)
   const compiled: Compiled = {
     factory: factoryOf(program.source),
     constants,
@@ -100,6 +110,8 @@ export const compile = (code: string, deadline = Infinity, scope = ""): Compiled
     sites,
     code,
     key,
+    tiered,
+    hotCode: undefined,
     hot: new Map(),
     bytes: code.length + program.source.length + (program.rest?.length ?? 0),
     rest: program.rest === undefined ? undefined : { source: program.rest, factory: undefined },
@@ -119,28 +131,42 @@ const generate = (code: string, deadline: number) => {
   const parsed = parse(code, deadline)
   const generator = new Generator(parsed, deadline, { onceCompact, tierAfter })
   const program = generator.program(parsed.chunk)
-  return { program, constants: generator.constants, locations: generator.locations, sites: generator.offsets }
+  return {
+    program,
+    constants: generator.constants,
+    locations: generator.locations,
+    sites: generator.offsets,
+    tiered: generator.tieredLoops,
+  }
 }
 
 /**
- * The source of the hot function of `compiled`'s loop `id`, and its constants: the program is parsed again (it
- * parsed before, so only the deadline can stop it), and its sites join the program's.
+ * The sources of the hot functions of all of `compiled`'s tiered loops: the program is parsed again, once (it parsed
+ * before, so only the deadline can stop it), and their sites join the program's.
  */
-const generateHot = (compiled: Compiled, id: number, deadline: number) => {
+const generateHot = (compiled: Compiled, deadline: number): HotCode => {
   const parsed = parse(compiled.code, deadline)
   const generator = new Generator(parsed, deadline, { sites: compiled.sites })
-  return { source: generator.hotLoop(parsed.chunk, id), constants: generator.constants }
+  const sources = new Map<number, string>()
+  for (const id of compiled.tiered) sources.set(id, generator.hotLoop(parsed.chunk, id))
+  return { sources, constants: generator.constants }
 }
 
 /** The function of `compiled`'s hot loop `id` (see codegen/tiering.ts), compiled when a run first needs it. */
 const hotLoop = (compiled: Compiled, id: number): LuaFunction => {
   const known = compiled.hot.get(id)
   if (known !== undefined) return known
-  const { source, constants } = generateHot(compiled, id, rt.deadline)
-  const hot = factoryOf(source)(INTRINSICS, constants, undefined, undefined, undefined, undefined)
+  let code = compiled.hotCode
+  if (code === undefined) {
+    code = generateHot(compiled, rt.deadline)
+    compiled.hotCode = code
+    let bytes = 0
+    for (const source of code.sources.values()) bytes += source.length
+    compiled.bytes += bytes
+    if (cache.get(compiled.key) === compiled) cachedBytes += bytes
+  }
+  const hot = factoryOf(code.sources.get(id)!)(INTRINSICS, code.constants, undefined, undefined, undefined, undefined)
   compiled.hot.set(id, hot)
-  compiled.bytes += source.length
-  if (cache.get(compiled.key) === compiled) cachedBytes += source.length
   return hot
 }
 
@@ -187,9 +213,8 @@ export const generatedSource = (code: string): string => {
   const parsed = parse(code)
   const generator = new Generator(parsed, Infinity, { onceCompact, tierAfter })
   const { source, rest } = generator.program(parsed.chunk)
-  const hot = generator.tieredLoops.map((id) => {
-    const again = parse(code)
-    return new Generator(again, Infinity, { sites: generator.offsets }).hotLoop(again.chunk, id)
-  })
+  const again = parse(code)
+  const hotGenerator = new Generator(again, Infinity, { sites: generator.offsets })
+  const hot = generator.tieredLoops.map((id) => hotGenerator.hotLoop(again.chunk, id))
   return [source, ...(rest === undefined ? [] : [rest]), ...hot].join("\n")
 }

@@ -43,7 +43,7 @@ export interface Position {
  * The start of every line of `source` (a line ends at `\n`, `\r`, `\r\n` or `\n\r`, as Lua's lexer counts), so
  * that positions come from node ranges: luaparse's own locations cost an object per node.
  */
-const lineStarts = (source: string): Int32Array => {
+const lineStarts = (source: string): Array<number> => {
   const starts = [0]
   for (let i = 0; i < source.length; i++) {
     const c = source.charCodeAt(i)
@@ -52,13 +52,21 @@ const lineStarts = (source: string): Int32Array => {
     if ((d === 10 || d === 13) && d !== c) i++
     starts.push(i + 1)
   }
-  return Int32Array.from(starts)
+  return starts
 }
 
-/** The position finder for `source` (it keeps only the line starts, not the source). */
+/**
+ * The position finder for `source`. The line starts are found on the first question (most runs ask none: positions
+ * are for diagnostics); until then it keeps the source.
+ */
 const positions = (source: string): Parsed["position"] => {
-  const starts = lineStarts(source)
+  let text: string | undefined = source
+  let starts: Array<number> = []
   return (offset) => {
+    if (text !== undefined) {
+      starts = lineStarts(text)
+      text = undefined
+    }
     let lo = 0
     let hi = starts.length - 1
     while (lo < hi) {

@@ -140,7 +140,16 @@ export abstract class Emitter {
 
   protected readonly names = new Map<VarInfo, string>()
 
-  protected readonly constantNames = new Map<string, string>()
+  /** The string constants' indexes, by value. */
+  protected readonly constantNames = new Map<string, number>()
+
+  /** The constants the code generated since the last {@link takeConstants} uses, by index, in order of first use. */
+  private usedConstants: Array<number> = []
+
+  /** For each constant, the number of the last {@link takeConstants} round that saw it used. */
+  private readonly constantRound: Array<number> = []
+
+  private round = 0
 
   protected counter = 0
 
@@ -212,12 +221,30 @@ export abstract class Emitter {
     const key = typeof value === "string" ? value : undefined
     if (key !== undefined) {
       const known = this.constantNames.get(key)
-      if (known !== undefined) return known
+      if (known !== undefined) {
+        this.useConstant(known)
+        return `k${known}`
+      }
     }
-    const name = `k${this.constants.length}`
+    const index = this.constants.length
     this.constants.push(value)
-    if (key !== undefined) this.constantNames.set(key, name)
-    return name
+    this.useConstant(index)
+    if (key !== undefined) this.constantNames.set(key, index)
+    return `k${index}`
+  }
+
+  private useConstant(index: number): void {
+    if (this.constantRound[index] === this.round + 1) return
+    this.constantRound[index] = this.round + 1
+    this.usedConstants.push(index)
+  }
+
+  /** The constants the code generated since the last call uses (a factory binds only those). */
+  protected takeConstants(): Array<number> {
+    const used = this.usedConstants
+    this.usedConstants = []
+    this.round++
+    return used
   }
 
   /** A property access for a string key: `.name` for plain identifiers, `[k3]` otherwise. */

@@ -40,12 +40,15 @@ const fnCtx = (self: SelfName | undefined, loop: FnCtx["loop"]): FnCtx => ({
 
 /** The declarations of a function's temporaries and pass counters. */
 const declarations = (fn: FnCtx): string => {
-  const temps = Array.from({ length: fn.maxTemps }, (_, i) => `t${i}`)
-  return [
-    temps.length > 0 ? `let ${temps.join(", ")};` : "",
-    fn.counters.length > 0 ? `let ${fn.counters.map((c) => `${c} = 0`).join(", ")};` : "",
-  ].join("")
+  let code = fn.maxTemps > 0 ? "let t0" : ""
+  for (let i = 1; i < fn.maxTemps; i++) code += `, t${i}`
+  if (fn.maxTemps > 0) code += ";"
+  for (let i = 0; i < fn.counters.length; i++) code += `${i === 0 ? "let " : ", "}${fn.counters[i]} = 0`
+  return fn.counters.length > 0 ? `${code};` : code
 }
+
+/** The names of the intrinsics (generated code names them `$name`). */
+const INTRINSIC_NAMES = new Set(Object.keys(INTRINSICS))
 
 /** The loop statement of the main function (outside its functions) that starts at source offset `at`. */
 const loopAt = (body: ReadonlyArray<Node>, at: number): Node | undefined => {
@@ -115,10 +118,10 @@ export class Generator extends Expressions {
     const split = this.splitPoint(chunk.body)
     if (split === 0) {
       const main = this.functionBody([], true, chunk.body, undefined, this.onceCompact)
-      return { source: this.factory(main), rest: undefined }
+      return { source: this.factory(main, this.takeConstants()), rest: undefined }
     }
-    const { first, rest } = this.splitMain(chunk.body, split)
-    return { source: this.factory(first), rest: this.factory(rest) }
+    const { first, firstConstants, rest, restConstants } = this.splitMain(chunk.body, split)
+    return { source: this.factory(first, firstConstants), rest: this.factory(rest, restConstants) }
   }
 
   /** The main function's info (loops of it may tier up). */
@@ -137,6 +140,7 @@ export class Generator extends Expressions {
   hotLoop(chunk: Chunk, id: number): string {
     const main = this.resolved.functions.get(chunk)!
     this.main = main
+    this.takeConstants()
     const loop = loopAt(chunk.body, id)
     const state = loop === undefined ? undefined : loopState(loop, main, this.resolved)
     if (loop === undefined || state === undefined) throw new Error(`no loop of the main function tiers up at ${id}`)
@@ -161,6 +165,7 @@ export class Generator extends Expressions {
         ...body,
         "}",
       ].join("\n"),
+      this.takeConstants(),
     )
   }
 
@@ -193,27 +198,24 @@ export class Generator extends Expressions {
     ].join("\n")
   }
 
-  /** A factory's source: `fn` with the intrinsics and constants it uses bound. */
-  private factory(fn: string): string {
+  /**
+   * A factory's source: `fn` with the intrinsics and the constants it uses bound (`constants`: the indexes that
+   * {@link takeConstants} gave right after `fn` was generated).
+   */
+  private factory(fn: string, constants: ReadonlyArray<number>): string {
     // Bind only the intrinsics the program uses: small programs compile faster with a short prelude (for a large
     // one, finding them would cost more than binding them all).
-    const used = this.large ? undefined : new Set(fn.match(/\$[A-Za-z]\w*/g))
-    const intrinsics = [
-      "rt = $.rt",
-      ...Object.keys(INTRINSICS)
-        .filter((name) => used === undefined || used.has(`$${name}`))
-        .map((name) => `$${name} = $.${name}`),
-    ].join(", ")
-    const usedK = this.large ? undefined : new Set(fn.match(/\bk\d+\b/g))
-    const constants: Array<string> = []
-    for (let i = 0; i < this.constants.length; i++)
-      if (usedK === undefined || usedK.has(`k${i}`)) constants.push(`k${i} = K[${i}]`)
-    return [
-      '"use strict";',
-      `const ${intrinsics};`,
-      constants.length > 0 ? `const ${constants.join(", ")};` : "",
-      `return (${fn});`,
-    ].join("\n")
+    let intrinsics = "rt = $.rt"
+    if (this.large) for (const name of INTRINSIC_NAMES) intrinsics += `, $${name} = $.${name}`
+    else
+      for (const used of new Set(fn.match(/\$[A-Za-z]\w*/g))) {
+        const name = used.slice(1)
+        if (INTRINSIC_NAMES.has(name)) intrinsics += `, ${used} = $.${name}`
+      }
+    let bound = ""
+    for (let i = 0; i < constants.length; i++)
+      bound += `${i === 0 ? "const " : ", "}k${constants[i]} = K[${constants[i]}]`
+    return `"use strict";\nconst ${intrinsics};\n${bound === "" ? "" : `${bound};`}\nreturn (${fn});`
   }
 
   /**
@@ -237,7 +239,10 @@ export class Generator extends Expressions {
    * the rest's function with `...` and the locals they declared. The rest's function is part of the main function's
    * run: it is not entered as a Lua call, and it leaves the call depth as the main function's end does.
    */
-  private splitMain(body: ReadonlyArray<Node>, split: number): { first: string; rest: string } {
+  private splitMain(
+    body: ReadonlyArray<Node>,
+    split: number,
+  ): { first: string; firstConstants: Array<number>; rest: string; restConstants: Array<number> } {
     const outerCompact = this.compact
     this.compact = true
     this.fn = fnCtx(undefined, undefined)
@@ -256,14 +261,17 @@ export class Generator extends Expressions {
       this.fn = fnCtx(undefined, undefined)
       return code
     }
+    this.takeConstants()
     const firstCode = range(0, split)
     const firstTemps = temps()
+    const firstConstants = this.takeConstants()
     const locals: Array<string> = []
     for (let i = 0; i < split; i++)
       if (body[i].type === "LocalStatement")
         for (const v of body[i].variables as ReadonlyArray<Node>) locals.push(this.binding(this.decl(v)))
     const restCode = range(split, body.length)
     const restTemps = temps()
+    const restConstants = this.takeConstants()
     this.block = undefined
     this.compact = outerCompact
     const params = ["va", ...locals].join(", ")
@@ -283,7 +291,7 @@ export class Generator extends Expressions {
       returns ? "" : "rt.depth--;\nreturn $EMPTY;",
       "}",
     ].join("\n")
-    return { first, rest }
+    return { first, firstConstants, rest, restConstants }
   }
 
   /**
