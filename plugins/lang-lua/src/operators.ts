@@ -184,7 +184,8 @@ export const floatArith = (
 
 /**
  * `a + b`, `a - b` or `a * b` whose result goes straight into float arithmetic (see codegen `converted`), as a
- * double, when the inline path cannot compute it: a boxed float operand, integers whose result wraps, strings, errors.
+ * double: compact code's path, and the inline path's for a boxed float operand, integers whose result wraps,
+ * strings and errors.
  */
 export const convertedArith = (
   op: Op,
@@ -194,7 +195,12 @@ export const convertedArith = (
   descA: string,
   descB: string,
 ): number => {
-  if (a instanceof LuaFloat || b instanceof LuaFloat) {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = op === Op.Add ? a + b : op === Op.Sub ? a - b : a * b
+    // Integers: exact while the result is a safe integer (a product's -0 is 0); wrap-around takes the general path.
+    if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b)) return r
+    if (Number.isSafeInteger(r)) return r + 0
+  } else if (a instanceof LuaFloat || b instanceof LuaFloat) {
     const x = a instanceof LuaFloat ? a.n : a
     const y = b instanceof LuaFloat ? b.n : b
     if (typeof x === "number" && typeof y === "number") return op === Op.Add ? x + y : op === Op.Sub ? x - y : x * y

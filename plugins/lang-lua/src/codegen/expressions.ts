@@ -620,8 +620,7 @@ export abstract class Expressions extends Emitter {
     if (this.floatLocalOf(node) !== undefined && this.register(node))
       return { setup: "", ref: this.raw(node), raw: true, check: false }
     if (this.isFloat(node)) return { ...this.holdCode(this.raw(node)), raw: true, check: false }
-    if (converted && !this.compact && this.isConverted(node))
-      return { ...this.holdCode(this.converted(node)), raw: true, check: false }
+    if (converted && this.isConverted(node)) return { ...this.holdCode(this.converted(node)), raw: true, check: false }
     return { ...this.hold(node), raw: false, check: true }
   }
 
@@ -640,7 +639,7 @@ export abstract class Expressions extends Emitter {
    * The value of an {@link isConverted} operation as a double. Two JS numbers are added, subtracted or multiplied
    * as doubles: exact unless both are integers and the result leaves the safe range (64-bit wrap-around is the slow
    * path's), and a product of integers that is `-0` is `0`. Anything else (a boxed float, a string, an error) takes
-   * `$convertedArith`.
+   * `$convertedArith`, as compact code does for every case.
    */
   protected converted(node: Node): string {
     const code = ARITH_OPS.get(node.operator)!
@@ -663,6 +662,8 @@ export abstract class Expressions extends Emitter {
         ? `$isInt(${r} += 0)`
         : `!(${ints.join(" && ")}) || $isInt(${r} += 0)`
     const slow = `$convertedArith(${code}, ${a.ref}, ${b.ref}, ${site}, ${this.k(this.describe(node.left))}, ${this.k(this.describe(node.right))})`
+    // Compact code calls the intrinsic, which does the same.
+    if (this.compact) return seq(setup, slow)
     return seq(setup, `${[...checks, `(${r} = ${a.ref} ${symbol} ${b.ref}, ${exact})`].join(" && ")} ? ${r} : ${slow}`)
   }
 
