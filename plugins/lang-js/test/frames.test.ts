@@ -183,4 +183,22 @@ attempt(() => new Math.max(1, 2))
 attempt(() => { class E extends B {} Object.setPrototypeOf(E, Object.create(null)); try { new E(1) } catch (e) { return e.constructor.name } })
 return [out, order.map(String)]`)
   })
+
+  it("pass four to six arguments as the callee's environment, and any other count or callee the usual way", () => {
+    sameAsNode(`function four(a, b, c, d) { a = a * 10; const get = () => [a, b, c, d]; d = "late"; return get() }
+function six(a, b, c, d, e, f) { return [a, b, c, d, e, f] }
+function withLocal(a, b, c, d) { let x = a + d; return x }
+function hanoi(n, from, to, via) { return n === 0 ? 0 : hanoi(n - 1, from, via, to) + 1 + hanoi(n - 1, via, to, from) }
+function count(a, b, c, d) { return arguments.length }
+const obj = { m(a, b, c, d) { return this === obj && a + b + c + d } }
+const mx = Math.max
+const bound = six.bind(null, 1)
+const order = []
+const log = (x) => { order.push(x); return x }
+let err = ""
+try { const notFn = 5; notFn(log(1), log(2), log(3), log(4)) } catch (e) { err = e.constructor.name + ": " + e.message }
+return JSON.stringify([four(1, 2, 3, 4), four(1, 2, 3), four(1, 2, 3, 4, 5), six(1, 2, 3, 4, 5, 6), six(1, 2, 3, 4), six(1, 2, 3, 4, 5),
+  six(1, 2, 3, 4, 5, 6, 7), withLocal(1, 2, 3, 4), hanoi(10, 1, 2, 3), count(1, 2, 3, 4), count(1, 2, 3, 4, 5, 6), obj.m(1, 2, 3, 4),
+  mx(1, 9, 3, 4), mx(1, 2, 3, 4, 8, 6), bound(2, 3, 4, 5), err, order], (k, v) => (v === undefined ? "undefined" : v))`)
+  })
 })

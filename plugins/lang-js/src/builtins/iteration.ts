@@ -12,7 +12,7 @@ import {
   type Value,
 } from "../runtime/functions.js"
 import { asyncGeneratorEnqueue, generatorNext, generatorResume } from "../runtime/generators.js"
-import { BRAND, Brand, CALL, CALL3, CONSTRUCT, CONSTRUCT3, SLOT, brandOf } from "../runtime/internals.js"
+import { BRAND, Brand, CALL, CALL3, CALLN, CONSTRUCT, CONSTRUCT3, SLOT, brandOf } from "../runtime/internals.js"
 import { DONE, iterResult, registerStepper } from "../runtime/iterators.js"
 import type { Realm } from "../runtime/realm.js"
 import { rt } from "../runtime/state.js"
@@ -142,6 +142,7 @@ export const installIteration = (realm: Realm): void => {
     const proto = Object.create(realm.FunctionProto)
     proto[CALL] = undefined
     proto[CALL3] = undefined
+    proto[CALLN] = undefined
     proto[CONSTRUCT] = undefined
     proto[CONSTRUCT3] = undefined
     const refuse = () =>

@@ -10,7 +10,7 @@ import type { Location } from "@codemode/core/sandbox"
 import { throwReferenceError, throwTypeError } from "../runtime/errors.js"
 import { appendOne } from "../runtime/arrays.js"
 import { argumentsOf, NO_ARGS, type Value } from "../runtime/functions.js"
-import { CALL, CALL3, CONSTRUCT, CONSTRUCT3 } from "../runtime/internals.js"
+import { CALL, CALL3, CALLN, CONSTRUCT, CONSTRUCT3 } from "../runtime/internals.js"
 import { getPrimitiveProp } from "../runtime/properties.js"
 import { rt } from "../runtime/state.js"
 import { envOf, readBinding, readResolved } from "./bindings.js"
@@ -52,6 +52,8 @@ export interface DirectArguments {
 export interface Arguments {
   readonly list: (env: Env) => Value[]
   readonly direct: DirectArguments | undefined
+  /** The arguments as operands, when none is spread. */
+  readonly operands: Operand[] | undefined
 }
 
 /** Compile call arguments (each argument once). */
@@ -70,10 +72,10 @@ export const argumentList = (ctx: CompileContext, nodes: Node[]): Arguments => {
       }
       return out
     }
-    return { list, direct: undefined }
+    return { list, direct: undefined, operands: undefined }
   }
   const ops = nodes.map((a) => operand(ctx, a))
-  return { list: listOf(ops), direct: ops.length <= 3 ? directOf(ops) : undefined }
+  return { list: listOf(ops), direct: ops.length <= 3 ? directOf(ops) : undefined, operands: ops }
 }
 
 const listOf = (ops: Operand[]): ((env: Env) => Value[]) => {
@@ -237,8 +239,9 @@ export const callExpression = (ctx: CompileContext, n: Node, chain: boolean): Ex
   const fk = F.kind
   const fs = F.slot
   const fe = F.expr
-  const { list: args, direct } = argumentList(ctx, n.arguments)
+  const { list: args, direct, operands } = argumentList(ctx, n.arguments)
   if (direct) return plainDirectCall(F, direct, text, loc)
+  if (operands !== undefined && operands.length <= MAX_WIDE) return plainWideCall(F, operands, args, text, loc)
   return (env) => {
     const f = fk === K.Local ? env[fs] : fk === K.Parent ? env[0][fs] : fe(env)
     const a = args(env)
@@ -368,6 +371,60 @@ const plainDirectCall = (F: Operand, direct: DirectArguments, text: string, loc:
         }
         return notFunction(text, f, loc)
       }
+  }
+}
+
+/** The most arguments a call passes as its callee's environment (`CALLN`). */
+const MAX_WIDE = 6
+
+/**
+ * `f(a0, ..., an)` with four to six plain arguments: they are read into `[unused, a0, ...]`, which a callee with a
+ * `CALLN` entry takes as its environment; any other callee gets the argument list.
+ */
+const plainWideCall = (
+  F: Operand,
+  operands: Operand[],
+  args: (env: Env) => Value[],
+  text: string,
+  loc: Location,
+): Expr => {
+  const fk = F.kind
+  const fs = F.slot
+  const fe = F.expr
+  const [A, B, C, D, E, G] = [0, 1, 2, 3, 4, 5].map((i) => (i < operands.length ? operands[i] : UNDEFINED_OPERAND))
+  const [k0, k1, k2, k3, k4, k5] = [A.kind, B.kind, C.kind, D.kind, E.kind, G.kind]
+  const [s0, s1, s2, s3, s4, s5] = [A.slot, B.slot, C.slot, D.slot, E.slot, G.slot]
+  const [v0, v1, v2, v3, v4, v5] = [A.value, B.value, C.value, D.value, E.value, G.value]
+  const [e0, e1, e2, e3, e4, e5] = [A.expr, B.expr, C.expr, D.expr, E.expr, G.expr]
+  const count = operands.length
+  return (env) => {
+    const f = fk === K.Local ? env[fs] : fk === K.Parent ? env[0][fs] : fe(env)
+    const cn = typeof f === "object" && f !== null ? f[CALLN] : undefined
+    if (cn === undefined) {
+      const a = args(env)
+      rt.loc = loc
+      if (typeof f === "object" && f !== null) {
+        const c = f[CALL]
+        if (c !== undefined) return c(undefined, a, f)
+      }
+      return notFunction(text, f, loc)
+    }
+    const a0 = k0 === K.Local ? env[s0] : k0 === K.Constant ? v0 : k0 === K.Parent ? env[0][s0] : e0(env)
+    const a1 = k1 === K.Local ? env[s1] : k1 === K.Constant ? v1 : k1 === K.Parent ? env[0][s1] : e1(env)
+    const a2 = k2 === K.Local ? env[s2] : k2 === K.Constant ? v2 : k2 === K.Parent ? env[0][s2] : e2(env)
+    const a3 = k3 === K.Local ? env[s3] : k3 === K.Constant ? v3 : k3 === K.Parent ? env[0][s3] : e3(env)
+    if (count === 4) {
+      rt.loc = loc
+      return cn(undefined, [undefined, a0, a1, a2, a3], f)
+    }
+    const a4 = k4 === K.Local ? env[s4] : k4 === K.Constant ? v4 : k4 === K.Parent ? env[0][s4] : e4(env)
+    if (count === 5) {
+      rt.loc = loc
+      return cn(undefined, [undefined, a0, a1, a2, a3, a4], f)
+    }
+    const a5 = k5 === K.Local ? env[s5] : k5 === K.Constant ? v5 : k5 === K.Parent ? env[0][s5] : e5(env)
+    rt.loc = loc
+    return cn(undefined, [undefined, a0, a1, a2, a3, a4, a5], f)
   }
 }
 

@@ -12,6 +12,7 @@ import { caught, throwTypeError } from "../runtime/errors.js"
 import {
   type Call3Impl,
   type CallImpl,
+  type CallNImpl,
   type Construct3Impl,
   type ConstructImpl,
   isObject,
@@ -91,6 +92,22 @@ export const frameCall3 = (frame: Frame, body: Expr, steps: number): Call3Impl =
     return r
   }
 }
+
+/**
+ * `CALLN` of a function whose environment is exactly its parent link and its plain parameters (more than three):
+ * the call site's array is the environment when it has one slot per parameter; any other count goes through `call`.
+ */
+export const frameCallN =
+  (size: number, body: Expr, steps: number, call: CallImpl): CallNImpl =>
+  (thisValue, env, self) => {
+    if (env.length !== size) return call(thisValue, env.slice(1), self)
+    if ((rt.fuel -= steps) < 0) refuel()
+    if (++rt.depth > MAX_CALL_DEPTH) tooDeep()
+    env[0] = self[ENV]
+    const r = body(env)
+    rt.depth--
+    return r
+  }
 
 /**
  * The leanest `CALL3` entries, for the most common frames: the environment holds exactly the parent link, the

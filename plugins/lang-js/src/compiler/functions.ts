@@ -4,7 +4,7 @@
  * plain or resumable form.
  */
 import type { Node } from "../parse.js"
-import type { Call3Impl, CallImpl, Construct3Impl, ConstructImpl, Value } from "../runtime/functions.js"
+import type { Call3Impl, CallImpl, CallNImpl, Construct3Impl, ConstructImpl, Value } from "../runtime/functions.js"
 import { ENV, HOME, type FunctionMeta } from "../runtime/internals.js"
 import type { Body } from "../runtime/generators.js"
 import { rt } from "../runtime/state.js"
@@ -21,6 +21,7 @@ import {
   genericCall,
   frameCall,
   frameCall3,
+  frameCallN,
   frameConstruct,
   frameConstruct3,
   ordinaryConstruct,
@@ -42,6 +43,8 @@ export interface FunctionTemplate {
   readonly call3?: Call3Impl
   /** The argument-list-free `new` entry, for constructors with fast frames of at most three parameters. */
   readonly construct3?: Construct3Impl
+  /** The entry that takes its environment from the call site, for functions of more than three plain parameters. */
+  readonly callN?: CallNImpl
 }
 
 /** How a method is defined: a method, a getter or a setter. */
@@ -64,7 +67,7 @@ export const functionExpression = (ctx: CompileContext, n: Node, name: string): 
   const info = ctx.analysis.functions.get(n)!
   const t = functionTemplate(ctx, n, info, name, n.type === "ArrowFunctionExpression" ? "arrow" : "function")
   const SF = ctx.realm.SF
-  return (env) => new SF(t.call, t.construct, env, t.meta, undefined, t.call3, t.construct3)
+  return (env) => new SF(t.call, t.construct, env, t.meta, undefined, t.call3, t.construct3, t.callN)
 }
 
 /** Instantiate the function declarations hoisted to the start of a scope. */
@@ -273,10 +276,15 @@ const template = (
     const construct = isOrdinary ? ordinaryConstruct(ctx.realm, setup, body, steps) : undefined
     return { call: genericCall(setup, body, steps), construct, meta }
   }
+  const call = frameCall(frame, body, steps)
+  // Exactly the parameters: more than three, `this` unread, nothing else to set up.
+  const exact =
+    frame.np > 3 && size === frame.np + 1 && thisSlot < 0 && frame.prologue === undefined && frame.bind === undefined
   return {
-    call: frameCall(frame, body, steps),
+    call,
     construct: isOrdinary ? frameConstruct(ctx.realm, false, frame, body, steps) : undefined,
     meta,
+    callN: exact ? frameCallN(size, body, steps, call) : undefined,
     call3: listFree ? frameCall3(frame, body, steps) : undefined,
     construct3: isOrdinary && listFree ? frameConstruct3(ctx.realm, false, frame, body, steps) : undefined,
   }

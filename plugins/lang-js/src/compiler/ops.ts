@@ -4,7 +4,7 @@
 import type { Location } from "@codemode/core/sandbox"
 import { throwReferenceError, throwTypeError } from "../runtime/errors.js"
 import { argumentsOf, call, construct, isConstructor, isObject, NO_ARGS, type Value } from "../runtime/functions.js"
-import { BRAND, Brand, CALL, CALL3, CONSTRUCT, CONSTRUCT3, FIELDS } from "../runtime/internals.js"
+import { BRAND, Brand, CALL, CALL3, CALLN, CONSTRUCT, CONSTRUCT3, FIELDS } from "../runtime/internals.js"
 import { checkListGrowth, getIterator, DONE } from "../runtime/iterators.js"
 import { charge } from "../runtime/meter.js"
 import { createDataProperty, noteAccessor, notePrototype } from "../runtime/properties.js"
@@ -239,6 +239,7 @@ export const setPrototype = (o: Value, proto: Value): void => {
   if (proto !== null && proto[CALL] !== undefined && !Object.prototype.hasOwnProperty.call(o, CALL)) {
     o[CALL] = undefined
     o[CALL3] = undefined
+    o[CALLN] = undefined
     o[CONSTRUCT] = undefined
     o[CONSTRUCT3] = undefined
   }

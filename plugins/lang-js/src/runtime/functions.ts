@@ -19,6 +19,8 @@ export type CallImpl = (thisValue: Value, args: Value[], self: Value) => Value
  * call passed (the rest are `undefined`); program functions ignore it, built-ins with a variable arity read it.
  */
 export type Call3Impl = (thisValue: Value, a0: Value, a1: Value, a2: Value, self: Value, count: number) => Value
+/** The `CALLN` entry: the call site's fresh `[unused, a0, a1, ...]` becomes the callee's environment. */
+export type CallNImpl = (thisValue: Value, env: Value[], self: Value) => Value
 /** How a function object is constructed. */
 export type ConstructImpl = (args: Value[], newTarget: Value, self: Value) => Value
 /** The list-free `CONSTRUCT3` entry of a constructor: up to three arguments and their count. */

@@ -14,6 +14,12 @@ export const CALL: unique symbol = Symbol("call")
  * sites and built-ins use it when present and fall back to `CALL`.
  */
 export const CALL3: unique symbol = Symbol("call3")
+/**
+ * How to call a program function with four to six arguments given as its environment: `(thisValue, env, self)`,
+ * where the call site made `env` as `[unused, a0, a1, ...]`, a fresh array the callee may keep. Only functions whose
+ * environment is exactly their plain parameters have it; call sites fall back to `CALL`.
+ */
+export const CALLN: unique symbol = Symbol("callN")
 /** How to construct with a function object: `(args, newTarget, self) => object`; absent when not a constructor. */
 export const CONSTRUCT: unique symbol = Symbol("construct")
 /**
@@ -40,6 +46,7 @@ export const MATERIALIZED: unique symbol = Symbol("materialized")
 const internal = new Set<PropertyKey>([
   CALL,
   CALL3,
+  CALLN,
   CONSTRUCT,
   CONSTRUCT3,
   ENV,

@@ -13,6 +13,7 @@ import {
   programAccessor,
   type Call3Impl,
   type CallImpl,
+  type CallNImpl,
   type Construct3Impl,
   type ConstructImpl,
   type Value,
@@ -22,6 +23,7 @@ import {
   Brand,
   CALL,
   CALL3,
+  CALLN,
   CONSTRUCT,
   CONSTRUCT3,
   ENV,
@@ -48,6 +50,7 @@ export type FunctionClass = new (
   home: Value,
   call3?: Call3Impl,
   construct3?: Construct3Impl,
+  callN?: CallNImpl,
 ) => Value
 
 /** How new function objects are made. */
@@ -87,6 +90,7 @@ const makeClasses = (state: CreationState) => {
     // depends on the prototype chain and went megamorphic in the host JIT (a third of the cost of a closure).
     [CALL]: CallImpl | undefined = undefined;
     [CALL3]: Call3Impl | undefined = undefined;
+    [CALLN]: CallNImpl | undefined = undefined;
     [CONSTRUCT]: ConstructImpl | undefined = undefined;
     [CONSTRUCT3]: Construct3Impl | undefined = undefined;
     [ENV]: unknown = undefined;
@@ -100,10 +104,12 @@ const makeClasses = (state: CreationState) => {
       home: Value,
       call3?: Call3Impl,
       construct3?: Construct3Impl,
+      callN?: CallNImpl,
     ) {
       const self = this as Value
       self[CALL] = call
       self[CALL3] = call3
+      self[CALLN] = callN
       self[CONSTRUCT] = construct
       self[CONSTRUCT3] = construct3
       self[ENV] = env
