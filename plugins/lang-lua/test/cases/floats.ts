@@ -557,4 +557,14 @@ export const floats: ReadonlyArray<Case> = [
     "local function f() local ok, e = pcall(function() for x = 1.0, 'z' do end end) local ok2, e2 = pcall(function() for x = 1, 2, 0.0 do end end) local n = 0 for x = 1.0, 0 / 0 do n = n + 1 end for x = 1.5, math.huge do n = n + 1 if n > 3 then break end end return tostring(e):match('bad.*') .. ' | ' .. tostring(e2):match(\"'for'.*\") .. ' | ' .. n end return f()",
     "bad 'for' limit (number expected, got string) | 'for' step is zero | 4",
   ),
+  v(
+    "float locals in long loops of the main chunk (past the tier-up)",
+    "local s, z = 0.0, -0.0 local n = 0 for i = 1, 3000 do s = s + 0.5 if i == 2500 then z = z * 1 end n = n + 1 end local t = 0.0 while t < 2000 do t = t + 1 end local u = 0.0 for x = 1.0, 3000 do u = u + x / x end local w = {} for x = 0.5, 1500, 0.5 do w[#w + 1] = x end return tostring(s) .. ' ' .. tostring(z) .. ' ' .. math.type(s) .. ' ' .. tostring(t) .. ' ' .. math.type(t) .. ' ' .. tostring(u) .. ' ' .. #w .. ' ' .. tostring(w[2]) .. math.type(w[2])",
+    "1500.0 -0.0 float 2000.0 float 3000.0 3000 1.0float",
+  ),
+  v(
+    "float locals in long loops of the main chunk (past the tier-up) (in a function)",
+    "local function f() local s, z = 0.0, -0.0 local n = 0 for i = 1, 3000 do s = s + 0.5 if i == 2500 then z = z * 1 end n = n + 1 end local t = 0.0 while t < 2000 do t = t + 1 end local u = 0.0 for x = 1.0, 3000 do u = u + x / x end local w = {} for x = 0.5, 1500, 0.5 do w[#w + 1] = x end return tostring(s) .. ' ' .. tostring(z) .. ' ' .. math.type(s) .. ' ' .. tostring(t) .. ' ' .. math.type(t) .. ' ' .. tostring(u) .. ' ' .. #w .. ' ' .. tostring(w[2]) .. math.type(w[2]) end return f()",
+    "1500.0 -0.0 float 2000.0 float 3000.0 3000 1.0float",
+  ),
 ]
