@@ -46,7 +46,7 @@ export interface FnCtx {
   readonly loop: { readonly name: string; readonly params: ReadonlyArray<string> } | undefined
   /** Set when a tail call to itself was compiled: the body runs inside the loop `T<name>`. */
   looped: boolean
-  /** The pass counters of its tiered loops (see `Generator.tierUp`), declared with its temporaries. */
+  /** The pass counter of its tiered loops (see `Generator.tierUp`), declared with its temporaries: none or one. */
   readonly counters: Array<string>
 }
 
@@ -97,9 +97,9 @@ export const foldArith = (op: Op, a: LuaNumber, b: LuaNumber): LuaValue | typeof
 export const COMPACT_FROM = 64 * 1024
 
 /**
- * How many passes a loop of the main function runs compact before it continues in its hot function, compiled with
- * inline paths when it gets there (see `Generator.tierUp`): a tool program's loops over a tool's records mostly end
- * before, and a loop that runs longer has time to pay for a second compile.
+ * How many loop passes (of all its loops together) the main function runs compact before a loop continues in its
+ * hot function, compiled with inline paths when it gets there (see `Generator.tierUp`): a tool program's loops over
+ * a tool's records mostly end before, and a program that loops longer has time to pay for a second compile.
  */
 export const TIER_AFTER = 1000
 

@@ -170,7 +170,8 @@ export class Generator extends Expressions {
   }
 
   /**
-   * The code ending the body of a tiered loop (`form`): after the loop's `tierAfter`th pass, the rest of the loop
+   * The code ending the body of a tiered loop (`form`): after the function's loops' `tierAfter`th pass (of all of
+   * them), the rest of the loop
    * runs in its hot function (`H(id)`, compiled with inline paths when a run first gets there). It gets the run's
    * globals (`G`, `GT`: one function serves every run, so that V8 keeps its feedback and optimised code), `...`
    * (`va`), the outer locals the loop uses and the loop's control variables (`control`), and returns `ho` with the
@@ -180,8 +181,10 @@ export class Generator extends Expressions {
     if (form.kind === "resume") form.control.push(...control)
     if (form.kind !== "tiered") return ""
     const fn = this.fn
-    const counter = `c${this.uid()}`
-    fn.counters.push(counter)
+    // One count of passes for all the function's loops: a loop whose passes run inner loops many times tiers up
+    // as early as the inner ones.
+    const counter = "tc"
+    if (fn.counters.length === 0) fn.counters.push(counter)
     fn.temps = 0
     const r = this.temp()
     const out = this.temp()
