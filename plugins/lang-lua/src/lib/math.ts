@@ -24,14 +24,14 @@ const TWO32 = 4294967296
 
 /**
  * Lua 5.4's xoshiro256** state; a new generator is in the state `math.randomseed(0, 0)` leaves, as every run starts.
- * Each 64-bit word is held as two 32-bit halves (`s[2k]` high, `s[2k + 1]` low), so that a step is a few integer
- * operations and allocates nothing.
+ * Each 64-bit word is held as two 32-bit halves (`s[2k]` high, `s[2k + 1]` low, as int32 values, which V8 keeps
+ * in integer registers), so that a step is a few integer operations and allocates nothing.
  */
 class Xoshiro {
-  private readonly s = new Uint32Array(8)
-  /** The high 32 bits of the last value {@link next} made. */
+  private readonly s = new Int32Array(8)
+  /** The high 32 bits of the last value {@link next} made (as an int32). */
   hi = 0
-  /** Its low 32 bits. */
+  /** Its low 32 bits (as an int32). */
   lo = 0
 
   constructor(state: ArrayLike<number> = ZERO_SEEDED) {
@@ -55,14 +55,15 @@ class Xoshiro {
     const s = this.s
     const h1 = s[2]
     const l1 = s[3]
-    // rotl(s1 * 5, 7) * 9, modulo 2^64: the low halves' products with their carries (exact in doubles).
+    // rotl(s1 * 5, 7) * 9, modulo 2^64: the low halves' products, their carries from the exact unsigned products.
     const pl = Math.imul(l1, 5)
-    const ph = (Math.imul(h1, 5) + (l1 * 5 - (pl >>> 0)) / TWO32) | 0
+    const c1 = ((l1 >>> 0) * 5) / TWO32
+    const ph = (Math.imul(h1, 5) + (c1 | 0)) | 0
     const rh = (ph << 7) | (pl >>> 25)
     const rl = (pl << 7) | (ph >>> 25)
-    const ql = Math.imul(rl, 9)
-    this.hi = (Math.imul(rh, 9) + ((rl >>> 0) * 9 - (ql >>> 0)) / TWO32) >>> 0
-    this.lo = ql >>> 0
+    this.lo = Math.imul(rl, 9)
+    const c2 = ((rl >>> 0) * 9) / TWO32
+    this.hi = (Math.imul(rh, 9) + (c2 | 0)) | 0
     // t = s1 << 17; s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3; s2 ^= t; s3 = rotl(s3, 45).
     const th = (h1 << 17) | (l1 >>> 15)
     const tl = l1 << 17
@@ -84,12 +85,12 @@ class Xoshiro {
 
   /** The last value made, as an unsigned 64-bit bigint. */
   value(): bigint {
-    return (BigInt(this.hi) << 32n) | BigInt(this.lo)
+    return (BigInt(this.hi >>> 0) << 32n) | BigInt(this.lo >>> 0)
   }
 
   /** The last value made as a float in [0, 1): its top 53 bits, as Lua 5.4's `I2d` does. */
   float(): number {
-    return (this.hi * 2097152 + (this.lo >>> 11)) * 2 ** -53
+    return ((this.hi >>> 0) * 2097152 + (this.lo >>> 11)) * 2 ** -53
   }
 }
 
