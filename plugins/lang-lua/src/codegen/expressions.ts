@@ -8,7 +8,7 @@ import { arith, Op } from "../numbers.js"
 import { MAX_STRING_BYTES } from "../runtime.js"
 import type { VarInfo } from "../scope.js"
 import { LuaFloat, type LuaValue } from "../value.js"
-import { ARITH_OPS, COMPARISONS, Emitter, type Held, NOT_CONSTANT, type SelfName, seq } from "./emit.js"
+import { ARITH_OPS, COMPARISONS, Emitter, type Held, isNumeral, NOT_CONSTANT, type SelfName, seq } from "./emit.js"
 import { type FloatCondition, floatLocals } from "./types.js"
 
 /** The intrinsic for an arithmetic operation whose operand is not a JS number (boxed floats first), by operator. */
@@ -566,6 +566,20 @@ export abstract class Expressions extends Emitter {
     }
   }
 
+  /**
+   * The value of a float-typed operation on two numeric constants (`4 / 2`, `1 / 3`), computed here when it is
+   * finite and not zero: V8 may fold what the generated code computes from constants, and an operation on finite,
+   * nonzero doubles gives no NaN, whose sign V8's folding would lose (`0 / 0` is `-nan` in C). Undefined otherwise.
+   */
+  protected foldedFloat(node: Node): number | undefined {
+    const a = this.constant(node.left)
+    const b = this.constant(node.right)
+    if (!isNumeral(a) || !isNumeral(b)) return undefined
+    const r = arith(ARITH_OPS.get(node.operator)!, a, b, 0)
+    const n = r instanceof LuaFloat ? r.n : r
+    return typeof n === "number" && Number.isFinite(n) && n !== 0 ? n : undefined
+  }
+
   /** True for a binary operation on two constants: it takes the general path (see {@link floatCondition}). */
   protected constantOperands(node: Node): boolean {
     return this.constant(node.left) !== NOT_CONSTANT && this.constant(node.right) !== NOT_CONSTANT
@@ -577,7 +591,10 @@ export abstract class Expressions extends Emitter {
     if (c !== NOT_CONSTANT) return floatText(c as number | LuaFloat)
     if (node.type === "Identifier") return this.local(this.floatLocalOf(node)!)
     if (node.type === "UnaryExpression") return `(-${this.raw(node.argument)})`
-    if (this.constantOperands(node)) return `$floatValue(${this.expr(node)})`
+    if (this.constantOperands(node)) {
+      const folded = this.foldedFloat(node)
+      return folded !== undefined ? floatText(folded) : `$floatValue(${this.expr(node)})`
+    }
     const code = ARITH_OPS.get(node.operator)!
     const site = this.site(node)
     const a = this.rawOperand(node.left)

@@ -567,4 +567,14 @@ export const floats: ReadonlyArray<Case> = [
     "local function f() local s, z = 0.0, -0.0 local n = 0 for i = 1, 3000 do s = s + 0.5 if i == 2500 then z = z * 1 end n = n + 1 end local t = 0.0 while t < 2000 do t = t + 1 end local u = 0.0 for x = 1.0, 3000 do u = u + x / x end local w = {} for x = 0.5, 1500, 0.5 do w[#w + 1] = x end return tostring(s) .. ' ' .. tostring(z) .. ' ' .. math.type(s) .. ' ' .. tostring(t) .. ' ' .. math.type(t) .. ' ' .. tostring(u) .. ' ' .. #w .. ' ' .. tostring(w[2]) .. math.type(w[2]) end return f()",
     "1500.0 -0.0 float 2000.0 float 3000.0 3000 1.0float",
   ),
+  v(
+    "float arithmetic on constants",
+    "local q = 4 / 2 local r = 1 / 3 local z = 0 / 5 local m = -0.0 * 1 local p = 2 ^ 0.5 local w = 7 // 2.0 local v = 7.5 % 2 local u = 1e308 * 10 local n = -(0 / 0) local s = q * r + p - w + v local t = {} t[q] = 'two' return string.format('%.17g %.17g %s %s %.17g %s %s %s %s %.17g %s %s', q, r, tostring(z), tostring(m), p, tostring(w), tostring(v), tostring(u), tostring(n ~= n), s, math.type(q), t[2])",
+    "2 0.33333333333333331 0.0 -0.0 1.4142135623730951 3.0 1.5 inf true 0.58088022903976189 float two",
+  ),
+  v(
+    "float arithmetic on constants (in a function)",
+    "local function f() local q = 4 / 2 local r = 1 / 3 local z = 0 / 5 local m = -0.0 * 1 local p = 2 ^ 0.5 local w = 7 // 2.0 local v = 7.5 % 2 local u = 1e308 * 10 local n = -(0 / 0) local s = q * r + p - w + v local t = {} t[q] = 'two' return string.format('%.17g %.17g %s %s %.17g %s %s %s %s %.17g %s %s', q, r, tostring(z), tostring(m), p, tostring(w), tostring(v), tostring(u), tostring(n ~= n), s, math.type(q), t[2]) end return f()",
+    "2 0.33333333333333331 0.0 -0.0 1.4142135623730951 3.0 1.5 inf true 0.58088022903976189 float two",
+  ),
 ]
