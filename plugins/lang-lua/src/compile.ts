@@ -36,8 +36,9 @@ export interface Compiled {
   readonly code: string
   /** Its key in the cache. */
   readonly key: string
-  /** The ids of its tiered loops (see codegen/tiering.ts). */
+  /** The ids of its tiered loops (see codegen/tiering.ts), and after how many passes they tier up. */
   readonly tiered: ReadonlyArray<number>
+  readonly tierAfter: number
   /** The sources of its hot loops' functions, made for all of them when a run first tiers one up. */
   hotCode: HotCode | undefined
   /** The hot loops' functions compiled so far, by loop id (each serves every run: it takes the run's globals). */
@@ -111,6 +112,7 @@ export const compile = (code: string, deadline = Infinity, scope = ""): Compiled
     code,
     key,
     tiered,
+    tierAfter,
     hotCode: undefined,
     hot: new Map(),
     bytes: code.length + program.source.length + (program.rest?.length ?? 0),
@@ -196,7 +198,11 @@ export const compileRest = (compiled: Compiled): void => {
 export const instantiate = (compiled: Compiled, globals: LuaTable): LuaFunction => {
   const K = compiled.constants
   const G = globals.fields
-  const hot = (id: number): LuaFunction => hotLoop(compiled, id)
+  // A run of a program that has tiered up before in this worker tiers its loops up at their first pass: their
+  // hot functions are compiled, and V8 has optimised them.
+  const hot = Object.assign((id: number): LuaFunction => hotLoop(compiled, id), {
+    passes: compiled.hotCode === undefined ? 0 : compiled.tierAfter,
+  })
   // The rest of a split main chunk, made when the main function reaches it.
   const rest = () => {
     compileRest(compiled)

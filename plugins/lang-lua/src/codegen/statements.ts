@@ -43,7 +43,8 @@ const declarations = (fn: FnCtx): string => {
   let code = fn.maxTemps > 0 ? "let t0" : ""
   for (let i = 1; i < fn.maxTemps; i++) code += `, t${i}`
   if (fn.maxTemps > 0) code += ";"
-  for (let i = 0; i < fn.counters.length; i++) code += `${i === 0 ? "let " : ", "}${fn.counters[i]} = 0`
+  // The count starts where the run's `H` says: at the bound once the program has tiered up in an earlier run.
+  for (let i = 0; i < fn.counters.length; i++) code += `${i === 0 ? "let " : ", "}${fn.counters[i]} = H.passes`
   return fn.counters.length > 0 ? `${code};` : code
 }
 
