@@ -28,36 +28,10 @@ const programOf = (language) =>
 /** One sample, in this process: prints `{ first, warm }` (ms) as JSON. */
 const child = async (language, pause) => {
   const made = performance.now()
-  const { CodeMode, Tool } = await import("@codemode/core")
-  const { Effect, Schema } = await import("effect")
-  const Order = Schema.Struct({
-    id: Schema.String,
-    customer: Schema.String,
-    amount: Schema.Number,
-    status: Schema.String,
-    items: Schema.Array(Schema.String),
-  })
-  const orders = Array.from({ length: 60 }, (_, i) => ({
-    id: `order_${i}`,
-    customer: ["ada", "bob", "cy", "dee", "eve"][i % 5],
-    amount: ((i * 37) % 500) / 4,
-    status: i % 3 ? "open" : "shipped",
-    items: i % 2 ? ["book", "pen"] : ["lamp"],
-  }))
-  const shop = {
-    listOrders: Tool.make({
-      description: "List orders by status",
-      input: Schema.Struct({ status: Schema.String }),
-      output: Schema.Array(Order),
-      execute: ({ status }) => Effect.succeed(orders.filter((o) => o.status === status)),
-    }),
-    getCustomer: Tool.make({
-      description: "Look up a customer",
-      input: Schema.Struct({ name: Schema.String }),
-      output: Schema.Struct({ name: Schema.String, tier: Schema.String }),
-      execute: ({ name }) => Effect.succeed({ name, tier: name.length > 2 ? "gold" : "basic" }),
-    }),
-  }
+  const { CodeMode } = await import("@codemode/core")
+  const { Effect } = await import("effect")
+  const { shopTools } = await import("./shop.mjs")
+  const shop = await shopTools()
   const program = programOf(language)
   const runtime = CodeMode.make({ language, tools: { shop } })
   const time = async () => {

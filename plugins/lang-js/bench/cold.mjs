@@ -20,36 +20,10 @@ const program = readFileSync(new URL("./tool-program.js", import.meta.url), "utf
 
 /** Run the cold-start benchmark over `samples` fresh pools and print the medians. */
 export const coldBench = async (samples = 9) => {
-  const { CodeMode, SandboxPool, Tool } = await import("@codemode/core")
-  const { Effect, Schema } = await import("effect")
-  const Order = Schema.Struct({
-    id: Schema.String,
-    customer: Schema.String,
-    amount: Schema.Number,
-    status: Schema.String,
-    items: Schema.Array(Schema.String),
-  })
-  const orders = Array.from({ length: 60 }, (_, i) => ({
-    id: `order_${i}`,
-    customer: ["ada", "bob", "cy", "dee", "eve"][i % 5],
-    amount: ((i * 37) % 500) / 4,
-    status: i % 3 ? "open" : "shipped",
-    items: i % 2 ? ["book", "pen"] : ["lamp"],
-  }))
-  const shop = {
-    listOrders: Tool.make({
-      description: "List orders by status",
-      input: Schema.Struct({ status: Schema.String }),
-      output: Schema.Array(Order),
-      execute: ({ status }) => Effect.succeed(orders.filter((o) => o.status === status)),
-    }),
-    getCustomer: Tool.make({
-      description: "Look up a customer",
-      input: Schema.Struct({ name: Schema.String }),
-      output: Schema.Struct({ name: Schema.String, tier: Schema.String }),
-      execute: ({ name }) => Effect.succeed({ name, tier: name.length > 2 ? "gold" : "basic" }),
-    }),
-  }
+  const { CodeMode, SandboxPool } = await import("@codemode/core")
+  const { Effect } = await import("effect")
+  const { shopTools } = await import("../../../core/bench/shop.mjs")
+  const shop = await shopTools()
   const time = async (runtime) => {
     const t0 = performance.now()
     const r = await Effect.runPromise(runtime.execute(program))

@@ -445,36 +445,10 @@ if (!only || only.includes("latency")) {
 //   for the warm-up, and a process that waited has lost its processor caches to the other processes (on a loaded
 //   machine its first milliseconds run several times slower), which runs back to back never pay.
 if (!only || only.includes("cold")) {
-  const { CodeMode, SandboxPool, Tool } = await import("@codemode/core")
-  const { Effect, Schema } = await import("effect")
-  const Order = Schema.Struct({
-    id: Schema.String,
-    customer: Schema.String,
-    amount: Schema.Number,
-    status: Schema.String,
-    items: Schema.Array(Schema.String),
-  })
-  const orders = Array.from({ length: 60 }, (_, i) => ({
-    id: `order_${i}`,
-    customer: ["ada", "bob", "cy", "dee", "eve"][i % 5],
-    amount: ((i * 37) % 500) / 4,
-    status: i % 3 ? "open" : "shipped",
-    items: i % 2 ? ["book", "pen"] : ["lamp"],
-  }))
-  const shop = {
-    listOrders: Tool.make({
-      description: "List orders by status",
-      input: Schema.Struct({ status: Schema.String }),
-      output: Schema.Array(Order),
-      execute: ({ status }) => Effect.succeed(orders.filter((o) => o.status === status)),
-    }),
-    getCustomer: Tool.make({
-      description: "Look up a customer",
-      input: Schema.Struct({ name: Schema.String }),
-      output: Schema.Struct({ name: Schema.String, tier: Schema.String }),
-      execute: ({ name }) => Effect.succeed({ name, tier: name.length > 2 ? "gold" : "basic" }),
-    }),
-  }
+  const { CodeMode, SandboxPool } = await import("@codemode/core")
+  const { Effect } = await import("effect")
+  const { shopTools } = await import("../../../core/bench/shop.mjs")
+  const shop = await shopTools()
   const base = source("tool-program")
   const returnAt = base.lastIndexOf("\nreturn ")
   const noOps = ["total = total + 0", "local count = #lines", "if #ids == 0 then total = 0 end", "local first = ids[1]"]
