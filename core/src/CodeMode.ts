@@ -122,9 +122,9 @@ const warmHost = (language: Language.Definition, pool: SandboxPool): (() => void
  * The runtime of `options`. A `reused` one (made to run programs again, not one-shot) has its pool start warm
  * sandboxes for its language now, so that its first `execute` does not wait for a sandbox to start and warm up.
  */
-const build = <R>(options: Options<any, any>, extra: ReadonlyArray<string> = [], reused = false): Runtime<R> => {
+const build = <R>(options: Options<any, any>, reused = false): Runtime<R> => {
   if (typeof options !== "object" || options === null) throw new TypeError("CodeMode.make expects an options object")
-  checkKeys("CodeMode options", options, [...optionKeys, ...extra])
+  checkKeys("CodeMode options", options, optionKeys)
   const language = Language.resolve(options.language)
   const limits = Limits.resolve(options.limits, language.defaults)
   const hooks = HooksModule.validate(options.hooks)
@@ -230,7 +230,7 @@ const build = <R>(options: Options<any, any>, extra: ReadonlyArray<string> = [],
  */
 export const make = <const T extends Tree = {}, const H extends Hooks<any> = Hooks<never>>(
   options: Options<T, H> = {},
-): Runtime<TreeServices<T> | HookServices<H>> => build(options, [], true)
+): Runtime<TreeServices<T> | HookServices<H>> => build(options, true)
 
 /** Run one program once: `CodeMode.execute({ ...options, code })`. */
 export const execute = <const T extends Tree = {}, const H extends Hooks<any> = Hooks<never>>(
@@ -303,7 +303,6 @@ export const layer = (
           tools: mergeTrees(registry.toolSources),
           extensions: registry.extensions,
         },
-        [],
         true,
       )
       const execute = (code: string): Effect.Effect<Result> =>

@@ -532,12 +532,20 @@ export class SandboxPool {
   prepare(module: string, onWarm?: () => void): void {
     if (this.closed) return
     if (onWarm !== undefined) this.onWarm.push(onWarm)
+    if (this.want(module)) for (const sandbox of this.idle) sandbox.preload([module], true)
+    this.replenish()
+  }
+
+  /**
+   * Note that programs in `module` are run (new sandboxes load it) and that the pool has started, and drop idle
+   * sandboxes that are gone. Returns whether `module` is new: the idle sandboxes have not loaded it yet.
+   */
+  private want(module: string): boolean {
     const newModule = !this.wanted.has(module)
     this.wanted.add(module)
     this.started = true
     for (let i = this.idle.length - 1; i >= 0; i--) if (this.idle[i].dead) this.idle.splice(i, 1)
-    if (newModule) for (const sandbox of this.idle) sandbox.preload([module], true)
-    this.replenish()
+    return newModule
   }
 
   /**
@@ -546,11 +554,8 @@ export class SandboxPool {
    */
   acquire(module: string, deliver: (sandbox: Sandbox) => void): () => void {
     if (this.closed) throw new Error("the sandbox pool is closed")
-    const newModule = !this.wanted.has(module)
-    this.wanted.add(module)
     const first = !this.started
-    this.started = true
-    for (let i = this.idle.length - 1; i >= 0; i--) if (this.idle[i].dead) this.idle.splice(i, 1)
+    const newModule = this.want(module)
     // An idle sandbox that has the language, and is done warming up and cleaning up after its last run, first.
     let ready = this.idle.findIndex((s) => s.modules.has(module) && !s.cleaning)
     if (ready < 0) ready = this.idle.findIndex((s) => s.modules.has(module))

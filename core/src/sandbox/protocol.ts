@@ -138,7 +138,7 @@ export interface LanguageRuntime {
   warm?(): void
   /**
    * Optional: the warm-up of `warm`, a step at a time (a step is one warm-up program of a few milliseconds). A sandbox
-   * that has it runs the steps between turns of its event loop, and stops early when the host gives it a run.
+   * that has it uses it instead of `warm`, and stops after the step in progress when the host gives it a run.
    */
   warmSteps?(): Iterator<unknown>
   /**
