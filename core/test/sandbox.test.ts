@@ -188,6 +188,24 @@ describe("sandbox worker", () => {
     }
   })
 
+  it("runtimes made on one pool before it has warmed leave one host warm-up waiting, and none on a pool that keeps none warm", () => {
+    const language = lineLanguage({ name: "line-host-warm-up-bound", warmUpProgram: "return 1" })
+    const cold = new SandboxPool({ keepIdle: 0 })
+    const warm = new SandboxPool({ keepIdle: 1, maxOldGenerationSizeMb: 64 })
+    try {
+      for (let i = 0; i < 1_000; i++) {
+        CodeMode.make({ language, pool: cold })
+        CodeMode.make({ language, pool: warm })
+      }
+      const waiting = (pool: SandboxPool) => (pool as unknown as { onWarm: Map<string, unknown> }).onWarm.size
+      expect(waiting(cold)).toBe(0)
+      expect(waiting(warm)).toBe(1)
+    } finally {
+      cold.close()
+      warm.close()
+    }
+  })
+
   it("a one-shot execution warms the pool's other sandboxes, never the one it runs in", async () => {
     const own = new SandboxPool({ keepIdle: 2, maxOldGenerationSizeMb: 64 })
     try {

@@ -472,8 +472,8 @@ export class SandboxPool {
   private readonly stackMb: number
   private readonly wanted = new Set<string>()
   private started = false
-  /** Called when a sandbox has warmed up (see {@link prepare}). */
-  private readonly onWarm: Array<() => void> = []
+  /** Called when a sandbox has warmed up (see {@link prepare}): at most one waits per language module. */
+  private readonly onWarm = new Map<string, () => void>()
 
   constructor(options: PoolOptions = {}) {
     const machine = machineDefaults()
@@ -499,7 +499,9 @@ export class SandboxPool {
   /** A sandbox has warmed up and is idle: the callbacks waiting for one run. */
   private warmed(): void {
     if (this.closed) return
-    for (const callback of this.onWarm.splice(0)) callback()
+    const callbacks = [...this.onWarm.values()]
+    this.onWarm.clear()
+    for (const callback of callbacks) callback()
   }
 
   private forget(sandbox: Sandbox): void {
@@ -527,11 +529,12 @@ export class SandboxPool {
    * Start the pool's warm sandboxes for programs in `module` ahead of the first execution, off its critical path: they
    * load and warm the language while the host gets ready, so that the first program finds one ready. A runtime calls
    * it when it is made; sandboxes started before already load the language too. `onWarm` is called once, when a
-   * sandbox of the pool has warmed up and is idle (never when the pool is closed first).
+   * sandbox of the pool has warmed up and is idle (never when the pool is closed first, or keeps no sandbox warm); it
+   * replaces one given for `module` before that has not run yet, so a pool holds one for each language at most.
    */
   prepare(module: string, onWarm?: () => void): void {
     if (this.closed) return
-    if (onWarm !== undefined) this.onWarm.push(onWarm)
+    if (onWarm !== undefined && this.keepIdle > 0) this.onWarm.set(module, onWarm)
     if (this.want(module)) for (const sandbox of this.idle) sandbox.preload([module], true)
     this.replenish()
   }
@@ -598,6 +601,7 @@ export class SandboxPool {
   /** Kill every idle sandbox and refuse new executions. */
   close(): void {
     this.closed = true
+    this.onWarm.clear()
     for (const sandbox of this.idle.splice(0)) sandbox.kill()
   }
 }
