@@ -4,10 +4,11 @@
  */
 import { acquireRealm } from "./builtins/index.js"
 import { analyze } from "./compiler/analyze.js"
-import { type CompiledProgram, compileProgram } from "./compiler/compiler.js"
+import { type CompiledProgram, compileProgram, type ModuleResolver } from "./compiler/compiler.js"
 import { CompileError, RETURN } from "./compiler/shared.js"
 import { Bridge } from "./host/bridge.js"
-import { parse } from "./parse.js"
+import { type Parsed, parse } from "./parse.js"
+import { keepProgram, keptProgram, programKey } from "./programCache.js"
 import { type Diagnostic, diagnostic, type RunOutcome, type RunRequest, type SandboxHost } from "@codemode/core/sandbox"
 import { DataConversionError, toData } from "./runtime/data.js"
 import { caught, FatalError, kindOf, locationOf, resetErrors } from "./runtime/errors.js"
@@ -28,6 +29,9 @@ import {
   unhandledRejections,
 } from "./runtime/promises.js"
 import { rt } from "./runtime/state.js"
+
+/** A program that parsed. */
+type ParsedProgram = Extract<Parsed, { ok: true }>
 
 /** Read a data property without running program code. */
 const plainProperty = (o: Value, key: string): Value => {
@@ -62,6 +66,7 @@ const uncaught = (value: Value, prefix: string): Diagnostic => {
 }
 
 const reset = (host: SandboxHost): void => {
+  rt.execution++
   rt.host = host
   rt.depth = 0
   rt.base = 0
@@ -113,20 +118,37 @@ const settle = (record: PromiseRecord, bridge: Bridge): void => {
   }
 }
 
+/** The bridge of the running execution: compiled code, which may be kept for later executions, resolves through it. */
+let running: Bridge | undefined
+
+const resolveModule: ModuleResolver = (specifier, location) => running!.resolveModule(specifier, location)
+
 /** Run a program inside the sandbox worker. */
 export const runProgram = (request: RunRequest, host: SandboxHost): RunOutcome => {
-  const parsed = parse(request.code)
-  if (!parsed.ok) return { ok: false, error: parsed.diagnostic }
   reset(host)
+  const realm = acquireRealm()
+  const key = programKey(request)
+  const kept = keptProgram(key, realm)
+  let parsed: ParsedProgram | undefined
+  if (kept === undefined) {
+    const tree = parse(request.code)
+    if (!tree.ok) return { ok: false, error: tree.diagnostic }
+    parsed = tree
+  }
   let bridge: Bridge | undefined
   const warnings: Diagnostic[] = []
   let outcome: RunOutcome
   try {
-    const analysis = analyze(parsed.program)
-    const realm = acquireRealm()
     bridge = new Bridge(realm, host)
+    running = bridge
+    // Compiled code reads the globals `install` defines by cell, so it is compiled after them.
     bridge.install(request)
-    const program = compileProgram(analysis, realm, request.code, parsed.locate, bridge.resolveModule, parsed.program)
+    let program = kept
+    if (program === undefined) {
+      const { program: tree, locate } = parsed!
+      program = compileProgram(analyze(tree), realm, request.code, locate, resolveModule, tree)
+      keepProgram(key, request.code, program)
+    }
     let record: PromiseRecord
     try {
       record = start(program)
@@ -165,7 +187,7 @@ export const runProgram = (request: RunRequest, host: SandboxHost): RunOutcome =
   } catch (e) {
     if (e instanceof FatalError) outcome = { ok: false, error: e.diagnostic }
     else if (e instanceof CompileError) {
-      const location = parsed.locate(e.offset)
+      const location = parsed!.locate(e.offset)
       outcome = { ok: false, error: diagnostic("UnsupportedSyntax", `${e.message}. ${e.hint}`, location) }
     } else if (rt.dead || e instanceof Error) {
       outcome = {
@@ -180,6 +202,7 @@ export const runProgram = (request: RunRequest, host: SandboxHost): RunOutcome =
     }
   } finally {
     bridge?.cancelAll()
+    running = undefined
   }
   for (const r of unhandledRejections()) {
     const d = uncaught(r.value, "Unhandled promise rejection: ")

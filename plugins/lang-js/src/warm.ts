@@ -12,6 +12,7 @@
  * real host.
  */
 import type { DataValue, HostCall, HostOutcome, RunOutcome, RunRequest, SandboxHost } from "@codemode/core/sandbox"
+import { forgetPrograms } from "./programCache.js"
 
 /** Records like those a tool returns: strings, integers, floats, booleans, nested arrays and objects, nulls. */
 const records = (n: number): Array<DataValue> =>
@@ -174,7 +175,9 @@ export function* warmSteps(
         },
         standInHost(),
       )
-      // The warm-up's garbage is collected now, while the sandbox is idle, rather than during the first program.
+  // The warm-up's programs are not kept (no real program has their text), and their garbage is collected now,
+  // while the sandbox is idle, rather than during the first program.
+  forgetPrograms()
   ;(globalThis as { gc?: () => void }).gc?.()
 }
 

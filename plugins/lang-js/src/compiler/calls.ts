@@ -605,13 +605,20 @@ export const newExpression = (ctx: CompileContext, n: Node): Expr => {
   }
 }
 
-/** The strings of a tagged template: the cooked and raw parts (the template object is made once per site). */
+/**
+ * The strings of a tagged template: the cooked and raw parts (the template object is made once per site and
+ * execution: compiled code may be kept for later executions, which must not share it).
+ */
 export const templateStrings = (quasi: Node): (() => Value) => {
   const cooked = quasi.quasis.map((q: Node) => q.value.cooked ?? undefined)
   const raw = quasi.quasis.map((q: Node) => q.value.raw)
   let strings: Value
+  let madeIn = -1
   return () => {
-    if (strings === undefined) strings = templateObject(cooked, raw)
+    if (madeIn !== rt.execution) {
+      strings = templateObject(cooked, raw)
+      madeIn = rt.execution
+    }
     return strings
   }
 }

@@ -307,6 +307,12 @@ export class Realm {
   readonly globalObject: Value
   /** Global variables by name. */
   readonly cells = new Map<string, Cell>()
+  /**
+   * The cells of globals an execution defined (`tools`, `search`, extension globals), emptied by `restore`: the next
+   * execution that defines the same name gets the same cell, so compiled code kept across executions (which reads
+   * a global's cell directly) sees that execution's value.
+   */
+  private readonly spareCells = new Map<string, Cell>()
   /** `Symbol.for` registry of this execution. */
   readonly symbolRegistry = new Map<string, symbol>()
   /** The symbols in `symbolRegistry` (they cannot be weak keys). */
@@ -376,7 +382,10 @@ export class Realm {
       existing.value = value
       return
     }
-    const cell: Cell = { value }
+    const spare = this.spareCells.get(name)
+    const cell: Cell = spare ?? { value }
+    cell.value = value
+    this.spareCells.delete(name)
     this.cells.set(name, cell)
     if (readonly) this.readonlyGlobals.add(name)
     Object.defineProperty(this.globalObject, name, {
@@ -494,8 +503,11 @@ export class Realm {
       if (!restoreOrder(o, snap)) return false
       for (let i = 0; i < snap.keys.length; i++) if (!restoreKey(o, snap, i)) return false
     }
-    for (const name of [...this.cells.keys()]) {
-      if (!this.cellSnapshot.has(name)) this.cells.delete(name)
+    for (const [name, cell] of this.cells) {
+      if (this.cellSnapshot.has(name)) continue
+      cell.value = undefined
+      this.spareCells.set(name, cell)
+      this.cells.delete(name)
     }
     for (const [name, value] of this.cellSnapshot) this.cells.get(name)!.value = value
     this.symbolRegistry.clear()

@@ -31,6 +31,8 @@ export interface RunState {
   dead: boolean
   /** Set by an async generator before it suspends: true for `await`, false for `yield`. */
   awaiting: boolean
+  /** Counts the executions of this worker: what compiled code makes once per execution is made again when it changes. */
+  execution: number
 }
 
 /** The execution state. Reset by `resetState` before every run. */
@@ -46,4 +48,5 @@ export const rt: RunState = {
   completion: undefined,
   dead: false,
   awaiting: false,
+  execution: 0,
 }
