@@ -28,6 +28,11 @@ export interface Plan extends CallContext {
   readonly pool: () => SandboxPool
   /** This runtime's cache scope in the sandbox (see `RunRequest.scope`). */
   readonly scope: string
+  /**
+   * True for the host's warm-up: a run takes an idle, warm sandbox or does not start (see
+   * `SandboxPool.acquireIdle`); it never waits for one, and never starts a process.
+   */
+  readonly background?: boolean
 }
 
 /** Calls of one execution that run at once; the rest wait their turn in order (the program sees no difference). */
@@ -133,7 +138,9 @@ export const execute = (plan: Plan, code: string): Effect.Effect<Result.Result, 
     const pool = plan.pool()
     return Effect.uninterruptibleMask((restore) =>
       Effect.gen(function* () {
-        const waited = yield* restore(acquire(pool, plan.language.workerModule, deadline))
+        const waited = plan.background
+          ? Option.fromNullishOr(pool.acquireIdle(plan.language.workerModule))
+          : yield* restore(acquire(pool, plan.language.workerModule, deadline))
         if (Option.isNone(waited) || Date.now() >= deadline) {
           if (Option.isSome(waited)) pool.release(waited.value)
           return { ok: false, error: timeoutDiagnostic(limits, true), toolCalls: [] } satisfies Result.Result

@@ -188,6 +188,27 @@ describe("sandbox worker", () => {
     }
   })
 
+  it("a program that finds the pool's one sandbox running the host's warm-up waits for it instead of starting a process", async () => {
+    const own = new SandboxPool({ keepIdle: 1, maxOldGenerationSizeMb: 64 })
+    try {
+      // Twenty warm-up runs of 250 ms each: from the sandbox's own warm-up on, the host's holds it for five seconds.
+      const language = lineLanguage({
+        name: "line-host-warm-up-wait",
+        warmUpProgram: 'set "warm-up"\nbusy 250\nreturn 1',
+      })
+      const made = CodeMode.make({ language, pool: own })
+      // A run given to the sandbox before it has warmed up would stop its warm-up (and the host's).
+      await Effect.runPromise(Effect.sleep(1_500))
+      const result = await Effect.runPromise(made.execute("get\nreturn $"))
+      // It ran in the sandbox the warm-up ran in (a new process would have kept nothing), after a warm-up run ended.
+      expect(result.ok && result.value).toBe("warm-up")
+      const spawned = (own as unknown as { alive: number }).alive
+      expect(spawned).toBe(1)
+    } finally {
+      own.close()
+    }
+  })
+
   it("runtimes made on one pool before it has warmed leave one host warm-up waiting, and none on a pool that keeps none warm", () => {
     const language = lineLanguage({ name: "line-host-warm-up-bound", warmUpProgram: "return 1" })
     const cold = new SandboxPool({ keepIdle: 0 })

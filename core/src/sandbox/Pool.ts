@@ -139,6 +139,8 @@ export class Sandbox {
   private shapesScope: string | undefined
   /** The modules this sandbox has loaded or been asked to load. */
   readonly modules = new Set<string>()
+  /** True while it runs the host's warm-up (see {@link SandboxPool.acquireIdle}). */
+  background = false
   /** True once the process is killed or gone. */
   dead = false
 
@@ -357,6 +359,11 @@ export class Sandbox {
     return this.warming || this.cleanedThrough < this.runs
   }
 
+  /** True while the sandbox is warming up its languages (a run given to it now stops that). */
+  get warmingUp(): boolean {
+    return this.warming
+  }
+
   /** Ask the sandbox to load `modules` before its first run; `warm` when it is idle (no run follows at once). */
   preload(modules: ReadonlyArray<string>, warm: boolean): void {
     const fresh = modules.filter((m) => !this.modules.has(m))
@@ -472,6 +479,8 @@ export class SandboxPool {
   private readonly stackMb: number
   private readonly wanted = new Set<string>()
   private started = false
+  /** Sandboxes running the host's warm-up: a run that finds none idle waits for one of them. */
+  private background = 0
   /** Called when a sandbox has warmed up (see {@link prepare}): at most one waits per language module. */
   private readonly onWarm = new Map<string, () => void>()
 
@@ -569,7 +578,8 @@ export class SandboxPool {
       deliver(sandbox)
       return () => {}
     }
-    if (this.alive < this.maxWorkers) {
+    // A sandbox busy with the host's warm-up is free within milliseconds; a new process takes half a second.
+    if (this.alive < this.maxWorkers && this.background === 0) {
       deliver(this.spawn())
       // The first execution also starts the pool's warm sandboxes, so that the next ones find them ready.
       if (first) this.replenish()
@@ -582,8 +592,32 @@ export class SandboxPool {
     }
   }
 
+  /**
+   * An idle sandbox that has loaded and warmed `module`, for a run of the host's warm-up (it may still be cleaning up
+   * after its last run); `undefined` when there is none (the warm-up never waits for a sandbox, never starts a
+   * process, and never stops a sandbox's own warm-up). Until it is given back, a run that finds no idle sandbox waits
+   * for it instead of starting a process.
+   */
+  acquireIdle(module: string): Sandbox | undefined {
+    if (this.closed) return undefined
+    const index = this.idle.findIndex((s) => !s.dead && s.modules.has(module) && !s.warmingUp)
+    if (index < 0) return undefined
+    const sandbox = this.idle.splice(index, 1)[0]
+    sandbox.background = true
+    this.background++
+    return sandbox
+  }
+
+  /** The end of a run on `sandbox`: one of the host's warm-up no longer holds back new processes. */
+  private endBackground(sandbox: Sandbox): void {
+    if (!sandbox.background) return
+    sandbox.background = false
+    this.background--
+  }
+
   /** Give back a sandbox whose run ended cleanly. */
   release(sandbox: Sandbox): void {
+    this.endBackground(sandbox)
     sandbox.detach()
     if (sandbox.dead) return
     const next = this.waiting.shift()
@@ -594,7 +628,9 @@ export class SandboxPool {
 
   /** Kill a sandbox that cannot be reused (timeout, interruption, crash, retirement). */
   discard(sandbox: Sandbox): void {
+    this.endBackground(sandbox)
     sandbox.kill()
+    this.pump()
     this.replenish()
   }
 
