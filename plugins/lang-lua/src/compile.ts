@@ -44,11 +44,18 @@ export interface Compiled {
   /** The hot loops' functions compiled so far, by loop id (each serves every run: it takes the run's globals). */
   readonly hot: Map<number, LuaFunction>
   bytes: number
-  /**
-   * The rest of a split main chunk (see `GeneratedProgram.rest`): its source, and its factory once V8 has compiled
-   * it (see {@link compileRest}).
-   */
-  readonly rest: { readonly source: string; factory: Factory | undefined } | undefined
+  /** The rest of a split main chunk (see `GeneratedProgram.rest`), made by {@link compileRest}. */
+  readonly rest: Rest | undefined
+}
+
+/** The rest of a split main chunk: generated, then compiled by V8, once (see {@link compileRest}). */
+interface Rest {
+  /** Makes its source; dropped once called (the generator it closes over holds the program's syntax tree). */
+  generate: (() => string) | undefined
+  /** Its factory, once V8 has compiled it. */
+  factory: Factory | undefined
+  /** What generating or compiling it threw: the run's later attempt throws it again. */
+  failure: { readonly error: unknown } | undefined
 }
 
 /** The hot functions' sources of a program's tiered loops, by loop id, and the constants they share. */
@@ -115,8 +122,8 @@ export const compile = (code: string, deadline = Infinity, scope = ""): Compiled
     tierAfter,
     hotCode: undefined,
     hot: new Map(),
-    bytes: code.length + program.source.length + (program.rest?.length ?? 0),
-    rest: program.rest === undefined ? undefined : { source: program.rest, factory: undefined },
+    bytes: code.length + program.source.length,
+    rest: program.rest === undefined ? undefined : { generate: program.rest, factory: undefined, failure: undefined },
   }
   cache.set(key, compiled)
   cachedBytes += compiled.bytes
@@ -164,8 +171,7 @@ const hotLoop = (compiled: Compiled, id: number): LuaFunction => {
     compiled.hotCode = code
     let bytes = 0
     for (const source of code.sources.values()) bytes += source.length
-    compiled.bytes += bytes
-    if (cache.get(compiled.key) === compiled) cachedBytes += bytes
+    grow(compiled, bytes)
   }
   const hot = factoryOf(code.sources.get(id)!)(INTRINSICS, code.constants, undefined, undefined, undefined, undefined)
   compiled.hot.set(id, hot)
@@ -186,12 +192,60 @@ const factoryOf = (source: string): Factory => {
 }
 
 /**
- * Compile the rest of a split main chunk if that is still to do: the worker calls it while the program's first host
- * call is in flight, and the main function when it reaches the rest before any host call.
+ * What a failure of the compiler is reported as. Its recursion is bounded by the syntax depth bound, so a JS stack
+ * overflow there is the compiler's own failure, never the program's call depth.
+ */
+export const compilerFailure = (e: unknown): unknown =>
+  e instanceof RangeError
+    ? new ParseFailure({
+        kind: "ParseError",
+        message: `the program could not be compiled (${e.message}); nest its expressions and blocks less deeply`,
+      })
+    : e
+
+/** Count `bytes` more of `compiled`'s code against the cache's bound. */
+const grow = (compiled: Compiled, bytes: number): void => {
+  compiled.bytes += bytes
+  if (cache.get(compiled.key) === compiled) cachedBytes += bytes
+}
+
+/** Drop `compiled` from the cache (a later run of its code compiles it again). */
+const forget = (compiled: Compiled): void => {
+  if (cache.get(compiled.key) !== compiled) return
+  cache.delete(compiled.key)
+  cachedBytes -= compiled.bytes
+}
+
+/**
+ * Generate and compile the rest of a split main chunk if that is still to do: the worker calls it while the
+ * program's first host call is in flight, and the main function when it reaches the rest before any host call. A
+ * failure (the deadline passed, or the engine's size limits) is thrown again by the run's next attempt, and the
+ * program leaves the cache.
  */
 export const compileRest = (compiled: Compiled): void => {
   const rest = compiled.rest
-  if (rest !== undefined && rest.factory === undefined) rest.factory = factoryOf(rest.source)
+  if (rest === undefined || rest.factory !== undefined) return
+  if (rest.failure !== undefined) throw rest.failure.error
+  const generate = rest.generate!
+  rest.generate = undefined
+  try {
+    const source = generate()
+    grow(compiled, source.length)
+    rest.factory = factoryOf(source)
+  } catch (e) {
+    const error = compilerFailure(e)
+    rest.failure = { error }
+    forget(compiled)
+    throw error
+  }
+}
+
+/**
+ * After a run of `compiled`: a rest the run did not reach is still to generate, and its generator holds the syntax
+ * tree, so the program leaves the cache rather than keep the tree (a later run compiles it again).
+ */
+export const settleRest = (compiled: Compiled): void => {
+  if (compiled.rest?.generate !== undefined) forget(compiled)
 }
 
 /** Make the program's main function for one run, over that run's globals table. */
@@ -219,8 +273,9 @@ export const generatedSource = (code: string): string => {
   const parsed = parse(code)
   const generator = new Generator(parsed, Infinity, { onceCompact, tierAfter })
   const { source, rest } = generator.program(parsed.chunk)
+  const restSource = rest?.()
   const again = parse(code)
   const hotGenerator = new Generator(again, Infinity, { sites: generator.offsets })
   const hot = generator.tieredLoops.map((id) => hotGenerator.hotLoop(again.chunk, id))
-  return [source, ...(rest === undefined ? [] : [rest]), ...hot].join("\n")
+  return [source, ...(restSource === undefined ? [] : [restSource]), ...hot].join("\n")
 }

@@ -2,7 +2,7 @@
  * The Lua runtime for core's sandbox worker: `run(request, host)` parses, compiles and runs one program and returns
  * its result as data or a diagnostic. Everything here is synchronous; host calls block inside `host.call`.
  */
-import { type Compiled, compile, compileRest, instantiate } from "./compile.js"
+import { type Compiled, compile, compileRest, compilerFailure, instantiate, settleRest } from "./compile.js"
 import { DataProblem, toData } from "./data.js"
 import { LuaError, LuaFatal } from "./errors.js"
 import { resetIntrinsics } from "./intrinsics.js"
@@ -57,20 +57,12 @@ const toDiagnostic = (e: unknown): Diagnostic => {
   throw e
 }
 
-/**
- * Compile `code`. The compiler's recursion is bounded by the syntax depth bound, so a JS stack overflow here is the
- * compiler's own failure, never the program's call depth: it is reported as such.
- */
+/** Compile `code` (a stack overflow of the compiler is reported as its own: see `compilerFailure`). */
 const compileProgram = (code: string, deadline: number, scope: string | undefined): Compiled => {
   try {
     return compile(code, deadline, scope)
   } catch (e) {
-    if (e instanceof RangeError)
-      throw new ParseFailure({
-        kind: "ParseError",
-        message: `the program could not be compiled (${e.message}); nest its expressions and blocks less deeply`,
-      })
-    throw e
+    throw compilerFailure(e)
   }
 }
 
@@ -166,7 +158,12 @@ export const runWithWorkBound = (request: RunRequest, host: SandboxHost, maxStep
     resetModuleState()
     const globals = createEnvironment(request, overlapping(program, host))
     resetRuntime(program.locations, host.deadline, (d) => host.warn(d), maxSteps)
-    const r = instantiate(program, globals)()
+    let r: LuaValue | Array<LuaValue>
+    try {
+      r = instantiate(program, globals)()
+    } finally {
+      settleRest(program)
+    }
     const value = Array.isArray(r) ? r[0] : r
     warnAboutResult(r, value)
     try {
@@ -194,6 +191,7 @@ export const warm = (rounds?: number): void => {
 /** The warm-up of {@link warm}, a program a step, for a sandbox that stops it when a run arrives. */
 export const warmSteps = (): Iterator<unknown> => warmStepsOf(run, undefined, compileOnly)
 
+/** The compiler's part of a run, for the warm-up's later rounds: both parts of a split main chunk are generated. */
 const compileOnly = (code: string): void => {
-  compile(code)
+  compileRest(compile(code))
 }

@@ -148,6 +148,50 @@ return t.v`
     expect(run(request as never, host)).toEqual({ ok: true, value: "1" })
   })
 
+  it("generates the rest while the first host call is in flight, not before", () => {
+    const code = `local r = tools.ns.echo({ n = 4 })
+local t = {}
+for i = 1, r.n do t[#t + 1] = i * 2 end
+return table.concat(t, ",")`
+    const generatedBefore: Array<boolean> = []
+    class WatchingHost extends FakeHost {
+      override start(call: Parameters<FakeHost["start"]>[0]) {
+        generatedBefore.push(compile(code).rest?.generate === undefined)
+        return super.start(call)
+      }
+    }
+    const request = {
+      code,
+      tools: { ns: { echo: true } },
+      extensions: [],
+      limits: { timeoutMs: 60_000, maxToolCalls: 8, maxOutputBytes: 65_536 },
+    }
+    expect(run(request as never, new WatchingHost(Date.now() + 60_000))).toEqual({ ok: true, value: "2,4,6,8" })
+    expect(generatedBefore).toEqual([false])
+  })
+
+  it("a run that ends before its rest leaves no half-compiled program in the cache", () => {
+    // The rest's generator holds the syntax tree: a program whose first part fails before its first call is
+    // compiled again next time, its rest still to generate.
+    const code = `local r = tools.ns.echo({ n = #missing })
+local t = {}
+for i = 1, 3 do t[i] = r end
+return t`
+    const request = {
+      code,
+      tools: { ns: { echo: true } },
+      extensions: [],
+      limits: { timeoutMs: 60_000, maxToolCalls: 8, maxOutputBytes: 65_536 },
+    }
+    const host = new FakeHost(Date.now() + 60_000)
+    const first = run(request as never, host)
+    expect(first).toMatchObject({ ok: false, error: { message: expect.stringContaining("global 'missing'") } })
+    expect(host.calls).toEqual([])
+    const again = compile(code)
+    expect(again.rest?.generate).toBeDefined()
+    expect(run(request as never, host)).toEqual(first)
+  })
+
   it("does not split a chunk whose first statements define functions, loop, or jump", () => {
     for (const code of [
       "local f = function() return 1 end\nlocal x = tools.ns.echo({})\nreturn f()",

@@ -74,10 +74,12 @@ export interface GeneratedProgram {
   /** The factory's source: it returns the main function. */
   readonly source: string
   /**
-   * When the main function runs its first statements before it needs the rest: the source of a second factory,
-   * whose function runs the rest (the main function gets it by calling its factory's `R`). Undefined otherwise.
+   * When the main function runs its first statements before it needs the rest: makes the source of a second
+   * factory, whose function runs the rest (the main function gets it by calling its factory's `R`). Undefined
+   * otherwise. It is called once, after the first part's source: the runtime generates and compiles the rest while
+   * the program's first host call is in flight. Until then the generator keeps the syntax tree.
    */
-  readonly rest: string | undefined
+  readonly rest: (() => string) | undefined
 }
 
 /** The statements a split main chunk may run before its rest (see {@link Generator.splitPoint}). */
@@ -111,8 +113,8 @@ export class Generator extends Expressions {
   /**
    * The program's source: binds the intrinsics and constants, returns the main function. A main chunk that starts
    * with calls (a tool program's first tool call) is split after its first tool call (see {@link splitPoint}): the
-   * runtime compiles the rest with V8 while that call is in flight (see `worker.ts`), so the time a tool takes
-   * hides that part of the compile.
+   * runtime generates the rest and compiles it with V8 while that call is in flight (see `worker.ts`), so the time a
+   * tool takes hides that part of the compile.
    */
   program(chunk: Chunk): GeneratedProgram {
     this.main = this.resolved.functions.get(chunk)
@@ -121,8 +123,15 @@ export class Generator extends Expressions {
       const main = this.functionBody([], true, chunk.body, undefined, this.onceCompact)
       return { source: this.factory(main, this.takeConstants()), rest: undefined }
     }
-    const { first, firstConstants, rest, restConstants } = this.splitMain(chunk.body, split)
-    return { source: this.factory(first, firstConstants), rest: this.factory(rest, restConstants) }
+    const { first, firstConstants, rest } = this.splitMain(chunk.body, split)
+    const source = this.factory(first, firstConstants)
+    return {
+      source,
+      rest: () => {
+        const { code, constants } = rest()
+        return this.factory(code, constants)
+      },
+    }
   }
 
   /** The main function's info (loops of it may tier up). */
@@ -246,7 +255,11 @@ export class Generator extends Expressions {
   private splitMain(
     body: ReadonlyArray<Node>,
     split: number,
-  ): { first: string; firstConstants: Array<number>; rest: string; restConstants: Array<number> } {
+  ): {
+    first: string
+    firstConstants: Array<number>
+    rest: () => { code: string; constants: Array<number> }
+  } {
     const outerCompact = this.compact
     this.compact = true
     this.fn = fnCtx(undefined, undefined)
@@ -273,13 +286,9 @@ export class Generator extends Expressions {
     for (let i = 0; i < split; i++)
       if (body[i].type === "LocalStatement")
         for (const v of body[i].variables as ReadonlyArray<Node>) locals.push(this.binding(this.decl(v)))
-    const restCode = range(split, body.length)
-    const restTemps = temps()
-    const restConstants = this.takeConstants()
     this.block = undefined
     this.compact = outerCompact
     const params = ["va", ...locals].join(", ")
-    const returns = body[body.length - 1].type === "ReturnStatement"
     const first = [
       `function F${this.uid()}(...va) {`,
       "$enter();",
@@ -288,14 +297,26 @@ export class Generator extends Expressions {
       `return R()(${params});`,
       "}",
     ].join("\n")
-    const rest = [
-      `function F${this.uid()}(${params}) {`,
-      restTemps,
-      restCode,
-      returns ? "" : "rt.depth--;\nreturn $EMPTY;",
-      "}",
-    ].join("\n")
-    return { first, firstConstants, rest, restConstants }
+    const rest = () => {
+      this.compact = true
+      this.fn = fnCtx(undefined, undefined)
+      this.block = ctx
+      const restCode = range(split, body.length)
+      const restTemps = temps()
+      const constants = this.takeConstants()
+      this.block = undefined
+      this.compact = outerCompact
+      const returns = body[body.length - 1].type === "ReturnStatement"
+      const code = [
+        `function F${this.uid()}(${params}) {`,
+        restTemps,
+        restCode,
+        returns ? "" : "rt.depth--;\nreturn $EMPTY;",
+        "}",
+      ].join("\n")
+      return { code, constants }
+    }
+    return { first, firstConstants, rest }
   }
 
   /**
