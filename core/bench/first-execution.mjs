@@ -3,9 +3,12 @@
 // is a new process (node, then this script with `--child`), so that nothing of an earlier sample is warm:
 // - made, then run after a pause (the pool has started and warmed its sandboxes meanwhile): the first run against
 //   the median of the next 20 runs of the same program (target: <= 1.5x);
-// - made and run at once: from `CodeMode.make` to the first result (the sandbox starts on the critical path).
+// - made and run at once: from `CodeMode.make` to the first result (the sandbox starts on the critical path);
+// - the same program again after the sandbox has been idle for `--idle` ms (a model's pause between two programs:
+//   V8 collects an idle heap then), against the warm run.
 //
-// Usage: node bench/first-execution.mjs [--samples=5] [--pause=2500]   (build first); bench/run.mjs runs it.
+// Usage: node bench/first-execution.mjs [--samples=5] [--pause=2500] [--idle=10000]   (build first); bench/run.mjs
+// runs it.
 import { spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
@@ -25,8 +28,8 @@ const programOf = (language) =>
     "utf8",
   )
 
-/** One sample, in this process: prints `{ first, warm }` (ms) as JSON. */
-const child = async (language, pause) => {
+/** One sample, in this process: prints `{ first, warm, idle }` (ms) as JSON. */
+const child = async (language, pause, idle) => {
   const made = performance.now()
   const { CodeMode } = await import("@codemode/core")
   const { Effect } = await import("effect")
@@ -44,39 +47,48 @@ const child = async (language, pause) => {
   const first = pause > 0 ? await time() : (await time(), performance.now() - made)
   const warm = []
   for (let i = 0; i < 20; i++) warm.push(await time())
-  console.log(JSON.stringify({ first, warm: median(warm) }))
+  let afterIdle = 0
+  if (idle > 0) {
+    await new Promise((resolve) => setTimeout(resolve, idle))
+    afterIdle = await time()
+  }
+  console.log(JSON.stringify({ first, warm: median(warm), idle: afterIdle }))
   process.exit(0)
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
 
 /** Run `samples` processes of each kind for `language` and return the medians. */
-export const firstExecutions = (language, samples = 5, pause = 2500) => {
-  const sample = (wait) => {
-    const out = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", language, String(wait)], {
-      encoding: "utf8",
-    })
+export const firstExecutions = (language, samples = 5, pause = 2500, idle = 10_000) => {
+  const sample = (wait, idleFor) => {
+    const out = spawnSync(
+      process.execPath,
+      [fileURLToPath(import.meta.url), "--child", language, String(wait), String(idleFor)],
+      { encoding: "utf8" },
+    )
     if (out.status !== 0) throw new Error(`a first-execution sample failed: ${out.stderr}`)
     return JSON.parse(out.stdout.trim().split("\n").pop())
   }
-  const paused = Array.from({ length: samples }, () => sample(pause))
-  const atOnce = Array.from({ length: samples }, () => sample(0))
+  const paused = Array.from({ length: samples }, () => sample(pause, idle))
+  const atOnce = Array.from({ length: samples }, () => sample(0, 0))
   return {
     first: median(paused.map((s) => s.first)),
     warm: median(paused.map((s) => s.warm)),
     firsts: paused.map((s) => s.first),
+    afterIdle: median(paused.map((s) => s.idle)),
     atOnce: median(atOnce.map((s) => s.first)),
   }
 }
 
-if (process.argv[2] === "--child") await child(process.argv[3], Number(process.argv[4]))
+if (process.argv[2] === "--child") await child(process.argv[3], Number(process.argv[4]), Number(process.argv[5]))
 else if (import.meta.url === `file://${process.argv[1]}`) {
   const samples = option("samples", 5)
   const pause = option("pause", 2500)
+  const idle = option("idle", 10_000)
   for (const language of ["lua", "javascript"]) {
-    const r = firstExecutions(language, samples, pause)
+    const r = firstExecutions(language, samples, pause, idle)
     console.log(
-      `${language}: first execution of a process, made ${pause} ms before: ${r.first.toFixed(2)} ms against a warm run's ${r.warm.toFixed(2)} ms, ${(r.first / r.warm).toFixed(2)}x (target <= 1.5x; first runs ${r.firsts.map((x) => x.toFixed(1)).join(", ")}); made and run at once: ${r.atOnce.toFixed(0)} ms to the first result`,
+      `${language}: first execution of a process, made ${pause} ms before: ${r.first.toFixed(2)} ms against a warm run's ${r.warm.toFixed(2)} ms, ${(r.first / r.warm).toFixed(2)}x (target <= 1.5x; first runs ${r.firsts.map((x) => x.toFixed(1)).join(", ")}); the same program after ${idle} ms idle: ${r.afterIdle.toFixed(2)} ms, ${(r.afterIdle / r.warm).toFixed(2)}x; made and run at once: ${r.atOnce.toFixed(0)} ms to the first result`,
     )
   }
 }
