@@ -123,6 +123,29 @@ let running: Bridge | undefined
 
 const resolveModule: ModuleResolver = (specifier, location) => running!.resolveModule(specifier, location)
 
+/**
+ * Parse, analyse and compile a program as `runProgram` would, without running or keeping it: the warm-up's later
+ * rounds train the parser and the compiler, which every new program needs. False when it does not compile.
+ */
+export const compileOnly = (request: RunRequest, host: SandboxHost): boolean => {
+  reset(host)
+  const realm = acquireRealm()
+  const tree = parse(request.code)
+  if (!tree.ok) return false
+  const bridge = new Bridge(realm, host)
+  running = bridge
+  try {
+    bridge.install(request)
+    compileProgram(analyze(tree.program), realm, request.code, tree.locate, resolveModule, tree.program)
+    return true
+  } catch (e) {
+    if (e instanceof CompileError || e instanceof FatalError) return false
+    throw e
+  } finally {
+    running = undefined
+  }
+}
+
 /** Run a program inside the sandbox worker. */
 export const runProgram = (request: RunRequest, host: SandboxHost): RunOutcome => {
   reset(host)

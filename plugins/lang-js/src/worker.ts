@@ -3,7 +3,7 @@
  * execution, `afterRun` after each once its result is sent, and `warm` once, while idle, before the first.
  */
 import { releaseRealm } from "./builtins/index.js"
-import { runProgram } from "./execute.js"
+import { compileOnly, runProgram } from "./execute.js"
 import type { RunOutcome, RunRequest, SandboxHost } from "@codemode/core/sandbox"
 import { warmUp, warmSteps as warmStepsOf } from "./warm.js"
 
@@ -15,11 +15,11 @@ export const run = (request: RunRequest, host: SandboxHost): RunOutcome => runPr
  * after loading this module, while it is idle.
  */
 export const warm = (rounds?: number): void => {
-  warmUp(run, rounds)
+  warmUp(run, compileOnly, rounds)
 }
 
 /** The warm-up of {@link warm}, a program a step, for a sandbox that stops it when a run arrives. */
-export const warmSteps = (): Iterator<unknown> => warmStepsOf(run)
+export const warmSteps = (): Iterator<unknown> => warmStepsOf(run, compileOnly)
 
 /**
  * Put the realm back for the next program (see `releaseRealm`); the sandbox calls it after each run's result is
