@@ -6,7 +6,7 @@
 //
 // Then the latency a host sees through `CodeMode.execute` with a real sandbox: a trivial execution and a one-tool-call
 // program (p50 of 400, one after another on one sandbox; a new program each time pays parsing and compiling, the same
-// program again too, since nothing is cached), and the round trip of one host call (p50 over programs making 100
+// program again runs the compiled form its sandbox kept), and the round trip of one host call (p50 over programs making 100
 // sequential calls, less a program making none). Targets: a trivial execution <= 1 ms p50, a host call round trip
 // <= 60 us p50. Back to back, each execution also waits for the sandbox to clean up after the one before (the realm
 // restore, after the result is sent); the trivial execution is also timed 5 ms after the previous one, when the
