@@ -5,11 +5,12 @@
  * attempts to poison the state the next program sees. It counts wrong results (must be zero), watches the host's
  * event loop, and compares the host's memory before and after.
  *
- * `npm run soak` runs 5,000 executions, 16 in flight; `node integration/soak.mjs --executions N --concurrency C`.
- * The short variant in `npm test` (integration/test/soak.test.ts) calls {@link soak} with fewer executions.
+ * `npm run soak` runs 5,000 executions, 16 in flight, in the process-wide pool;
+ * `node integration/soak.mjs --executions N --concurrency C [--seed S] [--heap-mb M]`. The short variant in `npm test`
+ * (integration/test/soak.test.ts) calls {@link soak} with fewer executions and small sandbox heaps.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks"
-import { CodeMode, Tool } from "@codemode/core"
+import { CodeMode, SandboxPool, Tool } from "@codemode/core"
 import { Effect, Option } from "effect"
 
 const records = (n) => Array.from({ length: n }, (_, i) => ({ id: i + 1, price: ((i + 1) * 7) % 50 }))
@@ -44,10 +45,16 @@ const tools = {
   },
 }
 
-const lua = CodeMode.make({ language: "lua", tools })
-const luaShort = CodeMode.make({ language: "lua", tools, limits: { timeoutMs: 150 } })
-const js = CodeMode.make({ language: "javascript", tools, limits: { timeoutMs: 60_000 } })
-const jsShort = CodeMode.make({ language: "javascript", tools, limits: { timeoutMs: 150 } })
+/** The four runtimes the soak's programs run on, all over `pool` (the process-wide pool when undefined). */
+const makeRuntimes = (pool) => {
+  const over = pool === undefined ? {} : { pool }
+  return {
+    lua: CodeMode.make({ language: "lua", tools, ...over }),
+    luaShort: CodeMode.make({ language: "lua", tools, limits: { timeoutMs: 150 }, ...over }),
+    js: CodeMode.make({ language: "javascript", tools, limits: { timeoutMs: 60_000 }, ...over }),
+    jsShort: CodeMode.make({ language: "javascript", tools, limits: { timeoutMs: 150 }, ...over }),
+  }
+}
 
 const failedWith = (kind) => (r) =>
   r.ok
@@ -68,8 +75,8 @@ const kinds = [
   {
     name: "lua ordinary",
     weight: 6,
-    make: (k) => ({
-      runtime: lua,
+    make: (r, k) => ({
+      runtime: r.lua,
       code: `local r = tools.t.records({ n = ${k} })
 local s = 0
 for _, x in ipairs(r) do s = s + x.price end
@@ -81,8 +88,8 @@ return { sum = s, n = #r, echo = tools.t.echo({ k = ${k} }).k, clean = clean }`,
   {
     name: "js ordinary",
     weight: 6,
-    make: (k) => ({
-      runtime: js,
+    make: (r, k) => ({
+      runtime: r.js,
       code: `const [a, b] = await Promise.all([tools.t.add({ a: ${k}, b: 1 }), tools.t.slow({ ms: 2, v: "v${k}" })])
 const r = await tools.t.records({ n: ${k} })
 const clean = ({}).poison === undefined && typeof [].map === "function" && " a ".trim() === "a" &&
@@ -94,8 +101,8 @@ const clean = ({}).poison === undefined && typeof [].map === "function" && " a "
   {
     name: "js un-awaited calls",
     weight: 2,
-    make: (k) => ({
-      runtime: js,
+    make: (r, k) => ({
+      runtime: r.js,
       code: `tools.t.boom({}); tools.t.slow({ ms: 40, v: 1 }); tools.t.echo({ k: ${k} }); ${k}`,
       check: equals(k),
     }),
@@ -103,8 +110,8 @@ const clean = ({}).poison === undefined && typeof [].map === "function" && " a "
   {
     name: "lua caught failure",
     weight: 2,
-    make: (k) => ({
-      runtime: lua,
+    make: (r, k) => ({
+      runtime: r.lua,
       code: `local ok, e = pcall(tools.t.boom, {})\nreturn { ok = ok, k = ${k}, said = string.find(e, "kaput") ~= nil }`,
       check: equals({ ok: false, k, said: true }),
     }),
@@ -112,23 +119,23 @@ const clean = ({}).poison === undefined && typeof [].map === "function" && " a "
   {
     name: "lua timeout",
     weight: 1,
-    make: () => ({ runtime: luaShort, code: "while true do end", check: failedWith("TimeoutExceeded") }),
+    make: (r) => ({ runtime: r.luaShort, code: "while true do end", check: failedWith("TimeoutExceeded") }),
   },
   {
     name: "js timeout",
     weight: 1,
-    make: () => ({ runtime: jsShort, code: "for (;;) {}", check: failedWith("TimeoutExceeded") }),
+    make: (r) => ({ runtime: r.jsShort, code: "for (;;) {}", check: failedWith("TimeoutExceeded") }),
   },
   {
     name: "interrupted",
     weight: 1,
-    make: () => ({ runtime: js, code: "await tools.t.slow({ ms: 10000, v: 1 })", interruptAfterMs: 30 }),
+    make: (r) => ({ runtime: r.js, code: "await tools.t.slow({ ms: 10000, v: 1 })", interruptAfterMs: 30 }),
   },
   {
     name: "lua memory bomb",
     weight: 1,
-    make: () => ({
-      runtime: lua,
+    make: (r) => ({
+      runtime: r.lua,
       code: `local t = {}\nfor i = 1, 1e9 do t[i] = { i, tostring(i) } end\nreturn #t`,
       check: notOk,
     }),
@@ -136,8 +143,8 @@ const clean = ({}).poison === undefined && typeof [].map === "function" && " a "
   {
     name: "js memory bomb",
     weight: 1,
-    make: () => ({
-      runtime: js,
+    make: (r) => ({
+      runtime: r.js,
       code: `const a = []\nfor (;;) a.push({ n: a.length, s: String(a.length) })`,
       check: notOk,
     }),
@@ -145,13 +152,13 @@ const clean = ({}).poison === undefined && typeof [].map === "function" && " a "
   {
     name: "js one huge allocation",
     weight: 1,
-    make: () => ({ runtime: js, code: "new Uint8Array({ length: 2 ** 30 }).length", check: notOk }),
+    make: (r) => ({ runtime: r.js, code: "new Uint8Array({ length: 2 ** 30 }).length", check: notOk }),
   },
   {
     name: "lua poisoning",
     weight: 1,
-    make: (k) => ({
-      runtime: lua,
+    make: (r, k) => ({
+      runtime: r.lua,
       code: `rawset(json.null, "poison", ${k})\nstring.upper = nil\nreturn 1`,
       check: () => undefined,
     }),
@@ -159,8 +166,8 @@ const clean = ({}).poison === undefined && typeof [].map === "function" && " a "
   {
     name: "js poisoning",
     weight: 1,
-    make: (k) => ({
-      runtime: js,
+    make: (r, k) => ({
+      runtime: r.js,
       code: `Object.prototype.poison = ${k}; Array.prototype.map = null; String.prototype.trim = () => "p"
 globalThis.leaked = ${k}; Array.prototype[Symbol.iterator] = function* () { yield "p" }; 1`,
       check: () => undefined,
@@ -169,8 +176,8 @@ globalThis.leaked = ${k}; Array.prototype[Symbol.iterator] = function* () { yiel
   {
     name: "js realm that cannot be restored",
     weight: 1,
-    make: () => ({
-      runtime: js,
+    make: (r) => ({
+      runtime: r.js,
       code: `const AIP = Object.getPrototypeOf([][Symbol.iterator]())
 const IP = Object.getPrototypeOf(AIP)
 const GP = Object.getPrototypeOf(function* () {}).prototype
@@ -188,9 +195,22 @@ const random = (seed) => () => {
 
 /**
  * Run the soak. Returns what it saw: counts per kind, the wrong results (with the program), the event loop's worst
- * delay, and the host's RSS before and after.
+ * delay, and the host's RSS before and after. `heapMb` gives the soak a pool of its own whose sandboxes have that
+ * heap limit (a memory bomb then ends when it has filled that much, not the machine default of up to 512 MB);
+ * without it the programs run in the process-wide pool.
+ *
+ * @param {{ executions?: number, concurrency?: number, seed?: number, heapMb?: number }} [options]
  */
-export const soak = async ({ executions = 5000, concurrency = 16, seed = 1 } = {}) => {
+export const soak = async ({ executions = 5000, concurrency = 16, seed = 1, heapMb } = {}) => {
+  const pool = heapMb === undefined ? undefined : new SandboxPool({ maxOldGenerationSizeMb: heapMb })
+  try {
+    return await soakOn(makeRuntimes(pool), { executions, concurrency, seed })
+  } finally {
+    pool?.close()
+  }
+}
+
+const soakOn = async (runtimes, { executions, concurrency, seed }) => {
   const next = random(seed)
   const total = kinds.reduce((n, k) => n + k.weight, 0)
   const pick = () => {
@@ -199,8 +219,8 @@ export const soak = async ({ executions = 5000, concurrency = 16, seed = 1 } = {
     return kinds[0]
   }
   // Warm up both languages before measuring memory.
-  await Effect.runPromise(lua.execute("return 1"))
-  await Effect.runPromise(js.execute("1"))
+  await Effect.runPromise(runtimes.lua.execute("return 1"))
+  await Effect.runPromise(runtimes.js.execute("1"))
   globalThis.gc?.()
   const rssBefore = process.memoryUsage().rss
   const loop = monitorEventLoopDelay({ resolution: 10 })
@@ -209,7 +229,7 @@ export const soak = async ({ executions = 5000, concurrency = 16, seed = 1 } = {
   const wrong = []
   const plan = Array.from({ length: executions }, (_, i) => {
     const kind = pick()
-    return { kind: kind.name, ...kind.make(1 + (i % 97)) }
+    return { kind: kind.name, ...kind.make(runtimes, 1 + (i % 97)) }
   })
   const started = performance.now()
   await Effect.runPromise(
@@ -260,6 +280,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     executions: argument("executions", 5000),
     concurrency: argument("concurrency", 16),
     seed: argument("seed", 1),
+    ...(process.argv.includes("--heap-mb") ? { heapMb: argument("heap-mb") } : {}),
   })
   console.log(`${report.executions} executions, ${report.concurrency} in flight, ${report.seconds.toFixed(1)} s`)
   for (const [kind, n] of Object.entries(report.counts)) console.log(`  ${kind}: ${n}`)
