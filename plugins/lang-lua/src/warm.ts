@@ -305,10 +305,11 @@ export function* warmSteps(
       yield run(request as unknown as RunRequest, standInHost())
     }
   // The warm-up's young garbage is collected now, while the sandbox is idle, rather than during the first program.
-  // Only the young generation: a full collection also frees the hidden classes of the compiler's syntax trees and
-  // records (none outlives its compile), and the next programs' compiles build them again and miss in every inline
-  // cache that knew them (the first program's compile measured 1.8-1.9 ms of processor time after a full collection,
-  // 0.7-0.9 after a young one or none).
+  // Only the young generation: after a full collection the next programs compile slower for a while (the first
+  // one's compile measured 1.7-2.0 ms of processor time after a full collection, 0.86-0.90 after a young one). Part
+  // of it is the hidden classes of the compiler's syntax trees and records, which a full collection frees (none
+  // outlives its compile) and the next compile builds again: keeping a few trees alive across the collection
+  // recovered about half.
   ;(globalThis as { gc?: (options?: { type: "minor" }) => void }).gc?.({ type: "minor" })
 }
 
