@@ -240,11 +240,12 @@ return { groups: groups.map(({ group, total }) => ({ group, total: Math.round(to
  * How many rounds of the programs the warm-up goes through (each copy's text differs, so that the compiler runs each
  * time), and how many of them run the programs: the later rounds only compile them, which trains the parser, the
  * analysis and the compiler that every new program goes through, at a fraction of a run's cost. Measured on typical
- * tool programs other than these (processor time of each one's first run in a warmed sandbox, summed): two rounds
- * that run gave 41-87 ms, two that run and six that compile 25-67 ms; the warm-up itself took about 0.2 s and
- * 0.5 s of processor time, off the critical path.
+ * tool programs other than these (processor time of each one's first run in a warmed sandbox, summed over a set of
+ * seven and a set of five written afterwards; builds alternated): two rounds that run and none that compile gave
+ * 68-74 and 73-93 ms, with three that compile 33-49 and 49-57 ms (more compiling rounds did not measurably help); the
+ * warm-up itself took 0.15-0.22 s and 0.4-0.5 s of processor time, off the critical path.
  */
-const ROUNDS = 8
+const ROUNDS = 5
 const RUN_ROUNDS = 2
 
 /** A stand-in host: started calls end in the order they started, answered by `answer`. */
