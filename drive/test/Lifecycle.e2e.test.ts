@@ -78,11 +78,14 @@ describe("hermetic runs", () => {
 
 describe("settlement", () => {
   it(
-    "the spec's build-and-test example passes when the follow-up request arrives before settlement, with progress in the spec's form on screen",
+    "the spec's build-and-test example passes when the follow-up request arrives before settlement, with progress in the spec's form on screen; project.directory shows a stable path and is removed after the run",
     async () => {
-      const { report } = await Effect.runPromise(
-        OpenCodeDriver.useReport({ tools: ["shell"] }, ({ tools, llm, ui }) =>
+      const project = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "drive-project-e2e-")), "stable-project")
+      const { value: screen, report } = await Effect.runPromise(
+        OpenCodeDriver.useReport({ tools: ["shell"], project: { directory: project } }, ({ tools, llm, ui }) =>
           Effect.gen(function* () {
+            // The home screen names the project's directory.
+            const home = yield* ui.text()
             const shells = yield* tools.control("shell")
             yield* llm.queue(
               Llm.toolCall({ index: 0, id: "call_build", name: "shell", input: { command: "bun run build" } }),
@@ -102,11 +105,16 @@ describe("settlement", () => {
             yield* build.succeed({ output: "Build passed\n", exit: 0 })
             // The model's follow-up request (nobody scripted it) arrives before settlement begins.
             yield* llm.waitForRequests(2, answer)
+            return home
           }),
         ),
       )
       expect(report.llm.modelRequests).toBe(2)
       expect(report.llm.unansweredRequests).toHaveLength(1)
+      // The project lives at the given path (OpenCode shows it), and goes with the run.
+      expect(screen).toContain(project)
+      expect(Fs.existsSync(project)).toBe(false)
+      Fs.rmSync(Path.dirname(project), { recursive: true, force: true })
     },
     testTimeout,
   )
@@ -194,38 +202,31 @@ describe("failures leave evidence", () => {
 
 describe("screen assertions", () => {
   it(
-    "two runs match one stored snapshot once the run directory and durations are masked; project.directory shows a stable path",
+    "two runs match one stored snapshot once the run directory and durations are masked",
     async () => {
       const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "drive-screens-e2e-"))
       const snapshot = Path.join(dir, "answer.txt")
       let kept: Ui | undefined
-      const answerScreen = (options: Parameters<typeof OpenCodeDriver.use>[0], file = snapshot) =>
+      const answerScreen = () =>
         Effect.runPromise(
-          OpenCodeDriver.use(options, ({ ui, llm }) =>
+          OpenCodeDriver.use({ tui: { viewport: { cols: 90, rows: 24 } } }, ({ ui, llm }) =>
             Effect.gen(function* () {
               yield* llm.queue(Llm.text("Snapshot answer."))
               yield* ui.submit("Take a snapshot")
               yield* ui.waitFor("Snapshot answer.", answer)
-              yield* ui.assertScreen(file)
+              yield* ui.assertScreen(snapshot)
               kept = ui
               return yield* ui.text()
             }),
           ),
         )
-      const first = await answerScreen({ tui: { viewport: { cols: 90, rows: 24 } } })
+      const first = await answerScreen()
       const stored = Fs.readFileSync(snapshot, "utf8")
       expect(stored).toContain("<run>")
       expect(stored).toContain("<duration>")
       expect(first).toMatch(/opencode-drive\/run-/)
       // A second run: another run directory and other timings, the same masked screen.
-      await answerScreen({ tui: { viewport: { cols: 90, rows: 24 } } })
-      const project = Path.join(dir, "stable-project")
-      const stable = await answerScreen(
-        { tui: { viewport: { cols: 90, rows: 24 } }, project: { directory: project } },
-        Path.join(dir, "stable.txt"),
-      )
-      expect(stable).toContain(project)
-      expect(Fs.existsSync(project)).toBe(false)
+      await answerScreen()
       // A UI used after `use` ended says why it cannot answer (not "launch it again", which is refused).
       const late = await Effect.runPromise(Effect.flip(kept!.text()))
       expect(late.message).toContain("was stopped when the driver settled")

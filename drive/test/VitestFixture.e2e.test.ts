@@ -5,9 +5,13 @@
  */
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
+import { createRequire } from "node:module"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "vitest"
+
+/** The vitest command of this installation, run with node directly (npx would first spend a second resolving it). */
+const vitestCli = Path.join(Path.dirname(createRequire(import.meta.url).resolve("vitest/package.json")), "vitest.mjs")
 
 interface Annotation {
   readonly message: string
@@ -19,8 +23,8 @@ describe("opencode-drive/vitest", () => {
   it("attaches the evidence of a failed test and reports the error at the test's line", () => {
     const out = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "drive-vitest-")), "annotations.json")
     const run = ChildProcess.spawnSync(
-      "npx",
-      ["vitest", "run", "--config", "test/fixtures/vitest-fixture/vitest.config.ts"],
+      process.execPath,
+      [vitestCli, "run", "--config", "test/fixtures/vitest-fixture/vitest.config.ts"],
       { cwd: Path.join(import.meta.dirname, ".."), env: { ...process.env, ANNOTATIONS_OUT: out }, encoding: "utf8" },
     )
     expect(run.status).toBe(1)

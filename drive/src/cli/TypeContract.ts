@@ -91,6 +91,9 @@ export const check = (modulePath: string, contract: Contract, fallbackDir: strin
   const contractText = contractSource(contract, `./${Path.basename(absolute)}`)
   const options = optionsFor(dir, fallbackDir)
   const host = ts.createCompilerHost(options, true)
+  // As `tsc` does: documentation comments are parsed only where they can change a type error (in JavaScript files),
+  // not in the megabytes of `.d.ts` comments of `effect`; the diagnostics are tsc's.
+  host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors
   const getSourceFile = host.getSourceFile.bind(host)
   const fileExists = host.fileExists.bind(host)
   const readFile = host.readFile.bind(host)
