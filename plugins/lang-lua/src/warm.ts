@@ -16,9 +16,15 @@
  */
 import type { DataValue, HostCall, HostOutcome, RunOutcome, RunRequest, SandboxHost } from "@codemode/core/sandbox"
 
-/** Records like those a tool returns: strings, integers, floats, booleans, nested arrays and objects, nulls. */
+/**
+ * Records like those a tool returns: strings, integers, floats, booleans, nested arrays and objects, nulls. Each of
+ * the first 20 has a key of its own too, so that the conversion of a tool's results into tables meets more record
+ * shapes than V8 keeps apart and more than the conversion's cache of recent shapes holds: its code is then compiled
+ * for any shape, and a real tool's first results, of shapes the warm-up never made, do not deoptimise it.
+ */
 const records = (n: number): Array<DataValue> =>
   Array.from({ length: n }, (_, i) => ({
+    [`extra${i % 20}`]: i,
     id: `rec_${i}`,
     name: `Item ${i} – ${["alpha", "beta", "gamma"][i % 3]}`,
     group: ["north", "south", "east", "west"][i % 4],
