@@ -10,7 +10,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { Cause, Effect, Exit } from "effect"
-import { describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { Llm, OpenCodeDriver, type Ui } from "../src/index.js"
 import { cli, writeModule } from "./cliHarness.js"
 import { startDriverProcess, writeDriverModule } from "./support/driverProcess.js"
@@ -19,106 +19,113 @@ import { eventually } from "./support/latch.js"
 const answer = { timeout: 150_000 }
 const testTimeout = 420_000
 
-describe("hermetic runs", () => {
+/**
+ * The spec's build-and-test example in a child process, in a network namespace of its own with only loopback (no
+ * registry, no DNS), with a stable project directory: one OpenCode run for the two tests below.
+ */
+const offlineBuildAndTest = async () => {
+  const project = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "drive-project-e2e-")), "stable-project")
+  const module = writeDriverModule(
+    [
+      "const listPackages = (root) => {",
+      "  const found = []",
+      "  const walk = (dir, inPackages) => {",
+      "    for (const entry of Fs.readdirSync(dir, { withFileTypes: true })) {",
+      "      const path = Path.join(dir, entry.name)",
+      "      const inside = inPackages || entry.name === 'node_modules'",
+      "      if (inside) found.push(Path.relative(root, path) + (entry.isSymbolicLink() ? ' -> link' : ''))",
+      "      if (entry.isDirectory()) walk(path, inside)",
+      "    }",
+      "  }",
+      "  walk(root, false)",
+      "  return found",
+      "}",
+      `const project = ${JSON.stringify(project)}`,
+      "const { value, report: run } = await Effect.runPromise(OpenCodeDriver.useReport({ tools: ['shell'], project: { directory: project } }, ({ tools, llm, ui, paths }) => Effect.gen(function* () {",
+      "  // The home screen names the project's directory.",
+      "  const home = yield* ui.text()",
+      "  const shells = yield* tools.control('shell')",
+      "  yield* llm.queue(",
+      "    Llm.toolCall({ index: 0, id: 'call_build', name: 'shell', input: { command: 'bun run build' } }),",
+      "    Llm.toolCall({ index: 1, id: 'call_test', name: 'shell', input: { command: 'bun run test' } }),",
+      "    Llm.finish('tool-calls'),",
+      "  )",
+      "  const submitted = performance.now()",
+      "  yield* ui.submit('Build and test')",
+      "  const build = yield* shells.take('call_build')",
+      "  const took = performance.now() - submitted",
+      "  const test = yield* shells.take('call_test')",
+      "  yield* test.progress({ structured: { suites: 3 }, content: [{ type: 'text', text: 'running 3 suites\\n' }] })",
+      "  yield* ui.waitFor('running 3 suites', { timeout: 150000 })",
+      "  yield* test.succeed({ output: 'Tests passed\\n', exit: 0 })",
+      "  yield* build.succeed({ output: 'Build passed\\n', exit: 0 })",
+      "  // The model's follow-up request (nobody scripted it) arrives before settlement begins.",
+      "  yield* llm.waitForRequests(2, { timeout: 150000 })",
+      "  return { took, home, packages: listPackages(paths.root), projectPackages: listPackages(project) }",
+      "})))",
+      "report({ ...value, modelRequests: run.llm.modelRequests, unanswered: run.llm.unansweredRequests.length })",
+    ].join("\n"),
+  )
+  const { child, value } = await startDriverProcess<{
+    took: number
+    home: string
+    packages: ReadonlyArray<string>
+    projectPackages: ReadonlyArray<string>
+    modelRequests: number
+    unanswered: number
+  }>(module, ["unshare", "-n", "sh", "-c", 'ip link set lo up && exec "$0" "$@"'])
+  await new Promise((resolve) => child.once("exit", resolve))
+  return { exitCode: child.exitCode, project, projectLeft: Fs.existsSync(project), ...value }
+}
+
+describe("the spec's build-and-test example, offline", () => {
+  let run: ReturnType<typeof offlineBuildAndTest>
+  beforeAll(() => {
+    run = offlineBuildAndTest()
+    // Each test awaits it; an early failure is reported there, not as an unhandled rejection.
+    run.catch(() => undefined)
+    return async () => {
+      const { project } = await run.catch(() => ({ project: undefined }))
+      if (project !== undefined) Fs.rmSync(Path.dirname(project), { recursive: true, force: true })
+    }
+  })
+
   it(
     "a run with tools works without any network and writes no package into the run directory",
     async () => {
-      const module = writeDriverModule(
-        [
-          "const listPackages = (root) => {",
-          "  const found = []",
-          "  const walk = (dir, inPackages) => {",
-          "    for (const entry of Fs.readdirSync(dir, { withFileTypes: true })) {",
-          "      const path = Path.join(dir, entry.name)",
-          "      const inside = inPackages || entry.name === 'node_modules'",
-          "      if (inside) found.push(Path.relative(root, path) + (entry.isSymbolicLink() ? ' -> link' : ''))",
-          "      if (entry.isDirectory()) walk(path, inside)",
-          "    }",
-          "  }",
-          "  walk(root, false)",
-          "  return found",
-          "}",
-          "await Effect.runPromise(OpenCodeDriver.use({ tools: ['shell'] }, ({ tools, llm, ui, paths }) => Effect.gen(function* () {",
-          "  const shells = yield* tools.control('shell')",
-          "  yield* llm.queue(Llm.toolCall({ index: 0, id: 'call_offline', name: 'shell', input: { command: 'echo hi' } }), Llm.finish('tool-calls'))",
-          "  yield* llm.queue(Llm.text('Answered offline.'))",
-          "  const submitted = performance.now()",
-          "  yield* ui.submit('Run it offline')",
-          "  const call = yield* shells.take('call_offline')",
-          "  const took = performance.now() - submitted",
-          "  yield* call.succeed({ output: 'hi\\n', exit: 0 })",
-          "  yield* ui.waitFor('Answered offline.', { timeout: 150000 })",
-          "  report({ took, packages: listPackages(paths.root) })",
-          "})))",
-        ].join("\n"),
-      )
-      // A network namespace of its own with only loopback: no registry, no DNS.
-      const { child, value } = await startDriverProcess<{ took: number; packages: ReadonlyArray<string> }>(module, [
-        "unshare",
-        "-n",
-        "sh",
-        "-c",
-        'ip link set lo up && exec "$0" "$@"',
-      ])
-      await new Promise((resolve) => child.once("exit", resolve))
-      expect(child.exitCode).toBe(0)
+      const value = await run
+      expect(value.exitCode).toBe(0)
       expect([...value.packages].sort()).toEqual([
-        "files/.opencode/node_modules",
-        "files/.opencode/node_modules/@opencode-ai",
-        "files/.opencode/node_modules/@opencode-ai/plugin -> link",
         "home/.config/opencode/node_modules",
         "home/.config/opencode/node_modules/@opencode-ai",
         "home/.config/opencode/node_modules/@opencode-ai/plugin -> link",
       ])
+      expect([...value.projectPackages].sort()).toEqual([
+        ".opencode/node_modules",
+        ".opencode/node_modules/@opencode-ai",
+        ".opencode/node_modules/@opencode-ai/plugin -> link",
+      ])
       expect(value.took).toBeGreaterThan(0)
+    },
+    testTimeout,
+  )
+
+  it(
+    "the spec's build-and-test example passes when the follow-up request arrives before settlement, with progress in the spec's form on screen; project.directory shows a stable path and is removed after the run",
+    async () => {
+      const value = await run
+      expect(value.exitCode).toBe(0)
+      expect(value.modelRequests).toBe(2)
+      expect(value.unanswered).toBe(1)
+      // The project lives at the given path (OpenCode shows it), and goes with the run.
+      expect(value.home).toContain(value.project)
+      expect(value.projectLeft).toBe(false)
     },
     testTimeout,
   )
 })
 
 describe("settlement", () => {
-  it(
-    "the spec's build-and-test example passes when the follow-up request arrives before settlement, with progress in the spec's form on screen; project.directory shows a stable path and is removed after the run",
-    async () => {
-      const project = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "drive-project-e2e-")), "stable-project")
-      const { value: screen, report } = await Effect.runPromise(
-        OpenCodeDriver.useReport({ tools: ["shell"], project: { directory: project } }, ({ tools, llm, ui }) =>
-          Effect.gen(function* () {
-            // The home screen names the project's directory.
-            const home = yield* ui.text()
-            const shells = yield* tools.control("shell")
-            yield* llm.queue(
-              Llm.toolCall({ index: 0, id: "call_build", name: "shell", input: { command: "bun run build" } }),
-              Llm.toolCall({ index: 1, id: "call_test", name: "shell", input: { command: "bun run test" } }),
-              Llm.finish("tool-calls"),
-            )
-            yield* ui.submit("Build and test")
-
-            const build = yield* shells.take("call_build")
-            const test = yield* shells.take("call_test")
-            yield* test.progress({
-              structured: { suites: 3 },
-              content: [{ type: "text", text: "running 3 suites\n" }],
-            })
-            yield* ui.waitFor("running 3 suites", answer)
-            yield* test.succeed({ output: "Tests passed\n", exit: 0 })
-            yield* build.succeed({ output: "Build passed\n", exit: 0 })
-            // The model's follow-up request (nobody scripted it) arrives before settlement begins.
-            yield* llm.waitForRequests(2, answer)
-            return home
-          }),
-        ),
-      )
-      expect(report.llm.modelRequests).toBe(2)
-      expect(report.llm.unansweredRequests).toHaveLength(1)
-      // The project lives at the given path (OpenCode shows it), and goes with the run.
-      expect(screen).toContain(project)
-      expect(Fs.existsSync(project)).toBe(false)
-      Fs.rmSync(Path.dirname(project), { recursive: true, force: true })
-    },
-    testTimeout,
-  )
-
   it(
     "closing make()'s scope without settle() fails saying so, lists what was lost and still writes the recording",
     async () => {
