@@ -5,27 +5,29 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
 /**
  * The files that take longest, longest first (measured in a clean clone). Without this, vitest runs the projects in
  * name order and, in a fresh clone without its timing cache, a project's larger files first: the drive end-to-end
- * files came last and the 850-byte soak test last of its project, so a long file ended the run alone.
+ * files came last, so a long file ended the run alone. The integration project's files are not listed: its
+ * `fileParallelism: false` puts them in a group of their own that runs one file at a time after all the others.
  */
 const slowest = [
-  "drive/test/Lifecycle.e2e.test.ts",
   "drive/test/EndToEnd.e2e.test.ts",
+  "drive/test/Lifecycle.e2e.test.ts",
   "drive/test/Cli.test.ts",
-  "integration/test/soak.test.ts",
   "plugins/lang-js/test/hostile.test.ts",
-  "drive/test/ToolControl.e2e.test.ts",
-  "integration/test/redteam-allocation.test.ts",
+  "plugins/cli/test/drive.e2e.test.ts",
+  "plugins/cli/test/cli.test.ts",
   "drive/test/VitestFixture.e2e.test.ts",
   "plugins/lang-lua/test/lua-differential.test.ts",
-  "plugins/lang-lua/test/lua-hostile.test.ts",
-  "plugins/cli/test/cli.test.ts",
-  "integration/test/redteam-timeouts.test.ts",
+  "drive/test/ToolControl.e2e.test.ts",
   "drive/test/Orphans.e2e.test.ts",
-  "plugins/openapi/test/opencode.e2e.test.ts",
-  "plugins/cli/test/drive.e2e.test.ts",
-  "core/test/integrity.test.ts",
-  "core/test/sandbox-cleanup.test.ts",
   "plugins/cli/test/opencode.e2e.test.ts",
+  "plugins/cli/test/credentials.test.ts",
+  "core/test/integrity.test.ts",
+  "plugins/openapi/test/opencode.e2e.test.ts",
+  "plugins/lang-lua/test/lua-tier.test.ts",
+  "plugins/lang-lua/test/lua-hostile.test.ts",
+  "drive/test/ToolAdapters.e2e.test.ts",
+  "plugins/lang-js/test/redteam-realm-leaks.test.ts",
+  "core/test/sandbox-cleanup.test.ts",
 ]
 
 /** Vitest's order, with the files of `slowest` moved to the front in that order. */
