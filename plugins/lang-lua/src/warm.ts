@@ -225,6 +225,33 @@ for k, v in pairs(first) do if type(v) ~= "table" then copy[k] = v end end
 local ticks = tick(0)
 return { summary = summary, report = report, copy = copy, ticks = ticks, found = #found.items, n = #items,
   maxPrice = math.max(table.unpack((function() local p = {} for q = 1, #items do p[q] = items[q].price end return p end)())) }`,
+  `local items = tools.warm.list({ limit = 40 })
+local function tally(start)
+  local total = start
+  return function(x) total = total + x return total end, function() return total end
+end
+local add, get = tally(0.0)
+local failed, kept = {}, 0
+for i = #items, 1, -2 do
+  local ok, err = pcall(function()
+    local r = items[i]
+    if r.count >= 5 then error({ id = r.id }) elseif r.count >= 3 then error("few " .. r.count, 2) end
+    add(r.price)
+    kept = kept + 1
+  end)
+  if not ok then failed[#failed + 1] = type(err) == "table" and err.id or err:match("few (%d+)") end
+end
+local shop = { name = "main", hits = 0 }
+function shop:visit(n) self.hits = self.hits + (n or 1) return self end
+shop:visit():visit(2)
+local acc, flags = 0, 0
+for j = 1, 1500 do
+  acc = acc + j % 13
+  if j >= 1400 then flags = flags | (j >> 3) & 7 end
+end
+local long = [==[a ]] b]==] .. ("-"):rep(3) .. #"abc"
+return { total = string.format("%.2f", get()), kept = kept, failed = failed, hits = shop.hits, acc = acc,
+  flags = flags, long = long, small = 1e-3 < 0.01 and -acc or acc }`,
   `local x = tools.warm.echo({ n = 3, list = { 1, 2, 3 } })
 local y = x.n * 2
 return y`,
