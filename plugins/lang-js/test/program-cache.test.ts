@@ -114,6 +114,15 @@ describe("a program run again", () => {
     ])
   })
 
+  it("makes a new regular expression object at each evaluation, in every execution", () => {
+    const code =
+      "const seen = []\nfor (let i = 0; i < 2; i++) { const r = /a/g; r.exec('aaa'); seen.push(r.lastIndex) }\nseen"
+    expect(twice(code, {}, {})).toEqual([
+      [1, 1],
+      [1, 1],
+    ])
+  })
+
   it("is kept apart for each runtime's scope and still behaves the same in each", () => {
     const f = fakeHost({})
     const code = "let s = 0\nfor (let i = 0; i < 10; i++) s += i\ns"
