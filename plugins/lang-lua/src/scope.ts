@@ -85,7 +85,15 @@ export const resolve = (chunk: Chunk): Resolved => {
   }
   const declare = (id: Node): VarInfo => {
     const s = scope!
-    const v: VarInfo = { name: id.name, fn: s.fn, captured: false, assigned: false }
+    // Every field from the start, so that all locals share one hidden class (the resolutions are made on first use).
+    const v: VarInfo = {
+      name: id.name,
+      fn: s.fn,
+      captured: false,
+      assigned: false,
+      asLocal: undefined,
+      asUpvalue: undefined,
+    }
     let stack = visible.get(id.name)
     if (stack === undefined) visible.set(id.name, (stack = []))
     stack.push(v)
