@@ -245,9 +245,9 @@ local shop = { name = "main", hits = 0 }
 function shop:visit(n) self.hits = self.hits + (n or 1) return self end
 shop:visit():visit(2)
 local acc, flags = 0, 0
-for j = 1, 1500 do
+for j = 1, 40 do
   acc = acc + j % 13
-  if j >= 1400 then flags = flags | (j >> 3) & 7 end
+  if j >= 30 then flags = flags | (j >> 3) & 7 end
 end
 local long = [==[a ]] b]==] .. ("-"):rep(3) .. #"abc"
 return { total = string.format("%.2f", get()), kept = kept, failed = failed, hits = shop.hits, acc = acc,
