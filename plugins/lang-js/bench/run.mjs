@@ -171,11 +171,16 @@ const noopHost = {
   deadline: Infinity,
 }
 
+// Every lang-js round gets a scope of its own, so that it parses and compiles the program as QuickJS does each round
+// (a worker keeps compiled programs by scope and source: a program run again would skip its compile).
+let round = 0
+
 const engines = {
   "lang-js": async () => (code) => {
     const out = run(
       {
         code,
+        scope: `bench round ${++round}`,
         tools: {},
         extensions: [],
         limits: { timeoutMs: Infinity, maxToolCalls: Infinity, maxOutputBytes: Infinity },
