@@ -3,6 +3,8 @@
 // is a new process (node, then this script with `--child`), so that nothing of an earlier sample is warm:
 // - made, then run after a pause (the pool has started and warmed its sandboxes meanwhile): the first run against
 //   the median of the next 20 runs of the same program (target: <= 1.5x);
+// - then a program new to the warm process (the tool program with a comment line of its own, so that no compiled
+//   form is kept for it): what the first run would cost if only the program, not the process, were new;
 // - made and run at once: from `CodeMode.make` to the first result (the sandbox starts on the critical path);
 // - the same program again after the sandbox has been idle for `--idle` ms (a model's pause between two programs:
 //   V8 collects an idle heap then), against the warm run.
@@ -28,7 +30,7 @@ const programOf = (language) =>
     "utf8",
   )
 
-/** One sample, in this process: prints `{ first, warm, idle }` (ms) as JSON. */
+/** One sample, in this process: prints `{ first, warm, fresh, idle }` (ms) as JSON. */
 const child = async (language, pause, idle) => {
   const made = performance.now()
   const { CodeMode } = await import("@codemode/core")
@@ -37,9 +39,9 @@ const child = async (language, pause, idle) => {
   const shop = await shopTools()
   const program = programOf(language)
   const runtime = CodeMode.make({ language, tools: { shop } })
-  const time = async () => {
+  const time = async (code = program) => {
     const t0 = performance.now()
-    const result = await Effect.runPromise(runtime.execute(program))
+    const result = await Effect.runPromise(runtime.execute(code))
     if (!result.ok) throw new Error(`the tool program failed: ${JSON.stringify(result.error)}`)
     return performance.now() - t0
   }
@@ -47,12 +49,15 @@ const child = async (language, pause, idle) => {
   const first = pause > 0 ? await time() : (await time(), performance.now() - made)
   const warm = []
   for (let i = 0; i < 20; i++) warm.push(await time())
+  const comment = language === "lua" ? "--" : "//"
+  const fresh = []
+  for (let i = 0; i < 9; i++) fresh.push(await time(`${comment} variant ${i}\n${program}`))
   let afterIdle = 0
   if (idle > 0) {
     await new Promise((resolve) => setTimeout(resolve, idle))
     afterIdle = await time()
   }
-  console.log(JSON.stringify({ first, warm: median(warm), idle: afterIdle }))
+  console.log(JSON.stringify({ first, warm: median(warm), fresh: median(fresh), idle: afterIdle }))
   process.exit(0)
 }
 
@@ -74,6 +79,7 @@ export const firstExecutions = (language, samples = 5, pause = 2500, idle = 10_0
   return {
     first: median(paused.map((s) => s.first)),
     warm: median(paused.map((s) => s.warm)),
+    fresh: median(paused.map((s) => s.fresh)),
     firsts: paused.map((s) => s.first),
     afterIdle: median(paused.map((s) => s.idle)),
     atOnce: median(atOnce.map((s) => s.first)),
@@ -88,7 +94,7 @@ else if (import.meta.url === `file://${process.argv[1]}`) {
   for (const language of ["lua", "javascript"]) {
     const r = firstExecutions(language, samples, pause, idle)
     console.log(
-      `${language}: first execution of a process, made ${pause} ms before: ${r.first.toFixed(2)} ms against a warm run's ${r.warm.toFixed(2)} ms, ${(r.first / r.warm).toFixed(2)}x (target <= 1.5x; first runs ${r.firsts.map((x) => x.toFixed(1)).join(", ")}); the same program after ${idle} ms idle: ${r.afterIdle.toFixed(2)} ms, ${(r.afterIdle / r.warm).toFixed(2)}x; made and run at once: ${r.atOnce.toFixed(0)} ms to the first result`,
+      `${language}: first execution of a process, made ${pause} ms before: ${r.first.toFixed(2)} ms against a warm run's ${r.warm.toFixed(2)} ms, ${(r.first / r.warm).toFixed(2)}x (target <= 1.5x; first runs ${r.firsts.map((x) => x.toFixed(1)).join(", ")}); a program new to the warm process: ${r.fresh.toFixed(2)} ms, first run ${(r.first / r.fresh).toFixed(2)}x it; the same program after ${idle} ms idle: ${r.afterIdle.toFixed(2)} ms, ${(r.afterIdle / r.warm).toFixed(2)}x; made and run at once: ${r.atOnce.toFixed(0)} ms to the first result`,
     )
   }
 }
