@@ -209,6 +209,25 @@ describe("sandbox worker", () => {
     }
   })
 
+  it("runs the host's warm-up twenty times on an idle sandbox, one run after the other", async () => {
+    const own = new SandboxPool({ keepIdle: 1, maxOldGenerationSizeMb: 64 })
+    try {
+      // A language with a cleanup after each run: every warm-up run but the first finds the sandbox still cleaning up.
+      const language = lineLanguage({
+        name: "line-host-warm-up-count",
+        workerModule: new URL("./fixtures/line-language-cleanup.mjs", import.meta.url).href,
+        warmUpProgram: "count\ncleanup slow 5\nbusy 10\nreturn 1",
+      })
+      const made = CodeMode.make({ language, pool: own })
+      // The sandbox warms up, then twenty runs of 10 ms each, each started as its predecessor's cleanup begins.
+      await Effect.runPromise(Effect.sleep(3_000))
+      const result = await Effect.runPromise(made.execute("counted"))
+      expect(result.ok && result.value).toBe(20)
+    } finally {
+      own.close()
+    }
+  })
+
   it("runtimes made on one pool before it has warmed leave one host warm-up waiting, and none on a pool that keeps none warm", () => {
     const language = lineLanguage({ name: "line-host-warm-up-bound", warmUpProgram: "return 1" })
     const cold = new SandboxPool({ keepIdle: 0 })
