@@ -219,8 +219,9 @@ describe("sandbox worker", () => {
         warmUpProgram: "count\ncleanup slow 5\nbusy 10\nreturn 1",
       })
       const made = CodeMode.make({ language, pool: own })
-      // The sandbox warms up, then twenty runs of 10 ms each, each started as its predecessor's cleanup begins.
-      await Effect.runPromise(Effect.sleep(3_000))
+      // The sandbox warms up, then twenty runs of 10 ms each, each started as its predecessor's cleanup begins (about
+      // half a second in all; the wait leaves room for a loaded machine).
+      await Effect.runPromise(Effect.sleep(5_000))
       const result = await Effect.runPromise(made.execute("counted"))
       expect(result.ok && result.value).toBe(20)
     } finally {
