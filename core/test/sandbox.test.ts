@@ -209,6 +209,30 @@ describe("sandbox worker", () => {
     }
   })
 
+  it("once the host's warm-up gives its sandbox to one waiting program, the others start processes of their own", async () => {
+    const own = new SandboxPool({ keepIdle: 1, maxWorkers: 4, maxOldGenerationSizeMb: 64 })
+    try {
+      const language = lineLanguage({
+        name: "line-host-warm-up-waiters",
+        warmUpProgram: 'set "warm-up"\nbusy 250\nreturn 1',
+      })
+      const made = CodeMode.make({ language, pool: own })
+      await Effect.runPromise(Effect.sleep(1_500))
+      // Both arrive while the warm-up holds the pool's one sandbox. The first gets it when the warm-up's run ends;
+      // the second must not wait for the first's three seconds.
+      const ended: Array<string> = []
+      const run = (name: string, code: string) =>
+        Effect.runPromise(made.execute(code)).then((result) => {
+          expect(result.ok).toBe(true)
+          ended.push(name)
+        })
+      await Promise.all([run("long", "busy 3000\nreturn 1"), run("short", "return 2")])
+      expect(ended).toEqual(["short", "long"])
+    } finally {
+      own.close()
+    }
+  })
+
   it("runs the host's warm-up twenty times on an idle sandbox, one run after the other", async () => {
     const own = new SandboxPool({ keepIdle: 1, maxOldGenerationSizeMb: 64 })
     try {

@@ -612,19 +612,23 @@ export class SandboxPool {
     return sandbox
   }
 
-  /** The end of a run on `sandbox`: one of the host's warm-up no longer holds back new processes. */
+  /**
+   * The end of a run on `sandbox`: one of the host's warm-up no longer holds back new processes. When it was the last,
+   * programs still waiting start processes of their own (they waited only because of it).
+   */
   private endBackground(sandbox: Sandbox): void {
     if (!sandbox.background) return
     sandbox.background = false
-    this.background--
+    if (--this.background === 0) this.pump()
   }
 
   /** Give back a sandbox whose run ended cleanly. */
   release(sandbox: Sandbox): void {
-    this.endBackground(sandbox)
     sandbox.detach()
+    // The next program waiting takes it before the others may start processes.
+    const next = sandbox.dead ? undefined : this.waiting.shift()
+    this.endBackground(sandbox)
     if (sandbox.dead) return
-    const next = this.waiting.shift()
     if (next) return next(sandbox)
     if (this.closed || this.idle.length >= this.keepIdle) return sandbox.kill()
     this.idle.push(sandbox)
@@ -634,7 +638,6 @@ export class SandboxPool {
   discard(sandbox: Sandbox): void {
     this.endBackground(sandbox)
     sandbox.kill()
-    this.pump()
     this.replenish()
   }
 
